@@ -1,0 +1,134 @@
+"""The configuration file (TOML), validated so that a mistake names the key and the fix.
+
+Every section has defaults that work on a Raspberry Pi with the documented wiring
+(``docs/wiring.md``), so an empty or missing file is a valid configuration.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; the message says where and what to do."""
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableConfig(Section):
+    """What game the table starts with and who sits where (the dashboard can change it)."""
+
+    game: str = "nasty7"
+    players: list[str] = Field(default_factory=lambda: ["Seat 1", "Seat 2", "Seat 3"])
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class CameraConfig(Section):
+    source: Literal["auto", "opencv", "picamera2", "file", "synthetic"] = "auto"
+    device: int | str = 0
+    width: int = Field(1280, ge=160, le=4096)
+    height: int = Field(720, ge=120, le=3072)
+    fps: float = Field(30.0, gt=0, le=120)
+    path: str | None = None  # for source = "file": a video or a folder of images
+
+
+class DecoderConfig(Section):
+    backend: Literal["auto", "zxing", "pyzbar", "opencv"] = "auto"
+
+
+class TrackingConfig(Section):
+    seen_in: int = Field(2, ge=1, le=10)  # decoded in this many ...
+    of_last: int = Field(3, ge=1, le=10)  # ... of the last frames -> seen
+    left_after_s: float = Field(1.0, gt=0, le=60)
+
+
+class ZonesConfig(Section):
+    """Polygons in normalised frame coordinates (0..1), by zone name."""
+
+    polygons: dict[str, list[tuple[float, float]]] = Field(
+        default_factory=lambda: {
+            "pile": [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)],
+        }
+    )
+
+    @field_validator("polygons")
+    @classmethod
+    def _three_points(
+        cls, v: dict[str, list[tuple[float, float]]]
+    ) -> dict[str, list[tuple[float, float]]]:
+        for name, points in v.items():
+            if len(points) < 3:
+                raise ValueError(f"zone {name!r} needs at least 3 points, has {len(points)}")
+        return v
+
+
+class GpioConfig(Section):
+    """BCM pin numbers; see docs/wiring.md for the default wiring."""
+
+    enabled: bool = True
+    pin_factory: str | None = None  # None: gpiozero's default (lgpio on a Pi)
+    seat_buttons: list[int] = Field(default_factory=lambda: [5, 6, 13, 19, 26, 21, 20, 16])
+    confirm_button: int | None = 17
+    undo_button: int | None = 27
+    next_button: int | None = 22
+    seat_leds: list[int] = Field(default_factory=lambda: [12, 25, 24, 23, 18, 15, 14, 4])
+    buzzer: int | None = 9
+    bounce_s: float = Field(0.03, ge=0, le=1)
+    hold_s: float = Field(1.0, gt=0, le=10)
+
+
+class SignalsConfig(Section):
+    buzzer: bool = True
+    volume: float = Field(1.0, ge=0, le=1)  # duty cycle share for a PWM buzzer; 0 = silent
+
+
+class WebConfig(Section):
+    host: str = "0.0.0.0"
+    port: int = Field(8080, ge=1, le=65535)
+    threads: int = Field(80, ge=4, le=1000)
+
+
+class Config(Section):
+    table: TableConfig = TableConfig()
+    camera: CameraConfig = CameraConfig()
+    decoder: DecoderConfig = DecoderConfig()
+    tracking: TrackingConfig = TrackingConfig()
+    zones: ZonesConfig = ZonesConfig()
+    gpio: GpioConfig = GpioConfig()
+    signals: SignalsConfig = SignalsConfig()
+    web: WebConfig = WebConfig()
+
+
+def parse_config(data: dict[str, Any], source: str = "config") -> Config:
+    """Validate a parsed TOML document; ``ConfigError`` lists every bad key."""
+    try:
+        return Config.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err["loc"])
+            problems.append(f"  {where}: {err['msg']}")
+        raise ConfigError(
+            f"{source} has {len(problems)} problem(s):\n"
+            + "\n".join(problems)
+            + "\nFix these keys (see docs/configuration.md) or delete them to use the defaults."
+        ) from None
+
+
+def load_config(path: Path | None) -> Config:
+    """The configuration in ``path``; defaults when ``path`` is None or does not exist."""
+    if path is None or not path.exists():
+        return Config()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}. Fix the line it names.") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    return parse_config(data, str(path))

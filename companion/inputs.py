@@ -1,0 +1,89 @@
+"""What the table loop consumes: one queue of these inputs, from every source.
+
+The camera thread sends ``TagSeen``/``TagLeft``, GPIO callbacks ``ButtonPressed``,
+web requests ``Command``. Each ``submit`` returns a ``Future`` that resolves to a
+``Result`` only after the input's events are committed to the store (or refused).
+Times ``at`` are on the table's monotonic clock (``time.monotonic`` unless injected).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+
+@dataclass(frozen=True)
+class TagSeen:
+    """A tag decoded consistently; ``at`` is the capture time of its first frame."""
+
+    payload: str
+    at: float
+    zone: str | None = None
+    status: str = "unknown"  # ok | unknown | forged | damaged (from the deck registry)
+    game: str | None = None
+    card: str | None = None
+    serial: int | None = None
+
+
+@dataclass(frozen=True)
+class TagLeft:
+    """A tag that has been missing for the configured time; ``at`` is when it was last seen."""
+
+    payload: str
+    at: float
+    zone: str | None = None
+    status: str = "unknown"
+    game: str | None = None
+    card: str | None = None
+    serial: int | None = None
+
+
+ButtonRole = Literal["seat", "confirm", "undo", "next"]
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    """One press of a button (debounced); ``hold`` when it was a long press."""
+
+    role: ButtonRole
+    at: float
+    seat: int | None = None
+    hold: bool = False
+
+
+@dataclass(frozen=True)
+class Command:
+    """A request from the dashboard or the CLI.
+
+    ``name`` is ``"action"`` (``args["action"]`` is a game action JSON object),
+    ``"start"`` (``args``: ``game``, ``players``, ``options``, optional ``seed``),
+    ``"undo"``, ``"end"`` (abandon the running game) or ``"finish_hand"``.
+    ``source`` says who sent it: ``"host"``, ``"seat:N"`` or ``"cli"``; a seat may
+    only act for itself.
+    """
+
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "host"
+    at: float | None = None
+
+
+Input = TagSeen | TagLeft | ButtonPressed | Command
+
+
+@dataclass(frozen=True)
+class Result:
+    """What became of an input: accepted with the seq of its last event, or refused."""
+
+    accepted: bool
+    seq: int | None = None
+    reason: str | None = None
+    ignored: bool = False  # an input that means nothing now (a card lifted, say)
+
+
+class InputSink(Protocol):
+    """Anything that takes table inputs: the table loop, or a fake in tests."""
+
+    def submit(self, inp: Input) -> Future[Result]: ...

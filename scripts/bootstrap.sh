@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Install what Table Companion needs, idempotently: Debian packages (when root and
+# missing), a virtual environment in .venv, the package itself (with test extras for
+# `test`). Usage: scripts/bootstrap.sh run|test
+set -euo pipefail
+cd "$(dirname "$(readlink -f "$0")")/.."
+mode="${1:-run}"
+
+# Debian packages: the zbar library pyzbar loads; for tests also pdftoppm (tag sheets),
+# Chromium (browser tests), systemd-analyze (unit check) and fonts for the PDFs.
+run_pkgs=(libzbar0)
+test_pkgs=(poppler-utils chromium fonts-dejavu-core systemd)
+pkgs=("${run_pkgs[@]}")
+[ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "Missing Debian packages: ${missing[*]}" >&2
+    echo "Install them with: sudo apt-get install ${missing[*]}" >&2
+  fi
+fi
+
+# On a Raspberry Pi, picamera2 and lgpio come from Debian: let the venv see them.
+venv_flags=()
+if grep -qs "Raspberry Pi" /proc/device-tree/model 2>/dev/null; then
+  venv_flags+=(--system-site-packages)
+fi
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "Creating .venv"
+  "$PY" -m venv "${venv_flags[@]}" .venv
+fi
+
+extras=""
+[ "$mode" = test ] && extras="[test]"
+stamp=".venv/.installed-$mode"
+want="$(cat pyproject.toml | sha256sum | cut -c1-16)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "Installing Table Companion$extras into .venv"
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q -e ".$extras"
+  echo "$want" > "$stamp"
+fi
