@@ -33,6 +33,18 @@ JSON = Any
 #: The action the table loop delivers when ``next_deadline`` is reached.
 DEADLINE = "deadline"
 
+#: What the buzzer and LEDs can answer (``Engine.signals``); ``refused`` is the table's.
+SIGNALS = (
+    "card",  # a card was accepted
+    "turn",  # it is now this seat's turn
+    "hesitation",  # a seat was penalised by the clock (the 3-second rule)
+    "penalty",  # any other penalty / mistake against a seat
+    "upheld",  # an accusation or protest succeeded
+    "not_upheld",  # an accusation or protest failed
+    "refused",  # an input the rules refused (sent by the table loop, not engines)
+    "game_over",
+)
+
 
 class IllegalAction(ValueError):
     """An action the rules refuse; ``reason`` is a sentence a player understands."""
@@ -110,6 +122,13 @@ class Engine(Protocol):
     def public_view(self, state: Any) -> dict[str, Any]: ...
 
     def seat_view(self, state: Any, seat: int) -> dict[str, Any]: ...
+
+    def signals(self, state: Any, events: Sequence[Any]) -> list[tuple[str, int | None]]:
+        """``(signal, seat or None)`` for the buzzer/LEDs after ``events`` led to ``state``.
+
+        Signal names come from ``SIGNALS``.
+        """
+        ...
 
     def state_json(self, state: Any) -> dict[str, Any]:
         """The full state for ``companion replay --json`` (replay knows everything)."""
