@@ -1,0 +1,264 @@
+"""Frame sources behind one small interface: cameras, files and (in ``synthetic``) a fake table.
+
+A ``FrameSource`` opens on demand: ``read()`` opens the device if needed and returns the
+next ``Frame``, ``None`` at the end of a file (or once closed), and raises
+``CameraError`` when a camera fails. After an error the caller may ``close()`` and
+``read()`` again later: that reopens the device (the pipeline retries with backoff).
+``close()`` is safe twice. ``cv2`` and ``picamera2`` are imported inside the adapters.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from companion.config import CameraConfig
+
+Image = npt.NDArray[np.uint8]
+Clock = Callable[[], float]
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
+VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".webm", ".mjpeg", ".mjpg")
+
+
+class CameraError(RuntimeError):
+    """A camera that cannot be opened or stopped delivering frames; says what to check."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture: ``at`` is its capture time on the monotonic clock, ``index`` counts up.
+
+    ``display`` is an optional larger picture of the same moment for the live view
+    (picamera2's main stream); ``image`` is what is decoded.
+    """
+
+    image: Image
+    at: float
+    index: int
+    display: Image | None = None
+
+
+class FrameSource(Protocol):
+    """Anything that delivers frames: a camera, a file, a synthetic table."""
+
+    def read(self) -> Frame | None: ...
+
+    def close(self) -> None: ...
+
+
+class OpenCVSource:
+    """A USB/V4L2 camera through ``cv2.VideoCapture`` at the configured size and fps."""
+
+    def __init__(self, device: int | str = 0, width: int = 1280, height: int = 720,
+                 fps: float = 30.0, clock: Clock = time.monotonic) -> None:
+        self.device, self.width, self.height, self.fps = device, width, height, fps
+        self._clock = clock
+        self._cap: Any = None
+        self._index = 0
+
+    def _open(self) -> Any:
+        import cv2
+
+        cap = cv2.VideoCapture(self.device)
+        if not cap.isOpened():
+            cap.release()
+            raise CameraError(
+                f"cannot open camera {self.device!r}: check that it is plugged in "
+                "(`ls /dev/video*`) and that no other program is using it"
+            )
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+        cap.set(cv2.CAP_PROP_FPS, self.fps)
+        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not a stale queue
+        return cap
+
+    def read(self) -> Frame | None:
+        if self._cap is None:
+            self._cap = self._open()
+        ok, image = self._cap.read()
+        at = self._clock()
+        if not ok or image is None:
+            raise CameraError(
+                f"camera {self.device!r} stopped delivering frames: check its cable; "
+                "the table keeps retrying"
+            )
+        self._index += 1
+        return Frame(image, at, self._index - 1)
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class PiCamera2Source:
+    """The Raspberry Pi camera: a ``width`` x ``height`` lores stream (gray) for decoding,
+    a larger main stream for the live view. ``picamera2`` is imported only here."""
+
+    def __init__(self, width: int = 1280, height: int = 720, fps: float = 30.0,
+                 clock: Clock = time.monotonic) -> None:
+        self.width, self.height, self.fps = width, height, fps
+        self._clock = clock
+        self._cam: Any = None
+        self._index = 0
+
+    def _open(self) -> Any:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as exc:
+            raise CameraError(
+                "picamera2 is not available: on Raspberry Pi OS run "
+                "`sudo apt-get install python3-picamera2` (the venv must see system packages)"
+            ) from exc
+        try:
+            cam = Picamera2()
+            main = (max(1920, self.width), max(1080, self.height))
+            config = cam.create_video_configuration(
+                main={"size": main, "format": "RGB888"},
+                lores={"size": (self.width, self.height), "format": "YUV420"},
+                controls={"FrameRate": self.fps},
+            )
+            cam.configure(config)
+            cam.start()
+        except Exception as exc:  # libcamera raises plain RuntimeError/IndexError
+            raise CameraError(f"cannot start the Pi camera ({exc}): check its ribbon cable") from exc
+        return cam
+
+    def read(self) -> Frame | None:
+        if self._cam is None:
+            self._cam = self._open()
+        try:
+            with self._cam.captured_request() as request:
+                at = self._clock()
+                yuv = request.make_array("lores")
+                display = request.make_array("main")
+        except Exception as exc:
+            raise CameraError(f"the Pi camera stopped delivering frames ({exc})") from exc
+        gray = np.ascontiguousarray(yuv[: self.height, : self.width])  # the Y plane
+        self._index += 1
+        return Frame(gray, at, self._index - 1, display=display)
+
+    def close(self) -> None:
+        if self._cam is not None:
+            try:
+                self._cam.stop()
+                self._cam.close()
+            finally:
+                self._cam = None
+
+
+def _image_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def read_image(path: Path) -> Image:
+    """An image file as a BGR array; ``ValueError`` naming the file when it cannot be read."""
+    import cv2
+
+    data = np.fromfile(str(path), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise ValueError(f"{path} is not an image OpenCV can read (jpg, png, webp)")
+    out: Image = image
+    return out
+
+
+def iter_video(path: Path) -> Iterator[Image]:
+    """Every frame of a video file; ``ValueError`` when it cannot be opened."""
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    if not cap.isOpened():
+        raise ValueError(f"{path} is not a video OpenCV can open (mp4, mkv, avi, webm)")
+    try:
+        while True:
+            ok, image = cap.read()
+            if not ok:
+                return
+            yield image
+    finally:
+        cap.release()
+
+
+class FileSource:
+    """A video file, one image or a folder of images, optionally paced at ``fps``.
+
+    ``loop`` starts again at the end (a demo feed); otherwise ``read()`` returns None.
+    """
+
+    def __init__(self, path: str | Path, fps: float | None = None, loop: bool = False,
+                 clock: Clock = time.monotonic) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise CameraError(f"camera file {self.path} does not exist: fix camera.path")
+        self.fps, self.loop = fps, loop
+        self._clock = clock
+        self._frames: Iterator[Image] | None = None
+        self._index = 0
+        self._last: float | None = None
+        self._closed = threading.Event()
+
+    def _iterate(self) -> Iterator[Image]:
+        if self.path.is_dir():
+            return (read_image(p) for p in _image_files(self.path))
+        if self.path.suffix.lower() in IMAGE_SUFFIXES:
+            return iter([read_image(self.path)])
+        return iter_video(self.path)
+
+    def read(self) -> Frame | None:
+        if self._closed.is_set():
+            return None
+        if self._frames is None:
+            self._frames = self._iterate()
+        image = next(self._frames, None)
+        if image is None and self.loop and self._index > 0:
+            self._frames = self._iterate()
+            image = next(self._frames, None)
+        if image is None:
+            return None
+        if self.fps and self._last is not None:
+            wait = self._last + 1 / self.fps - self._clock()
+            if wait > 0 and self._closed.wait(wait):
+                return None
+        self._last = at = self._clock()
+        self._index += 1
+        return Frame(image, at, self._index - 1)
+
+    def close(self) -> None:
+        self._closed.set()
+
+
+def open_source(config: CameraConfig, payloads: list[str] | None = None) -> FrameSource:
+    """The frame source ``config`` names ("auto": a Pi camera, else V4L2, else synthetic).
+
+    ``payloads`` are the tags a synthetic table plays (the demo deck).
+    """
+    kind = config.source
+    if kind == "auto":
+        from companion.hwprobe import has_camera
+
+        kind = "opencv" if has_camera() else "synthetic"
+        if kind == "opencv" and Path("/dev/video0").exists() is False:
+            kind = "picamera2"
+    if kind == "opencv":
+        return OpenCVSource(config.device, config.width, config.height, config.fps)
+    if kind == "picamera2":
+        return PiCamera2Source(config.width, config.height, config.fps)
+    if kind == "file":
+        if not config.path:
+            raise CameraError("camera.source is 'file' but camera.path is not set: set it")
+        return FileSource(config.path, fps=config.fps, loop=True)
+    from vision.synthetic import SyntheticTable
+
+    demo = payloads or [f"DEMO{i:04d}" for i in range(1, 22)]
+    return SyntheticTable(demo, width=config.width, height=config.height, fps=config.fps,
+                          loop=True)

@@ -1,0 +1,413 @@
+"""A synthetic table: QR-tagged cards played onto a table, rendered with ground truth.
+
+``SyntheticTable`` is a ``FrameSource`` (the ``--demo`` camera, in real time at its fps)
+and a deterministic generator: ``render(index)`` is a pure function of the seed, the
+script and the frame index. ``random_scene`` renders one still frame of 1..N cards
+(for the benchmark). Tags are version-1 QR codes (segno), seen through a tilted camera
+(perspective), rotated, blurred, unevenly lit and noisy.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.decoding import Corners, Image
+from vision.sources import Frame
+
+Point = tuple[float, float]
+Matrix = np.ndarray  # 3x3 float64 homography
+
+CARD_W, CARD_H = 250, 350  # card canvas, pixels
+MODULE = 6  # canvas pixels per QR module
+QUIET = 2  # quiet-zone modules around the code on the sticker
+TAG_X, TAG_Y = 50, 170  # top-left of the sticker on the card canvas
+
+
+@dataclass(frozen=True)
+class CardPlay:
+    """One card in a script: it slides in and lands at ``at`` seconds, and may be removed.
+
+    Where it lands: ``position`` (normalised image x, y) if given, else the centre of
+    ``zone`` (with a little jitter), else a random spot. ``angle`` in degrees (random
+    when None); ``tag_px`` the side of the code in pixels at 1280 wide (random when None).
+    """
+
+    payload: str
+    at: float
+    zone: str | None = None
+    position: Point | None = None
+    angle: float | None = None
+    tag_px: float | None = None
+    removed_at: float | None = None
+    slide_s: float = 0.25
+
+
+@dataclass(frozen=True)
+class TagTruth:
+    """Where a tag is in a frame: its code corners in pixels and the share of it visible."""
+
+    payload: str
+    corners: Corners
+    visible: float
+    landed: bool
+    zone: str | None = None
+
+    @property
+    def fully_visible(self) -> bool:
+        """Landed, inside the frame and not covered by another card."""
+        return self.landed and self.visible >= 0.999
+
+
+@dataclass(frozen=True)
+class SyntheticFrame:
+    index: int
+    t: float  # seconds since the start of the script
+    image: Image
+    truth: tuple[TagTruth, ...]
+
+
+@dataclass(frozen=True)
+class _Placed:
+    payload: str
+    homography: Matrix  # card canvas -> image
+    landed: bool
+    zone: str | None
+    motion: Point = (0.0, 0.0)  # pixels per frame, for motion blur
+
+
+def _similarity(center: Point, angle_deg: float, scale: float) -> Matrix:
+    a = math.radians(angle_deg)
+    c, s = math.cos(a) * scale, math.sin(a) * scale
+    to_origin = np.array([[1, 0, -CARD_W / 2], [0, 1, -CARD_H / 2], [0, 0, 1]], float)
+    rot = np.array([[c, -s, center[0]], [s, c, center[1]], [0, 0, 1]], float)
+    return rot @ to_origin
+
+
+def _apply(h: Matrix, pts: Sequence[Point]) -> list[Point]:
+    arr = np.array(pts, dtype=np.float64).reshape(-1, 1, 2)
+    out = cv2.perspectiveTransform(arr, h).reshape(-1, 2)
+    return [(float(x), float(y)) for x, y in out]
+
+
+def tag_corners_canvas() -> list[Point]:
+    """The code's corners (quiet zone excluded) on the card canvas, clockwise from top-left."""
+    x0, y0 = TAG_X + QUIET * MODULE, TAG_Y + QUIET * MODULE
+    side = 21 * MODULE
+    return [(x0, y0), (x0 + side, y0), (x0 + side, y0 + side), (x0, y0 + side)]
+
+
+def card_image(payload: str) -> Image:
+    """A card canvas: coloured art, a title bar and a white sticker with the payload's QR."""
+    import segno
+
+    crc = zlib.crc32(payload.encode("utf-8"))
+    hue = crc % 180
+    img = np.full((CARD_H, CARD_W, 3), 245, np.uint8)
+    art = np.full((130, CARD_W - 30, 3), (hue, 140, 200), np.uint8)
+    img[15:145, 15:-15] = cv2.cvtColor(art, cv2.COLOR_HSV2BGR)
+    cv2.circle(img, (60 + crc % 120, 80), 30, (40, 40, 40), -1)
+    cv2.putText(img, payload[:6], (20, 162), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (30, 30, 30), 1)
+    cv2.rectangle(img, (0, 0), (CARD_W - 1, CARD_H - 1), (60, 60, 60), 3)
+    qr = segno.make(payload, error="m", micro=False, boost_error=False)
+    matrix = np.array(qr.matrix, dtype=np.uint8)
+    n = matrix.shape[0]
+    side = (n + 2 * QUIET) * MODULE
+    sticker = np.full((side, side), 255, np.uint8)
+    code = np.where(matrix == 1, 0, 255).astype(np.uint8)
+    code = cv2.resize(code, (n * MODULE, n * MODULE), interpolation=cv2.INTER_NEAREST)
+    sticker[QUIET * MODULE : QUIET * MODULE + n * MODULE, QUIET * MODULE : QUIET * MODULE + n * MODULE] = code
+    scale = (21 + 2 * QUIET) * MODULE / side  # larger versions shrink into the same sticker
+    sticker = cv2.resize(sticker, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    s = sticker.shape[0]
+    img[TAG_Y : TAG_Y + s, TAG_X : TAG_X + s] = sticker[:, :, None]
+    return img
+
+
+class Renderer:
+    """Draws placed cards over a table background at one resolution and one look.
+
+    The look (camera tilt, lighting, noise level, blur) is drawn from ``seed``.
+    """
+
+    def __init__(self, width: int, height: int, seed: int = 0) -> None:
+        rng = np.random.default_rng([seed, 1])
+        self.width, self.height = width, height
+        k = rng.uniform(0.0, 0.12) * width
+        src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+        dst = np.float32([[k, 0], [width - k, 0], [width, height], [0, height]])
+        self.camera: Matrix = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+        self.blur_max = float(rng.uniform(0.5, 1.4))
+        self.jpeg_quality = int(rng.integers(70, 95))
+        self._background = self._make_background(rng)
+        self._gain = self._make_gain(rng)
+        sigma = rng.uniform(2.0, 5.0)
+        noise = rng.normal(0.0, sigma, (height + 32, width + 32, 1))
+        noise = np.repeat(noise, 3, axis=2)
+        self._noise_pos = np.clip(noise, 0, 255).astype(np.uint8)
+        self._noise_neg = np.clip(-noise, 0, 255).astype(np.uint8)
+        self._cards: dict[str, Image] = {}
+
+    def _make_background(self, rng: np.random.Generator) -> Image:
+        base = np.array(rng.choice([[40, 90, 40], [60, 90, 130], [50, 50, 60]]), np.uint8)
+        small = rng.normal(0, 12, (self.height // 16 + 1, self.width // 16 + 1, 3))
+        tex = cv2.resize(small.astype(np.float32), (self.width, self.height))
+        bg: Image = np.clip(base.astype(np.float32) + tex, 0, 255).astype(np.uint8)
+        return bg
+
+    def _make_gain(self, rng: np.random.Generator) -> Image:
+        ys, xs = np.mgrid[0 : self.height, 0 : self.width].astype(np.float32)
+        a = rng.uniform(0, 2 * math.pi)
+        ramp = (np.cos(a) * xs / self.width + np.sin(a) * ys / self.height)
+        lo, hi = rng.uniform(0.65, 0.9), rng.uniform(1.0, 1.2)
+        ramp = (ramp - ramp.min()) / max(float(np.ptp(ramp)), 1e-6)
+        gain = (lo + (hi - lo) * ramp) * 128
+        return np.repeat(gain[:, :, None], 3, axis=2).clip(0, 255).astype(np.uint8)
+
+    def card(self, payload: str) -> Image:
+        if payload not in self._cards:
+            self._cards[payload] = card_image(payload)
+        return self._cards[payload]
+
+    def place(self, center_norm: Point, angle: float, tag_px: float) -> Matrix:
+        """Canvas -> image homography for a card whose centre lands at ``center_norm``."""
+        c_img = (center_norm[0] * self.width, center_norm[1] * self.height)
+        c_tab = _apply(np.linalg.inv(self.camera), [c_img])[0]
+        scale = tag_px * self.width / 1280 / (21 * MODULE)
+        h: Matrix = self.camera @ _similarity(c_tab, angle, scale)
+        return h
+
+    def draw_cards(self, canvas: Image, cards: Sequence[_Placed]) -> None:
+        """Warp each card onto ``canvas`` in order (later cards on top)."""
+        for pc in cards:
+            quad = np.array(_apply(pc.homography, _card_quad()))
+            x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
+            x0, y0 = max(x0, 0), max(y0, 0)
+            x1, y1 = min(x1, self.width), min(y1, self.height)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float)
+            roi = canvas[y0:y1, x0:x1].copy()
+            cv2.warpPerspective(self.card(pc.payload), shift @ pc.homography, (x1 - x0, y1 - y0),
+                                dst=roi, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_TRANSPARENT)
+            if pc.motion != (0.0, 0.0):
+                roi = _motion_blur(roi, pc.motion)
+            canvas[y0:y1, x0:x1] = roi
+
+    def finish(self, canvas: Image, rng: np.random.Generator) -> Image:
+        """Lighting, lens blur, sensor noise and JPEG compression over the whole frame."""
+        out: Image = cv2.multiply(canvas, self._gain, scale=1 / 128)
+        sigma = rng.uniform(0.0, self.blur_max)
+        if sigma > 0.25:
+            out = cv2.GaussianBlur(out, (0, 0), sigma)
+        dx, dy = (int(v) for v in rng.integers(0, 32, 2))
+        h, w = self.height, self.width
+        out = cv2.add(out, self._noise_pos[dy : dy + h, dx : dx + w])
+        out = cv2.subtract(out, self._noise_neg[dy : dy + h, dx : dx + w])
+        ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
+        decoded: Image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)  # like a camera's MJPEG
+        return decoded
+
+    def truth(self, cards: Sequence[_Placed]) -> tuple[TagTruth, ...]:
+        """Each card's code corners and visible share (covered by later cards, or off-frame)."""
+        out = []
+        for i, pc in enumerate(cards):
+            corners = _apply(pc.homography, tag_corners_canvas())
+            covers = [np.array(_apply(c.homography, _card_quad())) for c in cards[i + 1 :]]
+            visible = self._visible_share(np.array(corners), covers)
+            out.append(TagTruth(pc.payload, tuple(corners), visible, pc.landed, pc.zone))
+        return tuple(out)
+
+    def _visible_share(self, tag: np.ndarray, covers: list[np.ndarray]) -> float:
+        x0, y0 = np.floor(tag.min(axis=0)).astype(int) - 1
+        x1, y1 = np.ceil(tag.max(axis=0)).astype(int) + 1
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round(tag - (x0, y0)).astype(np.int32)], 1)
+        total = int(mask.sum())
+        if total == 0:
+            return 0.0
+        for quad in covers:
+            cv2.fillPoly(mask, [np.round(quad - (x0, y0)).astype(np.int32)], 0)
+        inside = mask[max(0, -y0) : self.height - y0, max(0, -x0) : self.width - x0]
+        return int(inside.sum()) / total
+
+    def background(self) -> Image:
+        return self._background.copy()
+
+
+def _card_quad() -> list[Point]:
+    return [(0, 0), (CARD_W, 0), (CARD_W, CARD_H), (0, CARD_H)]
+
+
+def _motion_blur(roi: Image, motion: Point) -> Image:
+    length = int(min(15, math.hypot(*motion)))
+    if length < 2:
+        return roi
+    k = np.zeros((length, length), np.float32)
+    a = math.atan2(motion[1], motion[0])
+    c = (length - 1) / 2
+    p0 = (int(round(c - c * math.cos(a))), int(round(c - c * math.sin(a))))
+    p1 = (int(round(c + c * math.cos(a))), int(round(c + c * math.sin(a))))
+    cv2.line(k, p0, p1, 1.0, 1)
+    out: Image = cv2.filter2D(roi, -1, k / max(float(k.sum()), 1.0))
+    return out
+
+
+def random_scene(
+    renderer: Renderer, payloads: Sequence[str], n_cards: int, seed: int, tag_px: Point = (60, 140)
+) -> SyntheticFrame:
+    """One still frame of ``n_cards`` cards, spread so most tags are fully visible."""
+    rng = np.random.default_rng([seed, 2])
+    chosen = rng.choice(len(payloads), size=n_cards, replace=False)
+    cards = []
+    for i, k in enumerate(chosen):
+        cell = ((i % 4) + 0.5) / 4, ((i // 4) + 0.5) / 2 if n_cards > 4 else 0.5
+        jitter = rng.uniform(-0.06, 0.06, 2)
+        center = (float(cell[0] + jitter[0]), float(cell[1] + jitter[1]))
+        h = renderer.place(center, float(rng.uniform(0, 360)), float(rng.uniform(*tag_px)))
+        cards.append(_Placed(payloads[int(k)], h, True, None))
+    canvas = renderer.background()
+    renderer.draw_cards(canvas, cards)
+    image = renderer.finish(canvas, rng)
+    return SyntheticFrame(seed, 0.0, image, renderer.truth(cards))
+
+
+def _zone_center(polygon: Sequence[Point]) -> Point:
+    xs = [p[0] for p in polygon]
+    ys = [p[1] for p in polygon]
+    return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+
+def demo_script(payloads: Sequence[str], interval: float = 1.5, pile_size: int = 7) -> list[CardPlay]:
+    """Cards played one by one onto the pile; every ``pile_size`` cards the pile is cleared."""
+    plays = []
+    for i, payload in enumerate(payloads):
+        clear = (i // pile_size + 1) * pile_size * interval + interval / 2
+        plays.append(CardPlay(payload, at=(i + 1) * interval, zone="pile", removed_at=clear))
+    return plays
+
+
+class SyntheticTable:
+    """A ``FrameSource`` rendering a script of card plays; also a seeded frame generator.
+
+    ``realtime``: ``read()`` paces frames at ``fps`` on ``clock`` (skipping frames when the
+    reader is slow, like a camera); otherwise every index is rendered in turn at once.
+    ``loop``: start the script again after its last event (for the demo feed).
+    ``zones``: polygons by name in normalised coordinates, for ``CardPlay.zone``.
+    """
+
+    def __init__(
+        self,
+        payloads: Sequence[str],
+        script: Sequence[CardPlay] | None = None,
+        *,
+        width: int = 1280,
+        height: int = 720,
+        fps: float = 30.0,
+        seed: int = 0,
+        zones: Mapping[str, Sequence[Point]] | None = None,
+        realtime: bool = True,
+        loop: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not payloads and script is None:
+            raise ValueError("SyntheticTable needs tag payloads (a list of strings) or a script")
+        self.script = list(script) if script is not None else demo_script(payloads)
+        self.fps, self.seed, self.realtime, self.loop = fps, seed, realtime, loop
+        self.zones = dict(zones or {"pile": [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]})
+        self.renderer = Renderer(width, height, seed)
+        self._clock = clock
+        self._start: float | None = None
+        self._next = 0
+        self._closed = threading.Event()
+        self._poses = [self._pose(i, p) for i, p in enumerate(self.script)]
+        ends = [p.removed_at or p.at for p in self.script]
+        self.duration = (max(ends) if ends else 0.0) + 2.0
+        self.captured: dict[int, float] = {}  # frame index -> capture time (``Frame.at``)
+
+    def _pose(self, i: int, play: CardPlay) -> tuple[Point, float, float, Point]:
+        rng = np.random.default_rng([self.seed, 3, i])
+        if play.position is not None:
+            center = play.position
+        elif play.zone is not None and play.zone in self.zones:
+            cx, cy = _zone_center(self.zones[play.zone])
+            j = rng.uniform(-0.03, 0.03, 2)
+            center = (cx + float(j[0]), cy + float(j[1]))
+        else:
+            center = (float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.2, 0.8)))
+        angle = play.angle if play.angle is not None else float(rng.uniform(0, 360))
+        tag_px = play.tag_px if play.tag_px is not None else float(rng.uniform(80, 120))
+        side = rng.integers(0, 4)
+        start = [(center[0], 1.3), (center[0], -0.3), (-0.3, center[1]), (1.3, center[1])][side]
+        return center, angle, tag_px, start
+
+    def scene_time(self, index: int) -> float:
+        t = index / self.fps
+        return t % self.duration if self.loop else t
+
+    def placed(self, t: float) -> list[_Placed]:
+        """The cards on (or sliding onto) the table at script time ``t``, bottom first."""
+        out = []
+        order = sorted(range(len(self.script)), key=lambda i: self.script[i].at)
+        for i in order:
+            play = self.script[i]
+            if t < play.at - play.slide_s or (play.removed_at is not None and t >= play.removed_at):
+                continue
+            center, angle, tag_px, start = self._poses[i]
+            landed = t >= play.at
+            motion = (0.0, 0.0)
+            if not landed:
+                f = 1 - (play.at - t) / play.slide_s
+                e = 1 - (1 - f) ** 2  # decelerating
+                pos = (start[0] + (center[0] - start[0]) * e, start[1] + (center[1] - start[1]) * e)
+                speed = 2 * (1 - f) / play.slide_s / self.fps
+                motion = ((center[0] - start[0]) * speed * self.renderer.width,
+                          (center[1] - start[1]) * speed * self.renderer.height)
+                center, angle = pos, angle - 40 * (1 - e)
+            h = self.renderer.place(center, angle, tag_px)
+            out.append(_Placed(play.payload, h, landed, play.zone, motion))
+        return out
+
+    def render(self, index: int) -> SyntheticFrame:
+        """Frame ``index``: the same pixels and truth for the same seed, script and index."""
+        t = self.scene_time(index)
+        cards = self.placed(t)
+        canvas = self.renderer.background()
+        self.renderer.draw_cards(canvas, cards)
+        image = self.renderer.finish(canvas, np.random.default_rng([self.seed, 4, index]))
+        return SyntheticFrame(index, t, image, self.renderer.truth(cards))
+
+    def read(self) -> Frame | None:
+        """The next frame (``FrameSource``); None once closed or, without ``loop``, at the end."""
+        if self._closed.is_set():
+            return None
+        if self._start is None:
+            self._start = self._clock()
+        index = self._next
+        if self.realtime:
+            now = self._clock()
+            index = max(index, int((now - self._start) * self.fps))
+            wait = self._start + index / self.fps - now
+            if wait > 0 and self._closed.wait(wait):
+                return None
+        if not self.loop and index / self.fps > self.duration:
+            return None
+        self._next = index + 1
+        at = self._clock()
+        frame = self.render(index)
+        self.captured[index] = at
+        if len(self.captured) > 10_000:
+            self.captured.pop(next(iter(self.captured)))
+        return Frame(frame.image, at, index)
+
+    def close(self) -> None:
+        self._closed.set()
