@@ -73,3 +73,17 @@ def check_stats(game: str, kind: str, stats: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"{key} must be a text of at most {_TEXT_MAX} characters")
         clean[key] = value.strip() if isinstance(value, str) else value
     return clean
+
+
+#: how a game is called on printed sheets and in listings
+GAME_TITLES = {
+    "nasty7": "The Nasty 7",
+    "illegal": "Illegal",
+    "casablanca": "Casablanca",
+    "crime_lords": "Crime Lords",
+}
+
+
+def game_title(game: str) -> str:
+    """The printed title of ``game``."""
+    return GAME_TITLES.get(game, game)
