@@ -1,0 +1,234 @@
+"""The Nasty 7: state, events and the count (the data half of ``companion.games.nasty7``).
+
+Everything here is a value: ``State`` and the events are frozen dataclasses, and
+``number_for(n)`` is the number a player must say when ``n`` racketeers lie on the pile
+(1, 2, ..., 7, 6, ..., 1, 2, ...; period 12; 0 for an empty pile). Stacks are counted,
+not listed: the real deck is shuffled by hand, so nobody (not even the engine) knows
+the order of the cards in a stack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: card id -> racketeers it adds to the count (the issue's "figures")
+FIGURES: dict[str, int] = {
+    "racketeer": 1,
+    "twin_racketeer": 2,
+    "phone": 1,
+    "twin_phone": 2,
+    "gun": 1,
+}
+CARDS: tuple[str, ...] = tuple(FIGURES)
+TWINS: frozenset[str] = frozenset({"twin_racketeer", "twin_phone"})
+PHONES: frozenset[str] = frozenset({"phone", "twin_phone"})
+
+#: kinds of a recorded mistake (``{"do": "mistake", "kind": ...}``)
+MISTAKES: tuple[str, ...] = ("wrong_number", "wrong_word", "spoke_on_gun")
+
+#: why a pile was taken (``PileTaken.why``): the mistakes plus these
+PILE_REASONS: tuple[str, ...] = MISTAKES + ("hesitation", "out_of_turn", "upheld", "not_upheld")
+
+
+def number_for(figures: int) -> int:
+    """The number said for the ``figures``-th racketeer of a round (0 before the first).
+
+    The count runs 1..7 then 6..1 then 2..7 again: neither 7 nor 1 is said twice, so it
+    repeats every 12 racketeers.
+    """
+    if figures <= 0:
+        return 0
+    m = (figures - 1) % 12
+    return m + 1 if m <= 6 else 13 - m
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options of one game, checked (see ``nasty7.default_options``)."""
+
+    hesitation_s: float = 3.0
+    deck_size: int = 110
+    no_twins: bool = False
+    nasty: bool = False
+    even_nastier: bool = False
+    starter: int = 0
+    word: str = "hmmmrrr"
+
+
+@dataclass(frozen=True)
+class Accusation:
+    """An accusation waiting for the host's ruling: ``by`` accuse ``against``."""
+
+    by: tuple[int, ...]
+    against: int
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A count shown to the whole table: ``figures`` racketeers, and why it is shown.
+
+    ``why`` is ``"accusation"`` while an accusation waits, else a ``PILE_REASONS`` value;
+    ``seat`` is the accused or penalised seat.
+    """
+
+    figures: int
+    why: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class State:
+    """The whole table: stacks (card counts), the pile, the count, whose turn.
+
+    ``timer_from`` is when the hesitation clock started (the last card landed, or an
+    accusation was withdrawn); ``None`` before a round's first card. ``finisher`` is a
+    seat that has just played its last card: it wins unless an upheld accusation or a
+    mistake against it comes before the next play (or the hesitation deadline).
+    """
+
+    seats: tuple[str, ...]
+    rules: Rules
+    stacks: tuple[int, ...]
+    out_of_game: int
+    pile: tuple[str, ...] = ()
+    pile_serials: tuple[int | None, ...] = ()
+    figures: int = 0
+    turn: int = 0
+    last_player: int | None = None
+    round_no: int = 1
+    round_starter: int = 0
+    timer_from: float | None = None
+    word: str = "hmmmrrr"
+    word_seat: int | None = None
+    word_set: bool = False
+    accusation: Accusation | None = None
+    reveal: Reveal | None = None
+    finisher: int | None = None
+    winners: tuple[int, ...] = ()
+    over: bool = False
+    plays: int = 0
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.seats)
+
+    @property
+    def count(self) -> int:
+        """The number that was due for the last racketeer on the pile (0: empty pile)."""
+        return number_for(self.figures)
+
+    @property
+    def skipped(self) -> int | None:
+        """The seat that must skip because of the twin on top of the pile, if any."""
+        if not self.pile or self.last_player is None or self.pile[-1] not in TWINS:
+            return None
+        return (self.last_player + 1) % self.n_seats
+
+
+# --- events (stored via base.event_to_json; every field a JSON value) ---------------
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    """``seat`` put ``card`` on the pile at game time ``at``; ``in_turn`` False: out of turn."""
+
+    seat: int
+    card: str
+    at: float
+    in_turn: bool = True
+    serial: int | None = None
+
+
+@dataclass(frozen=True)
+class AccusationOpened:
+    """``by`` accused ``against`` (the player of the last card); the count is revealed."""
+
+    by: tuple[int, ...]
+    against: int
+
+
+@dataclass(frozen=True)
+class AccusersJoined:
+    """More seats joined the waiting accusation."""
+
+    by: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AccusationRuled:
+    """The host ruled on the waiting accusation; a ``PileTaken`` follows."""
+
+    upheld: bool
+
+
+@dataclass(frozen=True)
+class AccusationWithdrawn:
+    """The waiting accusation was dropped with no penalty; the clock restarts at ``at``."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class PileTaken:
+    """The pile went under the stacks of ``seats`` (``cards[i]`` each); a new round begins.
+
+    ``starter`` plays the new round's first card; ``why`` is one of ``PILE_REASONS``;
+    ``offender`` is the seat that was penalised or accused.
+    """
+
+    seats: tuple[int, ...]
+    cards: tuple[int, ...]
+    starter: int
+    why: str
+    offender: int
+
+
+@dataclass(frozen=True)
+class PenaltyCardsGiven:
+    """Even nastier: each of ``by`` gave the top card of its stack to ``to``."""
+
+    to: int
+    by: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class WordSet:
+    """Nasty rule: ``seat`` chose the word said for phones for the rest of the round."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """The game is over: ``winners`` have no cards left."""
+
+    winners: tuple[int, ...]
+
+
+EVENT_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        CardPlayed,
+        AccusationOpened,
+        AccusersJoined,
+        AccusationRuled,
+        AccusationWithdrawn,
+        PileTaken,
+        PenaltyCardsGiven,
+        WordSet,
+        GameEnded,
+    )
+}
+
+Event = (
+    CardPlayed
+    | AccusationOpened
+    | AccusersJoined
+    | AccusationRuled
+    | AccusationWithdrawn
+    | PileTaken
+    | PenaltyCardsGiven
+    | WordSet
+    | GameEnded
+)

@@ -1,0 +1,64 @@
+"""The Nasty 7 at the table: camera tags and buttons turned into engine actions.
+
+A card whose tag is seen in zone ``pile`` is played by the seat whose turn it is (an
+out-of-turn play is entered by the host with ``"seat"``). A seat's button accuses the
+player of the last card; the host's ``confirm`` button upholds, ``next`` rejects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import Action, IllegalAction
+from companion.games.nasty7_state import FIGURES, State
+
+
+def action_for_input(state: State, inp: Mapping[str, Any]) -> Action | None:
+    """A card seen in zone ``pile`` is a play; a seat button accuses the last player.
+
+    The host's ``confirm`` button upholds a waiting accusation, ``next`` rejects it.
+    Raises ``IllegalAction`` for a card already on the pile, a foreign card, or a seat
+    accusing itself.
+    """
+    if state.over:
+        return None
+    kind = inp.get("kind")
+    if kind == "tag_seen" and inp.get("zone") == "pile":
+        return _tag_play(state, inp)
+    if kind != "button":
+        return None
+    role = inp.get("role")
+    if role == "seat" and isinstance(inp.get("seat"), int):
+        return _button_accuse(state, int(inp["seat"]))
+    if role in ("confirm", "next") and state.accusation is not None:
+        return {"do": "rule", "upheld": role == "confirm"}
+    return None
+
+
+def _tag_play(state: State, inp: Mapping[str, Any]) -> Action:
+    card = inp.get("card")
+    if card not in FIGURES:
+        raise IllegalAction(f"{card!r} is not a card of The Nasty 7: take it off the pile.")
+    serial = inp.get("serial")
+    if isinstance(serial, int) and serial in state.pile_serials:
+        raise IllegalAction(
+            f"Card #{serial} is already on the pile: the same card cannot be "
+            "played twice. Put it back where it was."
+        )
+    action: dict[str, Any] = {"do": "play", "card": card}
+    if isinstance(serial, int) and not isinstance(serial, bool):
+        action["serial"] = serial
+    return action
+
+
+def _button_accuse(state: State, seat: int) -> Action:
+    pending = state.accusation
+    against = pending.against if pending is not None else state.last_player
+    if against is None:
+        raise IllegalAction("No card is on the pile: there is nothing to accuse anyone of yet.")
+    if seat == against:
+        raise IllegalAction(
+            f"{state.seats[seat]} played the last card and cannot accuse themselves."
+        )
+    return {"do": "accuse", "by": [seat], "against": against}

@@ -1,0 +1,211 @@
+"""The Nasty 7: what the table, a seat's phone, the referee and the buzzer are told.
+
+``public_view(state)`` (the table page; never the running count during play):
+
+- ``game`` ``"nasty7"``, ``status`` (one human line, e.g. ``"Ben to play"``)
+- ``seats``: ``[{"seat", "name", "cards", "to_play", "skips", "played_last"}]``
+- ``turn`` (seat to play, ``None`` once over), ``skipping`` (seat that must skip, or
+  ``None``), ``round`` (1, 2, ...), ``round_starter``
+- ``pile`` (cards on it), ``top`` (card id on top or ``None``), ``last_player``
+- ``word`` (what phones say this round), ``word_chooser`` (nasty rule: the seat that
+  may still choose the word, or ``None``)
+- ``deadline`` (game time of the hesitation deadline, or ``None``) and ``timer``
+  ``{"from", "deadline", "seconds"}`` to draw the bar, or ``None``
+- ``accusation``: ``{"by": [seats], "against": seat}`` while one waits, else ``None``
+- ``revealed_count`` (the correct number, only while an accusation waits or right after
+  a penalty, else ``None``) and ``revealed`` ``{"count", "figures", "why", "seat"}``;
+  ``why`` is ``accusation``, ``hesitation``, ``wrong_number``, ``wrong_word``,
+  ``spoke_on_gun``, ``out_of_turn``, ``upheld`` or ``not_upheld``
+- ``out_of_game`` (cards left in the box), ``over``, ``winners`` (seats)
+
+``seat_view(state, seat)``: the public view plus ``you`` (the seat), ``your_cards``,
+``your_turn``, ``you_skip``, ``can_accuse`` and ``choose_word``. Nobody knows the order
+of their own stack, so a seat learns nothing hidden. ``state_json`` is the referee's
+view (it includes the running count).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from companion.games.base import IllegalAction
+from companion.games.nasty7_state import (
+    AccusationWithdrawn,
+    CardPlayed,
+    GameEnded,
+    PileTaken,
+    State,
+    number_for,
+)
+
+_WHY = {
+    "hesitation": "{o} hesitated",
+    "wrong_number": "{o} said the wrong number",
+    "wrong_word": "{o} said the wrong word",
+    "spoke_on_gun": "{o} spoke on the gun",
+    "out_of_turn": "{o} played out of turn",
+    "upheld": "The accusation against {o} was upheld",
+    "not_upheld": "The accusation against {o} was not upheld",
+}
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """The table view: stacks, turn, timer; the count only on an accusation or penalty."""
+    reveal = state.reveal
+    deadline = _deadline(state)
+    return {
+        "game": "nasty7",
+        "status": status(state),
+        "seats": [_seat_row(state, s) for s in range(state.n_seats)],
+        "turn": None if state.over else state.turn,
+        "skipping": None if state.over else state.skipped,
+        "round": state.round_no,
+        "round_starter": state.round_starter,
+        "pile": len(state.pile),
+        "top": state.pile[-1] if state.pile else None,
+        "last_player": state.last_player,
+        "word": state.word,
+        "word_chooser": _word_chooser(state),
+        "deadline": deadline,
+        "timer": None
+        if deadline is None or state.timer_from is None
+        else {"from": state.timer_from, "deadline": deadline, "seconds": state.rules.hesitation_s},
+        "accusation": None
+        if state.accusation is None
+        else {"by": list(state.accusation.by), "against": state.accusation.against},
+        "revealed_count": None if reveal is None else number_for(reveal.figures),
+        "revealed": None
+        if reveal is None
+        else {
+            "count": number_for(reveal.figures),
+            "figures": reveal.figures,
+            "why": reveal.why,
+            "seat": reveal.seat,
+        },
+        "out_of_game": state.out_of_game,
+        "over": state.over,
+        "winners": list(state.winners),
+    }
+
+
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    """The public view plus what ``seat``'s phone needs (its own card count, its turn)."""
+    if not 0 <= seat < state.n_seats:
+        raise IllegalAction(f"There is no seat {seat}: seats are 0 to {state.n_seats - 1}.")
+    view = public_view(state)
+    live = not state.over
+    against = state.accusation.against if state.accusation else state.last_player
+    view.update(
+        you=seat,
+        your_cards=state.stacks[seat],
+        your_turn=live and state.accusation is None and state.turn == seat,
+        you_skip=live and state.skipped == seat,
+        can_accuse=live and against is not None and against != seat and bool(state.pile),
+        choose_word=live and _word_chooser(state) == seat,
+    )
+    return view
+
+
+def state_json(state: State) -> dict[str, Any]:
+    """Everything, for ``companion replay --json`` and the host's referee view."""
+    acc = state.accusation
+    return {
+        "figures": state.figures,
+        "count": state.count,
+        "pile": len(state.pile),
+        "pile_cards": list(state.pile),
+        "pile_serials": list(state.pile_serials),
+        "stacks": list(state.stacks),
+        "next": state.turn,
+        "skipping": state.skipped,
+        "last_player": state.last_player,
+        "round": state.round_no,
+        "round_starter": state.round_starter,
+        "word": state.word,
+        "word_set": state.word_set,
+        "accusation": None if acc is None else {"by": list(acc.by), "against": acc.against},
+        "finisher": state.finisher,
+        "deadline": _deadline(state),
+        "plays": state.plays,
+        "out_of_game": state.out_of_game,
+        "over": state.over,
+        "winners": list(state.winners),
+    }
+
+
+def signals(state: State, events: Sequence[Any]) -> list[tuple[str, int | None]]:
+    """Buzzer/LED signals for ``events`` that led to ``state`` (names from base.SIGNALS)."""
+    out: list[tuple[str, int | None]] = []
+    for e in events:
+        if isinstance(e, CardPlayed):
+            out.append(("card", e.seat))
+        elif isinstance(e, PileTaken):
+            if e.why == "not_upheld":
+                out.extend(("not_upheld", s) for s in e.seats)
+            else:
+                kind = e.why if e.why in ("hesitation", "upheld") else "penalty"
+                out.append((kind, e.offender))
+        elif isinstance(e, GameEnded):
+            out.extend(("game_over", s) for s in e.winners)
+    moved = any(isinstance(e, CardPlayed | PileTaken | AccusationWithdrawn) for e in events)
+    if moved and not state.over and state.accusation is None:
+        out.append(("turn", state.turn))
+    return out
+
+
+def status(state: State) -> str:
+    """One human line for the table: whose turn, who accuses, who won."""
+    names = state.seats
+    if state.over:
+        who = " and ".join(names[s] for s in state.winners)
+        return f"{who} {'wins' if len(state.winners) == 1 else 'win'}!"
+    acc = state.accusation
+    if acc is not None:
+        accusers = " and ".join(names[s] for s in acc.by)
+        return (
+            f"{accusers} accuse{'s' if len(acc.by) == 1 else ''} {names[acc.against]}: "
+            f"the count was {state.count}. Host: upheld or not?"
+        )
+    if state.finisher is not None:
+        return (
+            f"{names[state.finisher]} played their last card: accuse now, "
+            f"or {names[state.finisher]} wins."
+        )
+    reveal = state.reveal
+    if reveal is not None and not state.pile:
+        said = _WHY.get(reveal.why, "{o} was penalised").format(o=names[reveal.seat])
+        return (
+            f"{said}; the count was {number_for(reveal.figures)}. "
+            f"{names[state.turn]} starts the next round."
+        )
+    if not state.pile:
+        return f"{names[state.turn]} starts the round"
+    skipped = state.skipped
+    if skipped is not None and skipped != state.turn:
+        return f"{names[skipped]} skips: {names[state.turn]} to play"
+    return f"{names[state.turn]} to play"
+
+
+def _seat_row(state: State, seat: int) -> dict[str, Any]:
+    live = not state.over
+    return {
+        "seat": seat,
+        "name": state.seats[seat],
+        "cards": state.stacks[seat],
+        "to_play": live and state.accusation is None and state.turn == seat,
+        "skips": live and state.skipped == seat and state.turn != seat,
+        "played_last": state.last_player == seat,
+    }
+
+
+def _deadline(state: State) -> float | None:
+    if state.over or state.accusation is not None or state.timer_from is None:
+        return None
+    return round(state.timer_from + state.rules.hesitation_s, 6)
+
+
+def _word_chooser(state: State) -> int | None:
+    if not state.rules.nasty or state.word_set:
+        return None
+    return state.word_seat
