@@ -1,0 +1,93 @@
+"""``companion deck``: make, list and adjust decks (each with its own secret key)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from companion.decks import Deck, DeckError, decks_dir, list_decks
+from companion.decks.games import game_title
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``deck new``, ``deck list`` and ``deck split``."""
+    sub = parser.add_subparsers(dest="deck_command", metavar="ACTION")
+    new = sub.add_parser("new", help="make a deck with a fresh secret key")
+    new.add_argument("game", help="nasty7, illegal, casablanca or crime_lords")
+    new.add_argument("--name", required=True, help="the deck's name, e.g. 'home'")
+    listing = sub.add_parser("list", help="the decks in the state directory")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    split = sub.add_parser(
+        "split", help="show or set how many cards of each kind a Nasty 7 deck has"
+    )
+    split.add_argument("name", help="the deck")
+    split.add_argument("counts", nargs="*", metavar="KIND=N", help="e.g. racketeer=60 gun=10")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the deck action; 1 with a message on stderr when it fails."""
+    actions = {"new": _new, "list": _list, "split": _split}
+    action = actions.get(args.deck_command or "")
+    if action is None:
+        print("companion deck: say what to do: new, list or split (see --help)", file=sys.stderr)
+        return 2
+    try:
+        return action(args)
+    except DeckError as exc:
+        print(f"companion deck: {exc}", file=sys.stderr)
+        return 1
+
+
+def _new(args: argparse.Namespace) -> int:
+    if args.name.startswith("demo-"):
+        raise DeckError("names starting with 'demo-' are kept for the demo decks; choose another")
+    deck = Deck.new(args.game, args.name)
+    print(
+        f"made deck {deck.name!r}: {game_title(deck.game)}, {deck.total()} cards, id {deck.deck_id}"
+        f"\nits secret key is in {deck.path} (keep a backup: lost key = print new tags)"
+        f"\nnext: companion tags {deck.game} --deck {deck.name} --out {deck.name}.pdf"
+    )
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    decks = list_decks()
+    if args.json:
+        rows = [
+            {
+                "name": d.name,
+                "game": d.game,
+                "id": d.deck_id,
+                "cards": d.total(),
+                "created": d.created,
+            }
+            for d in decks
+        ]
+        print(json.dumps(rows, indent=2))
+        return 0
+    if not decks:
+        print(f"no decks in {decks_dir()}; make one with 'companion deck new GAME --name NAME'")
+        return 0
+    for d in decks:
+        print(
+            f"{d.name:<20} {game_title(d.game):<12} id {d.deck_id}  {d.total():>4} cards  {d.created}"
+        )
+    return 0
+
+
+def _split(args: argparse.Namespace) -> int:
+    deck = Deck.load(args.name)
+    if args.counts:
+        wanted: dict[str, int] = {}
+        for item in args.counts:
+            kind, _, number = item.partition("=")
+            if not number.strip().isdigit():
+                raise DeckError(f"bad count {item!r}; write KIND=N, e.g. racketeer=60")
+            wanted[kind.strip()] = int(number)
+        deck.set_counts(wanted)
+        print("changed: print this deck's tags again, the serials follow the counts")
+    for kind, count in deck.counts().items():
+        print(f"{kind:<16} {count:>4}")
+    print(f"{'total':<16} {deck.total():>4}")
+    return 0
