@@ -1,0 +1,187 @@
+"""Casablanca's JSON views: the table's, one seat's, and replay's full state.
+
+The keys are documented in ``companion/games/casablanca.py``. ``public_view`` reads no
+bribe and no unspent budget before the game is over; ``seat_view`` adds the sheet of
+one seat only. Keep it that way: privacy is the feature.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.casablanca_state import MIN_CALL, Announced, State
+
+
+def announcement_text(state: State, a: Announced) -> str:
+    """A human line for an announced move or elimination."""
+    label = state.name(a.agent)
+    if a.kind == "eliminate":
+        return f"{label} eliminates {state.name(a.target)}."
+    carrying = " with the suitcase" if a.suitcase else ""
+    return f"{label} moves to {a.to}{carrying}."
+
+
+def _announcement(state: State, a: Announced | None) -> dict[str, Any] | None:
+    if a is None:
+        return None
+    n = len(state.seats)
+    last = max(((p.seat - a.seat) % n for p in a.protests), default=0)
+    may = (
+        []
+        if a.result != "pending"
+        else [s for s in range(n) if s != a.seat and (s - a.seat) % n > last]
+    )
+    return {
+        "kind": a.kind,
+        "seat": a.seat,
+        "agent": a.agent,
+        "to": a.to or None,
+        "suitcase": a.suitcase,
+        "target": a.target or None,
+        "text": announcement_text(state, a),
+        "protests": [{"seat": p.seat, "upheld": p.upheld, "called": p.called} for p in a.protests],
+        "may_protest": may,
+        "result": a.result,
+    }
+
+
+def _agents(state: State) -> list[dict[str, Any]]:
+    out = []
+    for agent in state.agents:
+        spec = state.options.spec(agent.id)
+        out.append(
+            {
+                "id": agent.id,
+                "name": spec.name,
+                "colour": spec.colour,
+                "homebase": spec.homebase,
+                "space": agent.space,
+                "at_home": agent.space == spec.homebase,
+                "status": "active" if agent.active else "eliminated",
+                "suitcase": state.suitcase_agent == agent.id,
+            }
+        )
+    return out
+
+
+def _phase(state: State) -> str:
+    if state.winners is not None:
+        return "over"
+    if state.pending is not None:
+        return "pending"
+    return "follow_up" if state.follow_up is not None else "turn"
+
+
+def status_line(state: State) -> str:
+    """One human line: who is on turn and what the table waits for."""
+    if state.winners is not None:
+        names = " and ".join(state.seats[s] for s in state.winners)
+        agent = state.name(state.winning_agent or "")
+        return f"{agent} carried the suitcase home: {names} won."
+    who = state.seats[state.turn]
+    if state.pending is not None:
+        text = announcement_text(state, state.pending)
+        return f"{who}: {text} Protest now, or play on to let it stand."
+    if state.follow_up is not None:
+        return (
+            f"{who} may still eliminate with {state.name(state.follow_up)}; "
+            f"otherwise {state.seats[state.next_seat(state.turn)]} goes on."
+        )
+    if state.no_bribe:
+        return f"{who}'s action was stopped: {who} must move or eliminate (no bribe)."
+    return f"{who}'s turn: move an agent, bribe, or eliminate."
+
+
+def _sheet(state: State, seat: int) -> dict[str, int]:
+    return {a.id: state.bribes[seat][i] for i, a in enumerate(state.agents)}
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """What every phone and the table screen may see."""
+    over = state.winners is not None
+    o = state.options
+    reveal = None
+    if over:
+        reveal = {
+            "bribes": [_sheet(state, s) for s in range(len(state.seats))],
+            "left": list(state.left),
+        }
+    return {
+        "game": "casablanca",
+        "title": "Casablanca",
+        "status": status_line(state),
+        "seats": list(state.seats),
+        "turn": None if over else state.turn,
+        "phase": _phase(state),
+        "agents": _agents(state),
+        "suitcase": {"space": state.suitcase_at(), "agent": state.suitcase_agent},
+        "pending": _announcement(state, state.pending),
+        "last": _announcement(state, state.last),
+        "may_bribe": not state.no_bribe and state.follow_up is None,
+        "follow_up": state.follow_up,
+        "log": list(state.log),
+        "options": {
+            "budget": o.budget,
+            "step": o.step,
+            "elimination_cost": o.elimination_cost,
+            "eliminate_in_home": o.eliminate_in_home,
+            "move_then_eliminate": o.move_then_eliminate,
+            "protest_reveal": o.protest_reveal,
+        },
+        "over": over,
+        "winners": None if state.winners is None else list(state.winners),
+        "reveal": reveal,
+    }
+
+
+def seat_view(state: State, seat: int, may: dict[str, Any]) -> dict[str, Any]:
+    """The public view plus ``me``: that seat's sheet and ``may`` (the engine's verdicts).
+
+    ``may`` holds ``on_turn``, ``can_move``, ``why_not_bribe`` and ``why_not_protest``.
+    """
+    view = public_view(state)
+    cost = state.options.elimination_cost
+    why_bribe = may["why_not_bribe"]
+    view["me"] = {
+        "seat": seat,
+        "name": state.seats[seat],
+        "bribes": _sheet(state, seat),
+        "left": state.left[seat],
+        "spent": state.options.budget - state.left[seat],
+        "on_turn": may["on_turn"],
+        "can_bribe": why_bribe is None and state.left[seat] >= state.options.step,
+        "why_not_bribe": why_bribe,
+        "can_move": may["can_move"],
+        "can_eliminate_with": [
+            a.id for i, a in enumerate(state.agents) if a.active and state.bribes[seat][i] >= cost
+        ],
+        "can_protest": may["why_not_protest"] is None,
+        "why_not_protest": may["why_not_protest"],
+        "min_protest": MIN_CALL,
+    }
+    return view
+
+
+def state_json(state: State) -> dict[str, Any]:
+    """Everything: replay's view, with every sheet (only non-zero bribes listed)."""
+    agents = {
+        a.id: {
+            "status": "active" if a.active else "eliminated",
+            "suitcase": state.suitcase_agent == a.id,
+            "space": a.space,
+            "homebase": state.options.spec(a.id).homebase,
+        }
+        for a in state.agents
+    }
+    bribes = [{a.id: row[i] for i, a in enumerate(state.agents) if row[i]} for row in state.bribes]
+    return {
+        "seats": list(state.seats),
+        "agents": agents,
+        "suitcase": {"space": state.suitcase_at(), "agent": state.suitcase_agent},
+        "bribes": bribes,
+        "left": list(state.left),
+        "turn": state.turn,
+        "pending": _announcement(state, state.pending),
+        "follow_up": state.follow_up,
+        "winners": None if state.winners is None else list(state.winners),
+    }
