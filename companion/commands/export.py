@@ -1,0 +1,49 @@
+"""``companion export GAME_ID [--out FILE]``: a stored game as a record."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion import games
+from companion.paths import state_dir
+from companion.records import Header, record_lines
+from companion.session import Session
+from companion.store import SqliteStore, StoreError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game_id", nargs="?", help="the game to export (omit to list games)")
+    parser.add_argument("--out", type=Path, help="write to this file instead of stdout")
+
+
+def export_lines(store: SqliteStore, game_id: str) -> list[str]:
+    """The record of a stored game, header first; raises ``StoreError``."""
+    info = store.game(game_id)
+    engine = games.get(info.game)
+    header = Header(info.game, info.seats, info.options, info.seed)
+    session = Session.rebuild(engine, header.setup(), store.events(game_id))
+    return record_lines(header, session.record_actions())
+
+
+def run(args: argparse.Namespace) -> int:
+    store = SqliteStore.in_state_dir(state_dir())
+    try:
+        if not args.game_id:
+            for g in store.games():
+                status = "closed" if g.closed else "open"
+                print(f"{g.game_id}  {g.game:<12} {status:<6} {', '.join(g.seats)}")
+            return 0
+        lines = export_lines(store, args.game_id)
+    except (StoreError, LookupError) as exc:
+        print(f"cannot export: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0

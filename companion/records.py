@@ -1,0 +1,175 @@
+"""Game records: JSON Lines, a header then one action a line (docs/records.md).
+
+``replay_lines`` runs every action through the same ``Session`` (and so the same
+engine, deadlines and undo) as the live table. A malformed or refused line raises
+``RecordError`` naming its line number and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion import games
+from companion.games.base import IllegalAction, Setup, SetupError
+from companion.session import Session
+
+RECORD = "table-companion"
+#: the newest format this code writes; every older one is still read.
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed: ``line`` (1-based) and ``reason``."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Header:
+    game: str
+    seats: tuple[str, ...]
+    options: Mapping[str, Any]
+    seed: int = 0
+    version: int = VERSION
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "record": RECORD,
+            "version": self.version,
+            "game": self.game,
+            "seats": list(self.seats),
+            "options": dict(self.options),
+            "seed": self.seed,
+        }
+
+    def setup(self) -> Setup:
+        return Setup(self.seats, dict(self.options), self.seed)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The end of a replay, JSON-ready: what ``companion replay --json`` prints."""
+
+    game: str
+    state: dict[str, Any]
+    outcome: dict[str, Any] | None
+    session: Session
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "state": self.state, "outcome": self.outcome}
+
+
+def seat_names(seats: Any) -> tuple[str, ...]:
+    """``seats`` as names: a list of names, or a count (names become "Seat 1"...)."""
+    if isinstance(seats, bool):
+        raise ValueError("'seats' must be a list of player names or a number of seats")
+    if isinstance(seats, int):
+        if not 1 <= seats <= 12:
+            raise ValueError(f"'seats' must be between 1 and 12, got {seats}")
+        return tuple(f"Seat {i + 1}" for i in range(seats))
+    if isinstance(seats, list) and seats and all(isinstance(s, str) and s for s in seats):
+        return tuple(seats)
+    raise ValueError("'seats' must be a list of player names or a number of seats")
+
+
+def parse_header(obj: Any) -> Header:
+    """The header line as a ``Header``; ``ValueError`` says what is wrong with it."""
+    if not isinstance(obj, dict):
+        raise ValueError("the first line must be the header object")
+    if obj.get("record") != RECORD:
+        raise ValueError(f"the header must have \"record\": \"{RECORD}\"")
+    version = obj.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ValueError("the header needs a \"version\" (a whole number)")
+    if version > VERSION:
+        raise ValueError(
+            f"record format version {version} is newer than this companion reads ({VERSION}); "
+            "update Table Companion"
+        )
+    game = obj.get("game")
+    if not isinstance(game, str):
+        raise ValueError("the header needs a \"game\" name")
+    options = obj.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError("\"options\" must be an object")
+    seed = obj.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError("\"seed\" must be a whole number")
+    engine = games.get(game)  # UnknownGameError is a LookupError with a clear message
+    return Header(engine.name, seat_names(obj.get("seats")), options, seed, version)
+
+
+def _parse_line(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def _action(obj: Any, last_t: float) -> tuple[float, dict[str, Any]]:
+    if not isinstance(obj, dict):
+        raise ValueError("an action line must be a JSON object")
+    t = obj.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float):
+        raise ValueError("an action needs \"t\": seconds since the start of the game")
+    if t < last_t:
+        raise ValueError(f"\"t\" goes back in time ({t} after {last_t})")
+    if not isinstance(obj.get("do"), str):
+        raise ValueError("an action needs \"do\": what happened")
+    return float(t), {k: v for k, v in obj.items() if k != "t"}
+
+
+def replay_lines(lines: Iterable[str]) -> Replay:
+    """Replay a record given as lines of text; raises ``RecordError``."""
+    session: Session | None = None
+    header: Header | None = None
+    for number, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            obj = _parse_line(text)
+            if header is None:
+                header = parse_header(obj)
+                session = Session.start(games.get(header.game), header.setup())
+                continue
+            assert session is not None
+            t, action = _action(obj, session.last_t)
+            session, _ = session.preview_deadlines(t)
+            session, _ = session.preview(action, t)
+        except IllegalAction as exc:
+            raise RecordError(number, f"refused by the rules: {exc.reason}") from None
+        except (ValueError, LookupError, SetupError) as exc:
+            raise RecordError(number, str(exc).strip("'\"")) from None
+    if header is None or session is None:
+        raise RecordError(1, "the record is empty: it needs a header line")
+    return finish(header.game, session)
+
+
+def finish(game: str, session: Session) -> Replay:
+    """The JSON-ready end of a session: full state and outcome."""
+    engine = session.engine
+    outcome = engine.outcome(session.state)
+    return Replay(
+        game, engine.state_json(session.state), outcome.to_json() if outcome else None, session
+    )
+
+
+def replay_path(path: Path) -> Replay:
+    """Replay the record in ``path``; raises ``RecordError`` (``OSError`` if unreadable)."""
+    with path.open(encoding="utf-8") as f:
+        return replay_lines(f)
+
+
+def record_lines(header: Header, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A record as lines of text (without newlines)."""
+    out = [json.dumps(header.to_json(), ensure_ascii=False)]
+    out.extend(json.dumps(dict(a), ensure_ascii=False) for a in actions)
+    return out

@@ -1,0 +1,211 @@
+"""One game as a fold over batches of events: shared by the live table and replay.
+
+A *batch* is what one input produced: an action and its engine events, the events of
+a deadline the clock delivered, or an undo. The state is the engine's fold over every
+batch that was not undone. ``Session`` never does I/O: the table loop asks it to
+``preview`` an input (which may raise ``IllegalAction`` and changes nothing), stores
+the resulting batches, then ``commit``s them.
+
+Undo is a batch of its own that names the batch it takes back; the fold skips the
+taken-back events and nothing is ever deleted. A deadline that was already due when
+an undo happened is not delivered again (otherwise undoing a wrong hesitation
+penalty would re-impose it at once); the clock starts again with the next action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.games import base
+from companion.games.base import DEADLINE, Engine, IllegalAction, Setup
+from companion.store import NewEvent, StoredEvent
+
+ACTION = "ActionTaken"  # first event of an action batch: the action as recorded
+DEADLINE_EVENT = "DeadlineReached"  # first event of a deadline batch
+UNDONE = "Undone"  # an undo batch: {"batch": first seq of the batch taken back}
+TABLE_EVENTS = (ACTION, DEADLINE_EVENT, UNDONE)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What one input produced; ``kind`` is ``action``, ``deadline`` or ``undo``."""
+
+    kind: str
+    t: float
+    action: Mapping[str, Any]
+    events: tuple[Any, ...] = ()
+    undoes: int | None = None  # index (in the session's batches) of the batch taken back
+
+    def to_new_events(self, index_to_batch_seq: Sequence[int]) -> list[NewEvent]:
+        """The rows to store for this batch (its header row, then the engine events)."""
+        if self.kind == "undo":
+            assert self.undoes is not None
+            return [NewEvent(self.t, UNDONE, {"batch": index_to_batch_seq[self.undoes]})]
+        head = ACTION if self.kind == "action" else DEADLINE_EVENT
+        rows = [NewEvent(self.t, head, dict(self.action))]
+        for event in self.events:
+            name, payload = base.event_to_json(event)
+            rows.append(NewEvent(self.t, name, payload))
+        return rows
+
+
+@dataclass(frozen=True)
+class Session:
+    """A game in progress: engine, setup, every batch, and the folded state."""
+
+    engine: Engine
+    setup: Setup
+    state: Any
+    batches: tuple[Batch, ...] = ()
+    undone: frozenset[int] = frozenset()
+    last_t: float = 0.0
+    quiet_until: float = -1.0  # deadlines due at or before this time are not delivered
+    stored_seqs: tuple[int, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def start(cls, engine: Engine, setup: Setup) -> Session:
+        """A new game; raises ``SetupError`` when seats or options do not fit."""
+        return cls(engine, setup, engine.new_game(setup))
+
+    # --- inputs ---------------------------------------------------------------------
+
+    def preview(self, action: Mapping[str, Any], t: float) -> tuple[Session, list[Batch]]:
+        """The session after ``action`` at game time ``t``, and the batch it adds.
+
+        Call ``preview_deadlines(t)`` first and keep its batches: a deadline that fell
+        before ``t`` happened even if this action is then refused. Raises
+        ``IllegalAction`` (the session is unchanged) when the rules refuse the action.
+        """
+        t = max(t, self.last_t)
+        if action.get("do") == "undo":
+            return self._preview_undo(t)
+        events = self.engine.decide(self.state, action, t)
+        state = base.fold(self.engine, self.state, events)
+        batch = Batch("action", t, dict(action), tuple(events))
+        return self._with(state, batch), [batch]
+
+    def preview_deadlines(self, until: float) -> tuple[Session, list[Batch]]:
+        """The session after every deadline due at or before ``until``."""
+        session: Session = self
+        batches: list[Batch] = []
+        for _ in range(10_000):
+            due = self.engine.next_deadline(session.state)
+            if due is None or due > until or due <= session.quiet_until:
+                return session, batches
+            events = self.engine.decide(session.state, {"do": DEADLINE}, due)
+            if not events:
+                raise RuntimeError(f"{self.engine.name}: the deadline at {due} changed nothing")
+            state = base.fold(self.engine, session.state, events)
+            batch = Batch("deadline", due, {"do": DEADLINE}, tuple(events))
+            session = session._with(state, batch)
+            batches.append(batch)
+        raise RuntimeError(f"{self.engine.name}: more than 10000 deadlines in a row")
+
+    def next_deadline(self) -> float | None:
+        """When the clock must next deliver a deadline (game time), if ever."""
+        due = self.engine.next_deadline(self.state)
+        if due is None or due <= self.quiet_until:
+            return None
+        return float(due)
+
+    def _preview_undo(self, t: float) -> tuple[Session, list[Batch]]:
+        target = self.undoable()
+        if target is None:
+            raise IllegalAction("There is nothing to undo.")
+        undone = self.undone | {target}
+        state = self._refold(undone)
+        batch = Batch("undo", t, {"do": "undo"}, undoes=target)
+        session = replace(
+            self,
+            state=state,
+            batches=(*self.batches, batch),
+            undone=undone,
+            last_t=t,
+            quiet_until=t,
+        )
+        return session, [batch]
+
+    def undoable(self) -> int | None:
+        """Index of the latest batch an undo would take back, or None."""
+        for i in range(len(self.batches) - 1, -1, -1):
+            b = self.batches[i]
+            if b.kind != "undo" and i not in self.undone:
+                return i
+        return None
+
+    def _refold(self, undone: frozenset[int]) -> Any:
+        state = self.engine.new_game(self.setup)
+        for i, b in enumerate(self.batches):
+            if i not in undone:
+                state = base.fold(self.engine, state, b.events)
+        return state
+
+    def _with(self, state: Any, batch: Batch) -> Session:
+        return replace(self, state=state, batches=(*self.batches, batch), last_t=batch.t)
+
+    # --- storage --------------------------------------------------------------------
+
+    def rows_for(self, batches: Sequence[Batch], first_seq: int) -> list[list[NewEvent]]:
+        """The rows to store for new ``batches``, given the next free seq number."""
+        seqs = list(self.stored_seqs)
+        out = []
+        for b in batches:
+            seqs.append(first_seq)
+            rows = b.to_new_events(seqs)
+            out.append(rows)
+            first_seq += len(rows)
+        return out
+
+    def with_stored(self, batch_seqs: Sequence[int]) -> Session:
+        """Remember the first seq of each newly stored batch (undo names batches by it)."""
+        return replace(self, stored_seqs=(*self.stored_seqs, *batch_seqs))
+
+    @classmethod
+    def rebuild(cls, engine: Engine, setup: Setup, rows: Sequence[StoredEvent]) -> Session:
+        """The session stored in ``rows`` (a power cut, a restart): fold, never re-decide."""
+        session = cls.start(engine, setup)
+        by_seq: dict[int, int] = {}
+        batches: list[Batch] = []
+        undone: set[int] = set()
+        seqs: list[int] = []
+        quiet = -1.0
+        for row in rows:
+            if row.type in (ACTION, DEADLINE_EVENT):
+                kind = "action" if row.type == ACTION else "deadline"
+                by_seq[row.seq] = len(batches)
+                seqs.append(row.seq)
+                batches.append(Batch(kind, row.t, dict(row.payload)))
+            elif row.type == UNDONE:
+                target = by_seq[int(row.payload["batch"])]
+                by_seq[row.seq] = len(batches)
+                seqs.append(row.seq)
+                batches.append(Batch("undo", row.t, {"do": "undo"}, undoes=target))
+                undone.add(target)
+                quiet = row.t
+            else:
+                event = base.event_from_json(engine.event_types, row.type, row.payload)
+                b = batches[-1]
+                batches[-1] = replace(b, events=(*b.events, event))
+        last_t = rows[-1].t if rows else 0.0
+        session = replace(
+            session,
+            batches=tuple(batches),
+            undone=frozenset(undone),
+            last_t=last_t,
+            quiet_until=quiet,
+            stored_seqs=tuple(seqs),
+        )
+        return replace(session, state=session._refold(session.undone))
+
+    # --- records --------------------------------------------------------------------
+
+    def record_actions(self) -> list[dict[str, Any]]:
+        """Every action as a record line (``t`` first); deadlines follow from ``t``."""
+        lines = []
+        for b in self.batches:
+            if b.kind == "deadline":
+                continue
+            lines.append({"t": round(b.t, 3), **{k: v for k, v in b.action.items() if k != "t"}})
+        return lines

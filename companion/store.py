@@ -1,0 +1,300 @@
+"""The event store: append-only events per game, committed before anyone is told.
+
+Two backends behind one interface, ``EventStore``: ``MemoryStore`` (tests, benchmarks)
+and ``SqliteStore`` (the table: WAL mode, ``synchronous=FULL``, so an append that
+returned survives a power cut). Every game has contiguous ``seq`` numbers from 1;
+``append`` writes a whole batch in one transaction or nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+#: schema version written with every event; bump it and add an upcaster when a
+#: stored payload changes shape.
+EVENT_VERSION = 1
+
+
+class StoreError(RuntimeError):
+    """The store cannot do what was asked; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's header row: what it is, who plays, and whether it was closed."""
+
+    game_id: str
+    game: str
+    seats: tuple[str, ...]
+    options: Mapping[str, Any]
+    seed: int
+    created: float  # wall-clock time (seconds since the epoch), for people
+    closed: bool = False
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be stored: game time ``t``, type name and JSON payload."""
+
+    t: float
+    type: str
+    payload: Mapping[str, Any]
+    version: int = EVENT_VERSION
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    game_id: str
+    seq: int
+    t: float
+    type: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    version: int = EVENT_VERSION
+    batch: int = 0  # seq of the first event appended together with this one
+
+
+class EventStore(Protocol):
+    """What the table loop needs from storage."""
+
+    def create_game(
+        self, game: str, seats: Sequence[str], options: Mapping[str, Any], seed: int
+    ) -> GameInfo: ...
+
+    def append(self, game_id: str, events: Sequence[NewEvent]) -> list[StoredEvent]: ...
+
+    def events(self, game_id: str, after_seq: int = 0) -> list[StoredEvent]: ...
+
+    def games(self) -> list[GameInfo]: ...
+
+    def game(self, game_id: str) -> GameInfo: ...
+
+    def close_game(self, game_id: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def new_game_id() -> str:
+    """A short, unique, URL-safe game id that sorts by creation time."""
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + uuid.uuid4().hex[:6]
+
+
+def latest_open_game(store: EventStore) -> GameInfo | None:
+    """The most recent game that was not closed: the one to rebuild after a restart."""
+    open_games = [g for g in store.games() if not g.closed]
+    return open_games[-1] if open_games else None
+
+
+class MemoryStore:
+    """An ``EventStore`` in memory: same contract, nothing survives the process."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, GameInfo] = {}
+        self._events: dict[str, list[StoredEvent]] = {}
+        self._lock = threading.Lock()
+
+    def create_game(
+        self, game: str, seats: Sequence[str], options: Mapping[str, Any], seed: int
+    ) -> GameInfo:
+        info = GameInfo(new_game_id(), game, tuple(seats), dict(options), seed, time.time())
+        with self._lock:
+            while info.game_id in self._games:
+                info = GameInfo(new_game_id(), game, tuple(seats), dict(options), seed, info.created)
+            self._games[info.game_id] = info
+            self._events[info.game_id] = []
+        return info
+
+    def append(self, game_id: str, events: Sequence[NewEvent]) -> list[StoredEvent]:
+        with self._lock:
+            rows = self._rows(game_id)
+            first = len(rows) + 1
+            stored = [_stored(game_id, first + i, first, e) for i, e in enumerate(events)]
+            rows.extend(stored)
+        return stored
+
+    def events(self, game_id: str, after_seq: int = 0) -> list[StoredEvent]:
+        with self._lock:
+            return list(self._rows(game_id)[after_seq:])
+
+    def games(self) -> list[GameInfo]:
+        with self._lock:
+            return list(self._games.values())
+
+    def game(self, game_id: str) -> GameInfo:
+        with self._lock:
+            if game_id not in self._games:
+                raise StoreError(_no_game(game_id))
+            return self._games[game_id]
+
+    def close_game(self, game_id: str) -> None:
+        with self._lock:
+            info = self._games[game_id]
+            self._games[game_id] = GameInfo(**{**info.__dict__, "closed": True})
+
+    def close(self) -> None:
+        pass
+
+    def _rows(self, game_id: str) -> list[StoredEvent]:
+        if game_id not in self._events:
+            raise StoreError(_no_game(game_id))
+        return self._events[game_id]
+
+
+def _stored(game_id: str, seq: int, batch: int, e: NewEvent) -> StoredEvent:
+    # A JSON round trip, so both backends hand back exactly what SQLite would.
+    payload = json.loads(json.dumps(e.payload))
+    return StoredEvent(game_id, seq, float(e.t), e.type, payload, e.version, batch)
+
+
+def _no_game(game_id: str) -> str:
+    return f"no game {game_id!r} in the store; `companion export` lists nothing? check the id"
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    created REAL NOT NULL,
+    closed INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL REFERENCES games(game_id),
+    seq INTEGER NOT NULL,
+    t REAL NOT NULL,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    batch INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+"""
+
+
+class SqliteStore:
+    """An ``EventStore`` in one SQLite file (WAL, ``synchronous=FULL``).
+
+    Safe to share between threads: one connection behind a lock. ``append`` returns
+    only after the transaction is committed to disk.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(
+                str(path), isolation_level=None, check_same_thread=False, timeout=10
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"cannot open the event store {path}: {exc}. If the file is damaged, move it "
+                "aside (your games stay in it) and start again; `companion doctor` checks it."
+            ) from None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def in_state_dir(cls, state_dir: Path) -> SqliteStore:
+        return cls(state_dir / "events.sqlite3")
+
+    def create_game(
+        self, game: str, seats: Sequence[str], options: Mapping[str, Any], seed: int
+    ) -> GameInfo:
+        info = GameInfo(new_game_id(), game, tuple(seats), dict(options), seed, time.time())
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, 0)",
+                (info.game_id, game, json.dumps(list(seats)), json.dumps(dict(options)), seed,
+                 info.created),
+            )
+        return info
+
+    def append(self, game_id: str, events: Sequence[NewEvent]) -> list[StoredEvent]:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                row = self._db.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+                ).fetchone()
+                first = int(row[0]) + 1
+                stored = [_stored(game_id, first + i, first, e) for i, e in enumerate(events)]
+                self._db.executemany(
+                    "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(s.game_id, s.seq, s.t, s.type, json.dumps(s.payload), s.version, s.batch)
+                     for s in stored],
+                )
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StoreError(f"could not store events for game {game_id}: {exc}") from exc
+        return stored
+
+    def events(self, game_id: str, after_seq: int = 0) -> list[StoredEvent]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, t, type, payload, version, batch FROM events "
+                "WHERE game_id = ? AND seq > ? ORDER BY seq",
+                (game_id, after_seq),
+            ).fetchall()
+        if not rows:
+            self.game(game_id)  # an unknown game is an error, not an empty list
+        return [
+            StoredEvent(game_id, seq, t, typ, json.loads(payload), version, batch)
+            for seq, t, typ, payload, version, batch in rows
+        ]
+
+    def games(self) -> list[GameInfo]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT game_id, game, seats, options, seed, created, closed FROM games "
+                "ORDER BY created, rowid"
+            ).fetchall()
+        return [_info(r) for r in rows]
+
+    def game(self, game_id: str) -> GameInfo:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT game_id, game, seats, options, seed, created, closed FROM games "
+                "WHERE game_id = ?",
+                (game_id,),
+            ).fetchone()
+        if row is None:
+            raise StoreError(_no_game(game_id))
+        return _info(row)
+
+    def close_game(self, game_id: str) -> None:
+        with self._lock, self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("UPDATE games SET closed = 1 WHERE game_id = ?", (game_id,))
+
+    def integrity(self) -> str:
+        """SQLite's own integrity check: ``"ok"`` or the problems it found."""
+        with self._lock:
+            rows = self._db.execute("PRAGMA integrity_check").fetchall()
+        return "; ".join(str(r[0]) for r in rows)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _info(row: tuple[Any, ...]) -> GameInfo:
+    game_id, game, seats, options, seed, created, closed = row
+    return GameInfo(
+        game_id, game, tuple(json.loads(seats)), json.loads(options), int(seed), float(created),
+        bool(closed),
+    )

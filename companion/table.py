@@ -1,0 +1,453 @@
+"""The table loop: one thread turns every input into committed events and snapshots.
+
+Camera, buttons and the dashboard ``submit`` inputs; the loop asks the game's engine
+to decide, appends the events to the store (committed before anything is told),
+folds them, and publishes a seq-numbered ``Snapshot``. A refused input is published
+too, with its reason. Deadlines from the engine (the 3-second rule) are delivered on
+time by the same thread, on the injected clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import games
+from companion.games.base import IllegalAction, Setup, SetupError
+from companion.inputs import ButtonPressed, Command, Input, Result, TagLeft, TagSeen
+from companion.records import Header, record_lines, seat_names
+from companion.session import Batch, Session
+from companion.store import EventStore, GameInfo, StoreError, latest_open_game
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+Listener = Callable[["Snapshot", list[tuple[str, int | None]]], None]
+
+#: action keys that may be shown to everyone in the history (amounts never are)
+PUBLIC_ACTION_KEYS = ("do", "seat", "by", "against", "card", "target", "agent", "to", "kind",
+                      "upheld", "suitcase")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The table as it is now. ``private[n]`` must only ever reach seat n's phone."""
+
+    seq: int
+    epoch: str
+    game_id: str | None = None
+    game: str | None = None
+    title: str | None = None
+    players: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    public: Mapping[str, Any] = field(default_factory=dict)
+    private: tuple[Mapping[str, Any], ...] = ()
+    outcome: Mapping[str, Any] | None = None
+    now: float = 0.0
+    deadline: float | None = None
+    refusal: Mapping[str, Any] | None = None
+    can_undo: bool = False
+
+    def public_json(self) -> dict[str, Any]:
+        """Everything anyone may see (the ``/api/state`` body)."""
+        return {
+            "seq": self.seq,
+            "epoch": self.epoch,
+            "game_id": self.game_id,
+            "game": self.game,
+            "title": self.title,
+            "players": list(self.players),
+            "options": dict(self.options),
+            "view": dict(self.public),
+            "outcome": dict(self.outcome) if self.outcome is not None else None,
+            "now": self.now,
+            "deadline": self.deadline,
+            "refusal": dict(self.refusal) if self.refusal is not None else None,
+            "can_undo": self.can_undo,
+        }
+
+    def seat_json(self, seat: int) -> dict[str, Any]:
+        """Seat ``seat``'s private view plus the public part; only for that seat."""
+        data = self.public_json()
+        data["seat"] = seat
+        data["private"] = dict(self.private[seat]) if 0 <= seat < len(self.private) else None
+        return data
+
+
+class Hub:
+    """The latest snapshot, and a way to wait for a newer one (latest wins)."""
+
+    def __init__(self, first: Snapshot) -> None:
+        self._latest = first
+        self._cond = threading.Condition()
+
+    def publish(self, snap: Snapshot) -> None:
+        with self._cond:
+            self._latest = snap
+            self._cond.notify_all()
+
+    def latest(self) -> Snapshot:
+        with self._cond:
+            return self._latest
+
+    def wait_newer(self, seq: int, timeout: float) -> Snapshot | None:
+        """The latest snapshot once its seq differs from ``seq``; None on timeout."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._latest.seq != seq, timeout)
+            return self._latest if self._latest.seq != seq else None
+
+
+class Table:
+    """The one writer: inputs in, committed events and snapshots out."""
+
+    def __init__(self, store: EventStore, clock: Clock = time.monotonic) -> None:
+        self.store = store
+        self.clock = clock
+        self.epoch = uuid.uuid4().hex[:8]
+        self.info: GameInfo | None = None
+        self.session: Session | None = None
+        self._origin = clock()
+        self._seq = 0
+        self._next_seq = 1
+        self._refusal: dict[str, Any] | None = None
+        self._queue: queue.Queue[tuple[Input | None, Future[Result]]] = queue.Queue()
+        self._listeners: list[Listener] = []
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self.heartbeat = clock()
+        self.hub = Hub(Snapshot(0, self.epoch))
+        self._resume()
+
+    # --- life cycle -----------------------------------------------------------------
+
+    def _resume(self) -> None:
+        """Rebuild the latest open game from its events (after a restart or power cut)."""
+        info = latest_open_game(self.store)
+        if info is not None:
+            try:
+                engine = games.get(info.game)
+                rows = self.store.events(info.game_id)
+                setup = Setup(info.seats, dict(info.options), info.seed)
+                self.session = Session.rebuild(engine, setup, rows)
+                self.info = info
+                self._next_seq = (rows[-1].seq + 1) if rows else 1
+                self._origin = self.clock() - self.session.last_t
+                log.info("resumed game %s (%s) at seq %d", info.game_id, info.game, len(rows))
+            except (LookupError, SetupError, ValueError, KeyError) as exc:
+                log.error("cannot resume game %s: %s; it stays stored", info.game_id, exc)
+                self.session, self.info = None, None
+        self._publish([])
+
+    def start(self) -> None:
+        """Run the loop in its own thread."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop after the input being handled; later inputs are refused, never half-done."""
+        self._stopping.set()
+        self._queue.put((None, Future()))
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(snapshot, signals)`` on the loop thread after each change.
+
+        Listeners must return quickly (hand slow work to another thread).
+        """
+        self._listeners.append(listener)
+
+    # --- inputs ---------------------------------------------------------------------
+
+    def submit(self, inp: Input) -> Future[Result]:
+        """Queue an input; the future resolves after its events are committed."""
+        fut: Future[Result] = Future()
+        if self._stopping.is_set():
+            fut.set_result(Result(False, reason="The table is shutting down; try again."))
+            return fut
+        self._queue.put((inp, fut))
+        return fut
+
+    def now(self) -> float:
+        """Game time: seconds since the start of the current game."""
+        return self.clock() - self._origin
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self.heartbeat = self.clock()
+            try:
+                inp, fut = self._queue.get(timeout=self._wait_time())
+            except queue.Empty:
+                self.tick()
+                continue
+            if inp is None:
+                fut.set_result(Result(False, reason="stopped"))
+                break
+            fut.set_result(self.process(inp))
+        while True:  # answer what is still queued: nothing is silently dropped
+            try:
+                _, fut = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if not fut.done():
+                fut.set_result(Result(False, reason="The table is shutting down; try again."))
+
+    def _wait_time(self) -> float:
+        due = self.session.next_deadline() if self.session else None
+        if due is None:
+            return 0.5
+        return max(0.0, min(0.5, due - self.now()))
+
+    def tick(self) -> None:
+        """Deliver the deadlines that are due now (the loop calls it; tests may too)."""
+        if self.session is None:
+            return
+        try:
+            self._commit_deadlines(self.now())
+        except StoreError as exc:
+            log.error("could not store a deadline: %s", exc)
+
+    def process(self, inp: Input) -> Result:
+        """Handle one input synchronously (on the loop thread, or in tests)."""
+        try:
+            if isinstance(inp, Command):
+                return self._command(inp)
+            if isinstance(inp, TagSeen | TagLeft):
+                return self._tag(inp)
+            if isinstance(inp, ButtonPressed):
+                return self._button(inp)
+            return self._refuse(f"unknown input {type(inp).__name__}", "table")
+        except IllegalAction as exc:
+            return self._refuse(exc.reason, _source(inp))
+        except StoreError as exc:
+            log.error("store failure: %s", exc)
+            return self._refuse(f"Not saved, please repeat: {exc}", _source(inp))
+
+    def _t(self, at: float | None) -> float:
+        return (self.now() if at is None else at - self._origin)
+
+    def _command(self, cmd: Command) -> Result:
+        if cmd.name == "start":
+            _require_host(cmd)
+            return self._start_game(cmd.args)
+        if cmd.name == "end":
+            _require_host(cmd)
+            return self._end_game()
+        if self.session is None:
+            raise IllegalAction("No game is running: the host starts one first.")
+        if cmd.name == "undo":
+            _require_host(cmd)
+            return self._act({"do": "undo"}, self._t(cmd.at), cmd.source)
+        if cmd.name == "action":
+            action = cmd.args.get("action")
+            if not isinstance(action, Mapping) or not isinstance(action.get("do"), str):
+                raise IllegalAction("An action must be an object with \"do\".")
+            if action.get("do") in ("undo", "deadline"):
+                raise IllegalAction(f"\"{action['do']}\" is not an action a player sends.")
+            return self._act(_authorised(dict(action), cmd.source), self._t(cmd.at), cmd.source)
+        raise IllegalAction(f"Unknown command {cmd.name!r}.")
+
+    def _tag(self, inp: TagSeen | TagLeft) -> Result:
+        kind = "tag_seen" if isinstance(inp, TagSeen) else "tag_left"
+        if inp.status != "ok":
+            if kind == "tag_left":
+                return Result(True, ignored=True)
+            raise IllegalAction("Unknown tag: this code was not printed for any of our decks.")
+        if self.session is None or self.info is None:
+            return Result(True, ignored=True)
+        if inp.game != self.info.game:
+            raise IllegalAction(f"That card belongs to a {inp.game} deck, not to this game.")
+        t = self._t(inp.at)
+        data = {"kind": kind, "card": inp.card, "serial": inp.serial, "zone": inp.zone, "t": t}
+        return self._from_input(data, t, "camera")
+
+    def _button(self, inp: ButtonPressed) -> Result:
+        t = self._t(inp.at)
+        if self.session is None:
+            return Result(True, ignored=True)
+        if inp.role == "undo" and inp.hold:
+            return self._act({"do": "undo"}, t, "host")
+        data = {"kind": "button", "seat": inp.seat, "role": inp.role, "hold": inp.hold, "t": t}
+        return self._from_input(data, t, f"seat:{inp.seat}" if inp.seat is not None else "host")
+
+    def _from_input(self, data: dict[str, Any], t: float, source: str) -> Result:
+        assert self.session is not None
+        self._commit_deadlines(t)
+        action = self.session.engine.action_for_input(self.session.state, data)
+        if action is None:
+            return Result(True, ignored=True)
+        return self._act(dict(action), t, source)
+
+    # --- the one place that changes the game ----------------------------------------
+
+    def _act(self, action: dict[str, Any], t: float, source: str) -> Result:
+        assert self.session is not None
+        self._commit_deadlines(t)
+        session, batches = self.session.preview(action, t)  # IllegalAction: nothing changes
+        self._commit(session, batches)
+        self._refusal = None
+        self._publish(self._signals(batches))
+        return Result(True, seq=self._next_seq - 1)
+
+    def _commit_deadlines(self, t: float) -> None:
+        assert self.session is not None
+        session, batches = self.session.preview_deadlines(t)
+        if batches:
+            self._commit(session, batches)
+            self._publish(self._signals(batches))
+
+    def _commit(self, session: Session, batches: list[Batch]) -> None:
+        """Store each batch (one transaction each), then adopt the new session."""
+        assert self.info is not None and self.session is not None
+        firsts: list[int] = []
+        try:
+            for rows in session.rows_for(batches, self._next_seq):
+                stored = self.store.append(self.info.game_id, rows)
+                if stored[0].seq != self._next_seq:
+                    raise StoreError(
+                        f"the store is at seq {stored[0].seq}, expected {self._next_seq}: "
+                        "another process is writing this game; run one companion only"
+                    )
+                firsts.append(stored[0].seq)
+                self._next_seq = stored[-1].seq + 1
+        except StoreError:
+            if firsts:  # part of it is stored: the store is the truth, fold it again
+                stored_rows = self.store.events(self.info.game_id)
+                self.session = Session.rebuild(
+                    self.session.engine, self.session.setup, stored_rows
+                )
+            raise
+        self.session = session.with_stored(firsts)
+
+    def _start_game(self, args: Mapping[str, Any]) -> Result:
+        try:
+            engine = games.get(str(args.get("game", "")))
+            players = seat_names(args.get("players") or args.get("seats") or 2)
+            options = args.get("options") or {}
+            if not isinstance(options, Mapping):
+                raise SetupError("options must be an object")
+            seed = int(args.get("seed", 0))
+            setup = Setup(players, dict(options), seed)
+            session = Session.start(engine, setup)
+        except (LookupError, SetupError, ValueError, TypeError) as exc:
+            raise IllegalAction(f"Cannot start that game: {exc}") from None
+        if self.info is not None:
+            self.store.close_game(self.info.game_id)
+        self.info = self.store.create_game(engine.name, players, dict(options), seed)
+        self.session = session
+        self._next_seq = 1
+        self._origin = self.clock()
+        self._refusal = None
+        self._publish([])
+        return Result(True, seq=0)
+
+    def _end_game(self) -> Result:
+        if self.info is None:
+            raise IllegalAction("No game is running.")
+        self.store.close_game(self.info.game_id)
+        self.info, self.session = None, None
+        self._publish([])
+        return Result(True)
+
+    def _refuse(self, reason: str, source: str) -> Result:
+        self._refusal = {"reason": reason, "source": source, "t": round(self.now(), 3)}
+        seat = int(source.split(":")[1]) if source.startswith("seat:") else None
+        self._publish([("refused", seat)])
+        return Result(False, reason=reason)
+
+    def _signals(self, batches: list[Batch]) -> list[tuple[str, int | None]]:
+        assert self.session is not None
+        events = [e for b in batches for e in b.events]
+        if any(b.kind == "undo" for b in batches):
+            return []
+        return list(self.session.engine.signals(self.session.state, events))
+
+    # --- output ---------------------------------------------------------------------
+
+    def _publish(self, signals: list[tuple[str, int | None]]) -> None:
+        self._seq += 1
+        snap = self._snapshot()
+        self.hub.publish(snap)
+        for listener in list(self._listeners):
+            try:
+                listener(snap, signals)
+            except Exception:  # a broken LED must not stop the game
+                log.exception("snapshot listener failed")
+
+    def _snapshot(self) -> Snapshot:
+        if self.session is None or self.info is None:
+            return Snapshot(self._seq, self.epoch, refusal=self._refusal)
+        engine, state = self.session.engine, self.session.state
+        outcome = engine.outcome(state)
+        return Snapshot(
+            seq=self._seq,
+            epoch=self.epoch,
+            game_id=self.info.game_id,
+            game=engine.name,
+            title=engine.title,
+            players=self.info.seats,
+            options=dict(self.info.options),
+            public=engine.public_view(state),
+            private=tuple(engine.seat_view(state, i) for i in range(len(self.info.seats))),
+            outcome=outcome.to_json() if outcome is not None else None,
+            now=round(self.now(), 3),
+            deadline=self.session.next_deadline(),
+            refusal=self._refusal,
+            can_undo=self.session.undoable() is not None,
+        )
+
+    def record_lines(self) -> list[str]:
+        """The current game as a record (header + actions); empty with no game."""
+        session, info = self.session, self.info
+        if session is None or info is None:
+            return []
+        header = Header(info.game, info.seats, info.options, info.seed)
+        return record_lines(header, session.record_actions())
+
+    def history(self) -> list[dict[str, Any]]:
+        """The current game's inputs for everyone to see: time, public keys, undone."""
+        session = self.session
+        if session is None:
+            return []
+        out = []
+        for i, b in enumerate(session.batches):
+            public = {k: b.action[k] for k in PUBLIC_ACTION_KEYS if k in b.action}
+            out.append({"index": i, "t": round(b.t, 3), "kind": b.kind, "action": public,
+                        "undone": i in session.undone})
+        return out
+
+
+def _source(inp: Input) -> str:
+    if isinstance(inp, Command):
+        return inp.source
+    if isinstance(inp, ButtonPressed):
+        return f"seat:{inp.seat}" if inp.seat is not None else "host"
+    return "camera"
+
+
+def _require_host(cmd: Command) -> None:
+    if cmd.source not in ("host", "cli"):
+        raise IllegalAction("Only the host can do that.")
+
+
+def _authorised(action: dict[str, Any], source: str) -> dict[str, Any]:
+    """A seat may only act as itself: fill in its seat, refuse acting for another."""
+    if not source.startswith("seat:"):
+        return action
+    seat = int(source.split(":", 1)[1])
+    if "seat" not in action:
+        action["seat"] = seat
+    claimed = action.get("seat")
+    by = action.get("by")
+    if claimed != seat or (isinstance(by, list) and any(b != seat for b in by)):
+        raise IllegalAction("A phone can only act for its own seat.")
+    return action

@@ -1,0 +1,148 @@
+"""A tiny test engine ("tally") that exercises every part of the contract.
+
+Seats take turns adding 1..9 to a shared total; whoever takes the total to
+``target`` wins. ``hesitation_s`` after the last add, the seat to play loses its turn
+(a deadline). Each seat may note a secret number that only its seat view shows.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.games.base import (
+    DEADLINE,
+    Outcome,
+    Setup,
+    check_options,
+    check_seats,
+    get_int,
+    require,
+)
+
+name = "tally"
+aliases = ("tally_test",)
+title = "Tally (test game)"
+min_seats = 2
+max_seats = 6
+default_options: Mapping[str, Any] = {"target": 30, "hesitation_s": 2.0}
+
+
+@dataclass(frozen=True)
+class State:
+    seats: int
+    target: int
+    hesitation: float
+    total: int = 0
+    turn: int = 0
+    last_t: float | None = None
+    winner: int | None = None
+    secrets: tuple[int, ...] = ()
+    timeouts: int = 0
+
+
+@dataclass(frozen=True)
+class Added:
+    seat: int
+    n: int
+    t: float
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    seat: int
+
+
+@dataclass(frozen=True)
+class SecretNoted:
+    seat: int
+    value: int
+
+
+event_types = {c.__name__: c for c in (Added, TimedOut, SecretNoted)}
+
+
+def new_game(setup: Setup) -> State:
+    me = sys.modules[__name__]
+    opts = check_options(me, setup.options)  # type: ignore[arg-type]
+    check_seats(me, setup)  # type: ignore[arg-type]
+    return State(setup.n_seats, int(opts["target"]), float(opts["hesitation_s"]),
+                 secrets=(0,) * setup.n_seats)
+
+
+def decide(state: State, action: Mapping[str, Any], now: float) -> list[Any]:
+    require(state.winner is None, "The game is over.")
+    do = action.get("do")
+    if do == DEADLINE:
+        return [TimedOut(state.turn)]
+    if do == "add":
+        seat = action.get("seat", state.turn)
+        require(seat == state.turn, f"It is seat {state.turn + 1}'s turn, not seat {seat}.")
+        return [Added(state.turn, get_int(action, "n", lo=1, hi=9), now)]
+    if do == "secret":
+        seat = get_int(action, "seat", lo=0, hi=state.seats - 1)
+        return [SecretNoted(seat, get_int(action, "value", lo=0, hi=10**6))]
+    require(False, f"Tally has no action {do!r}.")
+    return []
+
+
+def apply(state: State, event: Any) -> State:
+    if isinstance(event, Added):
+        total = state.total + event.n
+        winner = event.seat if total >= state.target else None
+        return replace(state, total=total, turn=(event.seat + 1) % state.seats,
+                       last_t=event.t, winner=winner)
+    if isinstance(event, TimedOut):
+        assert state.last_t is not None
+        return replace(state, turn=(event.seat + 1) % state.seats,
+                       last_t=state.last_t + state.hesitation, timeouts=state.timeouts + 1)
+    if isinstance(event, SecretNoted):
+        secrets = list(state.secrets)
+        secrets[event.seat] = event.value
+        return replace(state, secrets=tuple(secrets))
+    raise TypeError(event)
+
+
+def outcome(state: State) -> Outcome | None:
+    return Outcome((state.winner,)) if state.winner is not None else None
+
+
+def next_deadline(state: State) -> float | None:
+    if state.last_t is None or state.winner is not None:
+        return None
+    return state.last_t + state.hesitation
+
+
+def public_view(state: State) -> dict[str, Any]:
+    return {"total": state.total, "turn": state.turn, "status": f"Seat {state.turn + 1} to play"}
+
+
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    return {"secret": state.secrets[seat]}
+
+
+def signals(state: State, events: Sequence[Any]) -> list[tuple[str, int | None]]:
+    out: list[tuple[str, int | None]] = []
+    for e in events:
+        if isinstance(e, TimedOut):
+            out.append(("hesitation", e.seat))
+        elif isinstance(e, Added):
+            out.append(("card", e.seat))
+    if state.winner is not None:
+        out.append(("game_over", state.winner))
+    return out
+
+
+def state_json(state: State) -> dict[str, Any]:
+    return {"total": state.total, "turn": state.turn, "timeouts": state.timeouts,
+            "secrets": list(state.secrets)}
+
+
+def action_for_input(state: State, inp: Mapping[str, Any]) -> dict[str, Any] | None:
+    if inp.get("kind") == "tag_seen" and inp.get("zone") == "pile":
+        return {"do": "add", "n": int(str(inp.get("serial") or 1)) % 9 + 1}
+    if inp.get("kind") == "button" and inp.get("role") == "seat":
+        return {"do": "add", "seat": inp.get("seat"), "n": 1}
+    return None
