@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 log = logging.getLogger(__name__)
 
-Image = npt.NDArray[np.uint8]
+Image = npt.NDArray[Any]  # uint8, HxW (gray) or HxWx3 (BGR); cv2's stubs are looser
 Corners = tuple[tuple[float, float], ...]
 
 #: backend names in the order ``default_decoder`` falls back through them

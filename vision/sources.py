@@ -22,7 +22,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from companion.config import CameraConfig
 
-Image = npt.NDArray[np.uint8]
+Image = npt.NDArray[Any]  # uint8, HxW (gray) or HxWx3 (BGR); cv2's stubs are looser
 Clock = Callable[[], float]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")

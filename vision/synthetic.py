@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.decoding import Corners, Image
 from vision.sources import Frame
 
 Point = tuple[float, float]
-Matrix = np.ndarray  # 3x3 float64 homography
+Matrix = npt.NDArray[np.float64]  # 3x3 homography
 
 CARD_W, CARD_H = 250, 350  # card canvas, pixels
 MODULE = 6  # canvas pixels per QR module
@@ -88,12 +89,13 @@ def _similarity(center: Point, angle_deg: float, scale: float) -> Matrix:
     c, s = math.cos(a) * scale, math.sin(a) * scale
     to_origin = np.array([[1, 0, -CARD_W / 2], [0, 1, -CARD_H / 2], [0, 0, 1]], float)
     rot = np.array([[c, -s, center[0]], [s, c, center[1]], [0, 0, 1]], float)
-    return rot @ to_origin
+    out: Matrix = rot @ to_origin
+    return out
 
 
 def _apply(h: Matrix, pts: Sequence[Point]) -> list[Point]:
     arr = np.array(pts, dtype=np.float64).reshape(-1, 1, 2)
-    out = cv2.perspectiveTransform(arr, h).reshape(-1, 2)
+    out = np.asarray(cv2.perspectiveTransform(arr, h)).reshape(-1, 2)
     return [(float(x), float(y)) for x, y in out]
 
 
@@ -121,9 +123,10 @@ def card_image(payload: str) -> Image:
     n = matrix.shape[0]
     side = (n + 2 * QUIET) * MODULE
     sticker = np.full((side, side), 255, np.uint8)
-    code = np.where(matrix == 1, 0, 255).astype(np.uint8)
-    code = cv2.resize(code, (n * MODULE, n * MODULE), interpolation=cv2.INTER_NEAREST)
-    sticker[QUIET * MODULE : QUIET * MODULE + n * MODULE, QUIET * MODULE : QUIET * MODULE + n * MODULE] = code
+    dark = np.where(matrix == 1, 0, 255).astype(np.uint8)
+    code = cv2.resize(dark, (n * MODULE, n * MODULE), interpolation=cv2.INTER_NEAREST)
+    q, e = QUIET * MODULE, QUIET * MODULE + n * MODULE
+    sticker[q:e, q:e] = code
     scale = (21 + 2 * QUIET) * MODULE / side  # larger versions shrink into the same sticker
     sticker = cv2.resize(sticker, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     s = sticker.shape[0]
@@ -141,8 +144,8 @@ class Renderer:
         rng = np.random.default_rng([seed, 1])
         self.width, self.height = width, height
         k = rng.uniform(0.0, 0.12) * width
-        src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
-        dst = np.float32([[k, 0], [width - k, 0], [width, height], [0, height]])
+        src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+        dst = np.array([[k, 0], [width - k, 0], [width, height], [0, height]], np.float32)
         self.camera: Matrix = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
         self.blur_max = float(rng.uniform(0.5, 1.4))
         self.jpeg_quality = int(rng.integers(70, 95))
@@ -156,10 +159,11 @@ class Renderer:
         self._cards: dict[str, Image] = {}
 
     def _make_background(self, rng: np.random.Generator) -> Image:
-        base = np.array(rng.choice([[40, 90, 40], [60, 90, 130], [50, 50, 60]]), np.uint8)
+        colours = np.array([[40, 90, 40], [60, 90, 130], [50, 50, 60]], np.float32)
+        base = colours[int(rng.integers(0, len(colours)))]
         small = rng.normal(0, 12, (self.height // 16 + 1, self.width // 16 + 1, 3))
         tex = cv2.resize(small.astype(np.float32), (self.width, self.height))
-        bg: Image = np.clip(base.astype(np.float32) + tex, 0, 255).astype(np.uint8)
+        bg: Image = np.clip(base + tex, 0, 255).astype(np.uint8)
         return bg
 
     def _make_gain(self, rng: np.random.Generator) -> Image:
@@ -179,7 +183,7 @@ class Renderer:
     def place(self, center_norm: Point, angle: float, tag_px: float) -> Matrix:
         """Canvas -> image homography for a card whose centre lands at ``center_norm``."""
         c_img = (center_norm[0] * self.width, center_norm[1] * self.height)
-        c_tab = _apply(np.linalg.inv(self.camera), [c_img])[0]
+        c_tab = _apply(np.linalg.inv(self.camera).astype(np.float64), [c_img])[0]
         scale = tag_px * self.width / 1280 / (21 * MODULE)
         h: Matrix = self.camera @ _similarity(c_tab, angle, scale)
         return h
@@ -214,8 +218,8 @@ class Renderer:
         out = cv2.add(out, self._noise_pos[dy : dy + h, dx : dx + w])
         out = cv2.subtract(out, self._noise_neg[dy : dy + h, dx : dx + w])
         ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg_quality])
-        decoded: Image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)  # like a camera's MJPEG
-        return decoded
+        decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)  # like a camera's MJPEG
+        return out if not ok or decoded is None else decoded
 
     def truth(self, cards: Sequence[_Placed]) -> tuple[TagTruth, ...]:
         """Each card's code corners and visible share (covered by later cards, or off-frame)."""

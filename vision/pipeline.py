@@ -1,0 +1,299 @@
+"""The camera pipeline: a capture thread, a decode thread, tracking, events, a live view.
+
+The capture thread puts each frame into a one-frame slot (the newest wins; a frame the
+decoder had no time for is dropped and counted, never queued). The decode thread
+decodes the newest frame, feeds the tracker and calls ``on_event`` with every
+``TagSeen``/``TagLeft``. A camera that fails is closed and reopened with exponential
+backoff; ``status()`` shows it. Nothing in here lets an exception end a thread.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import statistics
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from companion.config import TrackingConfig, ZonesConfig
+from vision.decoding import Decoder, Detection
+from vision.sources import Frame, FrameSource
+from vision.tracking import TagEvent, TagTracker, Zones
+
+log = logging.getLogger(__name__)
+
+Resolver = Callable[[str], Any]
+
+
+class _Slot:
+    """A one-frame mailbox: ``put`` replaces what is there, ``take`` waits for a frame."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._frame: Frame | None = None
+        self._ended = False
+        self.dropped = 0
+
+    def put(self, frame: Frame) -> None:
+        with self._cond:
+            if self._frame is not None:
+                self.dropped += 1
+            self._frame = frame
+            self._cond.notify()
+
+    def end(self) -> None:
+        with self._cond:
+            self._ended = True
+            self._cond.notify_all()
+
+    def take(self, timeout: float) -> Frame | None:
+        """The newest frame, or None after ``timeout`` or once ended and empty."""
+        with self._cond:
+            if self._frame is None and not self._ended:
+                self._cond.wait(timeout)
+            frame, self._frame = self._frame, None
+            return frame
+
+    @property
+    def ended(self) -> bool:
+        with self._cond:
+            return self._ended and self._frame is None
+
+
+class VisionPipeline:
+    """Frames from ``source`` -> ``decoder`` -> tracker -> ``on_event`` (on the decode thread).
+
+    ``resolve(payload)`` (optional, e.g. ``companion.decks.resolve_tag``) returns an object
+    with ``.status``, ``.game``, ``.card``, ``.serial`` (and optionally ``.name``) that fill
+    the events and the live-view labels; it is called once per payload and cached.
+    ``on_event`` must return quickly (hand the event to the table loop).
+    """
+
+    def __init__(
+        self,
+        source: FrameSource,
+        decoder: Decoder,
+        tracker_config: TrackingConfig,
+        zones: ZonesConfig,
+        on_event: Callable[[TagEvent], None],
+        resolve: Resolver | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        backoff: tuple[float, float] = (0.5, 10.0),
+        live_fps: float = 4.0,
+    ) -> None:
+        self.source, self.decoder, self.on_event = source, decoder, on_event
+        self.zones = Zones.from_config(zones)
+        self.tracker = TagTracker(tracker_config, self.zones)
+        self._resolve, self._clock = resolve, clock
+        self._backoff, self._live_period = backoff, 1.0 / live_fps
+        self._resolved: dict[str, Any] = {}
+        self._slot = _Slot()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._state = "stopped"
+        self._attempt = 0
+        self._next_retry: float | None = None
+        self._last_error: str | None = None
+        self._decoded: deque[float] = deque(maxlen=60)  # capture times of decoded frames
+        self._decode_s: deque[float] = deque(maxlen=60)
+        self._frames = 0
+        self._latest: tuple[Frame, list[Detection]] | None = None
+        self._jpeg: tuple[int, float, bytes] | None = None  # (frame index, made at, bytes)
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the capture and decode threads (daemon threads; ``stop()`` joins them)."""
+        if self._threads:
+            return
+        self._stop.clear()
+        self._set_state("starting")
+        self._threads = [
+            threading.Thread(target=self._capture_loop, name="vision-capture", daemon=True),
+            threading.Thread(target=self._decode_loop, name="vision-decode", daemon=True),
+        ]
+        for t in self._threads:
+            t.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop both threads and close the source; safe to call twice."""
+        self._stop.set()
+        self._slot.end()
+        try:
+            self.source.close()
+        except Exception:
+            log.exception("closing the frame source failed")
+        for t in self._threads:
+            t.join(timeout)
+        self._threads = []
+        self._set_state("stopped")
+
+    def __enter__(self) -> VisionPipeline:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def wait_ended(self, timeout: float | None = None) -> bool:
+        """For a file source: wait until every frame is decoded; True when it ended."""
+        deadline = None if timeout is None else self._clock() + timeout
+        while not (self._slot.ended and not self._threads[1].is_alive()):
+            if deadline is not None and self._clock() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    # -- capture -----------------------------------------------------------------------
+
+    def _set_state(self, state: str, error: str | None = None) -> None:
+        with self._lock:
+            self._state = state
+            if error is not None:
+                self._last_error = error
+
+    def _capture_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                frame = self.source.read()
+            except Exception as exc:  # a camera error, or any bug in an adapter
+                self._camera_failed(exc)
+                continue
+            if frame is None:
+                break
+            with self._lock:
+                self._state, self._attempt, self._next_retry = "running", 0, None
+            self._slot.put(frame)
+        self._slot.end()
+
+    def _camera_failed(self, exc: Exception) -> None:
+        log.warning("camera failed: %s", exc)
+        try:
+            self.source.close()
+        except Exception:
+            log.exception("closing the failed camera raised")
+        with self._lock:
+            self._attempt += 1
+            first, cap = self._backoff
+            delay = min(cap, first * 2 ** (self._attempt - 1))
+            self._next_retry = self._clock() + delay
+            self._state, self._last_error = "reconnecting", str(exc)
+        self._stop.wait(delay)
+
+    # -- decode ------------------------------------------------------------------------
+
+    def _decode_loop(self) -> None:
+        while not self._stop.is_set():
+            frame = self._slot.take(timeout=0.2)
+            if frame is None:
+                if self._slot.ended:
+                    break
+                continue
+            try:
+                self._process(frame)
+            except Exception as exc:
+                log.exception("decoding a frame failed")
+                self._set_state(self._state, f"decoder: {exc}")
+
+    def _process(self, frame: Frame) -> None:
+        t0 = time.perf_counter()
+        detections = self.decoder.decode(frame.image)
+        size = (frame.image.shape[1], frame.image.shape[0])
+        events = self.tracker.update(frame.at, detections, size)
+        with self._lock:
+            self._decode_s.append(time.perf_counter() - t0)
+            self._decoded.append(frame.at)
+            self._frames += 1
+            self._latest = (frame, detections)
+        for event in events:
+            self._emit(event)
+
+    def info(self, payload: str) -> Any:
+        """What ``resolve`` says about ``payload`` (cached), or None without a resolver."""
+        if self._resolve is None or not payload:
+            return None
+        if payload not in self._resolved:
+            try:
+                self._resolved[payload] = self._resolve(payload)
+            except Exception:
+                log.exception("resolving a tag failed")
+                self._resolved[payload] = None
+        return self._resolved[payload]
+
+    def _emit(self, event: TagEvent) -> None:
+        info = self.info(event.payload)
+        if info is not None:
+            status = str(getattr(info, "status", "unknown"))
+            event = dataclasses.replace(
+                event, status="unknown" if status == "malformed" else status,
+                game=getattr(info, "game", None), card=getattr(info, "card", None),
+                serial=getattr(info, "serial", None),
+            )
+        try:
+            self.on_event(event)
+        except Exception:
+            log.exception("the event handler raised on %s", event)
+
+    # -- views -------------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """Camera state for the dashboard and ``doctor``.
+
+        ``state``: starting | running | reconnecting | stopped; ``attempt`` and
+        ``next_retry_in_s`` while reconnecting; ``fps`` of decoded frames (last ~2 s);
+        ``decode_ms`` (median of recent frames), ``frames``, ``dropped``, ``last_error``.
+        """
+        with self._lock:
+            now = self._clock()
+            recent = [t for t in self._decoded if now - t <= 2.0]
+            fps = (len(recent) - 1) / (recent[-1] - recent[0]) if len(recent) > 2 and recent[-1] > recent[0] else 0.0
+            retry = None if self._next_retry is None else max(0.0, self._next_retry - now)
+            return {
+                "state": self._state,
+                "attempt": self._attempt,
+                "next_retry_in_s": None if retry is None else round(retry, 2),
+                "fps": round(fps, 1),
+                "decode_ms": round(statistics.median(self._decode_s) * 1000, 1)
+                if self._decode_s else None,
+                "frames": self._frames,
+                "dropped": self._slot.dropped,
+                "last_error": self._last_error,
+                "tags": self.tracker.visible(),
+            }
+
+    def live_jpeg(self) -> bytes | None:
+        """The newest frame as JPEG with zones and labelled tags; None before the first.
+
+        Re-encoded at most ``live_fps`` times a second, whoever asks.
+        """
+        from vision.liveview import annotate, encode_jpeg
+
+        with self._lock:
+            latest, cached = self._latest, self._jpeg
+        if latest is None:
+            return None
+        now = self._clock()
+        frame, detections = latest
+        if cached is not None and (cached[0] == frame.index or now - cached[1] < self._live_period):
+            return cached[2]
+        labelled = [(d, *self._label(d)) for d in detections]
+        picture = frame.display if frame.display is not None else frame.image
+        size = (frame.image.shape[1], frame.image.shape[0])
+        jpeg = encode_jpeg(annotate(picture, labelled, self.zones.polygons, size))
+        with self._lock:
+            self._jpeg = (frame.index, now, jpeg)
+        return jpeg
+
+    def _label(self, d: Detection) -> tuple[str, bool]:
+        if d.damaged or not d.text:
+            return "unreadable", False
+        info = self.info(d.text)
+        if info is None or getattr(info, "status", None) != "ok":
+            return "unknown", False
+        name = getattr(info, "name", None) or getattr(info, "card", None) or "card"
+        return str(name), True

@@ -1,0 +1,141 @@
+"""Tag tracking: from per-frame decodes to ``TagSeen``/``TagLeft`` events, with zones.
+
+A tag is *seen* once it is decoded in ``seen_in`` of the last ``of_last`` frames; the
+event's ``at`` is the capture time of the first frame of that run. It has *left* once
+it has not been decoded for ``left_after_s`` seconds of frame time (only frames move
+the clock: a camera that stops delivering frames does not make cards leave). A tag
+that settles in another zone leaves the old zone and is seen in the new one. Pure:
+no threads, no clock; the pipeline feeds it frames.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from companion.config import TrackingConfig, ZonesConfig
+from companion.inputs import TagLeft, TagSeen
+from vision.decoding import Detection
+
+Point = tuple[float, float]
+TagEvent = TagSeen | TagLeft
+
+
+def point_in_polygon(p: Point, polygon: Sequence[Point]) -> bool:
+    """True when ``p`` lies inside ``polygon`` (even-odd rule; edges count as inside-ish)."""
+    x, y = p
+    inside = False
+    n = len(polygon)
+    for i in range(n):
+        x1, y1 = polygon[i]
+        x2, y2 = polygon[(i + 1) % n]
+        if (y1 > y) != (y2 > y):
+            cross = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+            if x < cross:
+                inside = not inside
+    return inside
+
+
+class Zones:
+    """Named polygons in normalised coordinates; ``zone_of`` picks the first that holds a point."""
+
+    def __init__(self, polygons: Mapping[str, Sequence[Point]]) -> None:
+        self.polygons: dict[str, list[Point]] = {
+            name: [(float(p[0]), float(p[1])) for p in pts] for name, pts in polygons.items()
+        }
+
+    @classmethod
+    def from_config(cls, config: ZonesConfig) -> Zones:
+        return cls(config.polygons)
+
+    def zone_of(self, p: Point) -> str | None:
+        for name, polygon in self.polygons.items():
+            if point_in_polygon(p, polygon):
+                return name
+        return None
+
+
+@dataclass
+class _Track:
+    payload: str
+    hits: deque[float | None]  # capture time of each recent frame it was in, else None
+    seen: bool = False
+    zone: str | None = None
+    last_at: float = 0.0  # last frame it was decoded in
+    zone_at: float = 0.0  # last frame it was decoded in its current zone
+    moving_to: str | None = None  # another zone it is being decoded in, not yet settled
+    moves: list[float] = field(default_factory=list)  # capture times in ``moving_to``
+
+
+class TagTracker:
+    """Debounces decodes into events; one tracker per camera.
+
+    ``update(at, detections, size)`` takes one decoded frame (``size`` = its width and
+    height in pixels, to normalise corners) and returns the events it completes.
+    """
+
+    def __init__(self, config: TrackingConfig, zones: Zones | ZonesConfig) -> None:
+        self.config = config
+        self.zones = zones if isinstance(zones, Zones) else Zones.from_config(zones)
+        self._tracks: dict[str, _Track] = {}
+
+    def visible(self) -> dict[str, str | None]:
+        """The tags currently seen, with their zones."""
+        return {t.payload: t.zone for t in self._tracks.values() if t.seen}
+
+    def locate(self, d: Detection, size: tuple[int, int]) -> str | None:
+        """The zone of a detection's centre."""
+        cx, cy = d.center()
+        return self.zones.zone_of((cx / size[0], cy / size[1]))
+
+    def update(self, at: float, detections: Sequence[Detection],
+               size: tuple[int, int]) -> list[TagEvent]:
+        present: dict[str, str | None] = {}
+        for d in detections:
+            if d.text and not d.damaged and d.text not in present:
+                present[d.text] = self.locate(d, size)
+        for payload in present:
+            if payload not in self._tracks:
+                self._tracks[payload] = _Track(payload, deque(maxlen=self.config.of_last))
+        events: list[TagEvent] = []
+        for payload in list(self._tracks):
+            track = self._tracks[payload]
+            hit = payload in present
+            track.hits.append(at if hit else None)
+            if track.seen:
+                events.extend(self._update_seen(track, at, present.get(payload), hit))
+            else:
+                events.extend(self._update_candidate(track, at, present.get(payload)))
+        return events
+
+    def _update_candidate(self, track: _Track, at: float, zone: str | None) -> list[TagEvent]:
+        times = [t for t in track.hits if t is not None]
+        if len(times) >= self.config.seen_in:
+            track.seen, track.zone, track.last_at, track.zone_at = True, zone, at, at
+            return [TagSeen(track.payload, at=times[0], zone=zone)]
+        if not times:
+            del self._tracks[track.payload]
+        return []
+
+    def _update_seen(self, track: _Track, at: float, zone: str | None,
+                     hit: bool) -> list[TagEvent]:
+        if not hit:
+            if at - track.last_at >= self.config.left_after_s:
+                del self._tracks[track.payload]
+                return [TagLeft(track.payload, at=track.last_at, zone=track.zone)]
+            return []
+        track.last_at = at
+        if zone == track.zone:
+            track.zone_at = at
+            track.moving_to, track.moves = None, []
+            return []
+        if zone != track.moving_to:
+            track.moving_to, track.moves = zone, []
+        track.moves.append(at)
+        if len(track.moves) < self.config.seen_in:
+            return []
+        left = TagLeft(track.payload, at=track.zone_at, zone=track.zone)
+        seen = TagSeen(track.payload, at=track.moves[0], zone=zone)
+        track.zone, track.zone_at, track.moving_to, track.moves = zone, at, None, []
+        return [left, seen]
