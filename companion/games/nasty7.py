@@ -216,8 +216,7 @@ def _decide_accuse(state: State, action: Action, now: float) -> list[Event]:
     if upheld is None:
         require(
             bool(events),
-            f"{_names(state, by)} already accuse(s) "
-            f"{state.seats[against]}: the host must now rule.",
+            f"{_names(state, by)} already accused {state.seats[against]}: the host must now rule.",
         )
         return events
     return _rule(state, events, upheld)
@@ -422,6 +421,7 @@ def outcome(state: State) -> Outcome | None:
     winners = state.winners
     detail: dict[str, Any] = {
         "winner": winners[0] if len(winners) == 1 else list(winners),
+        "winners": list(winners),
         "names": [state.seats[s] for s in winners],
         "stacks": list(state.stacks),
     }
@@ -453,6 +453,10 @@ def _names(state: State, seats: Sequence[int]) -> str:
     return " and ".join(state.seats[s] for s in seats) or "nobody"
 
 
+def _accuse_phrase(state: State, by: Sequence[int]) -> str:
+    return f"{_names(state, by)} {'accuses' if len(by) == 1 else 'accuse'}"
+
+
 def _seat(state: State, action: Action, key: str) -> int:
     return get_int(action, key, lo=0, hi=state.n_seats - 1)
 
@@ -480,6 +484,6 @@ def _require_no_accusation(state: State) -> None:
     acc = state.accusation
     if acc is not None:
         raise IllegalAction(
-            f"Wait: {_names(state, acc.by)} accuse(s) {state.seats[acc.against]}; "
+            f"Wait: {_accuse_phrase(state, acc.by)} {state.seats[acc.against]}; "
             "the host must rule first."
         )
