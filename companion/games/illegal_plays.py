@@ -1,0 +1,231 @@
+"""Illegal: one card played — its targets checked, its effects emitted as events.
+
+``play`` returns False when the play is still missing a target or choice: it then
+emits ``PlayPending`` and nothing else, and the same seat playing the same card with
+the missing keys (``target``, ``take``, ``discard``, ``lose``, ``cancel``) completes it.
+A key is filled in by the engine only when exactly one value is possible.
+"""
+
+from __future__ import annotations
+
+from companion.games.base import Action, IllegalAction, get_int, get_str, require
+from companion.games.illegal_fold import Flow
+from companion.games.illegal_model import (
+    BusinessLost,
+    BusinessTaken,
+    CardPlayed,
+    CardsDiscarded,
+    CardsPassed,
+    HandEnded,
+    HassleRemoved,
+    PlayPending,
+    SkipsAdded,
+    TakeoverCancelled,
+    card,
+    card_ids,
+    is_business,
+    kind,
+    label,
+    value,
+)
+from companion.games.illegal_rules import (
+    availability_reason,
+    hassle_targets,
+    loss_choices,
+    play_reason,
+    solution_targets,
+    takeover_victims,
+)
+
+
+def play(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+    """Check and play ``card_id`` for ``seat``; False when it is pending (see module doc)."""
+    reason = play_reason(f.state, seat, card_id)
+    require(reason is None, reason or "")
+    k = kind(card_id)
+    if k == "hassle":
+        return _hassle(f, seat, card_id, action)
+    if k == "solution":
+        return _solution(f, seat, card_id, action)
+    if k == "paranoia":
+        return _paranoia(f, seat, card_id, action)
+    if k == "takeover":
+        return _takeover(f, seat, card_id, action)
+    if k == "magnum":
+        return _magnum(f, seat, action)
+    f.emit(CardPlayed(seat, card_id))
+    if k == "day_of_accounting":
+        f.emit(HandEnded("day_of_accounting", seat))
+    return True
+
+
+def lift_if_empty(f: Flow, seat: int, *, at_end_of_turn: bool = False) -> None:
+    """Discard a Raid / Protection Money that has nothing left to take.
+
+    At the end of its victim's turn always; at any other moment only with the option
+    ``hassle_leaves: "at_once"``.
+    """
+    hassle = f.state.seats[seat].hassle
+    if hassle is None or not card(hassle).extra.get("loses"):
+        return
+    if not at_end_of_turn and f.state.options.hassle_leaves != "at_once":
+        return
+    if not loss_choices(f.state, seat):
+        f.emit(HassleRemoved(seat, hassle, "empty"))
+
+
+def _pend(f: Flow, seat: int, card_id: str, needs: str) -> bool:
+    f.emit(PlayPending(seat, card_id, needs))
+    return False
+
+
+def _seat_key(f: Flow, action: Action, key: str, choices: tuple[int, ...]) -> int | None:
+    """``action[key]`` as a seat, or the only possible one, or None (ask)."""
+    if key in action and action[key] is not None:
+        return get_int(action, key, lo=0, hi=f.state.n - 1)
+    return choices[0] if len(choices) == 1 else None
+
+
+def _hassle(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+    target = _seat_key(f, action, "target", hassle_targets(f.state, seat))
+    if target is None:
+        return _pend(f, seat, card_id, "target")
+    victim = f.state.seats[target]
+    require(target != seat, "A hassle is played against an opponent, not yourself")
+    require(victim.market_open, f"{victim.name} has no Market Open: a hassle needs an open market")
+    if victim.hassle is not None:
+        raise IllegalAction(
+            f"{victim.name}'s Market Open already carries a {label(victim.hassle)}: "
+            "one hassle at a time"
+        )
+    f.emit(CardPlayed(seat, card_id, target))
+    lift_if_empty(f, target)
+    return True
+
+
+def _solution(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+    target = _seat_key(f, action, "target", solution_targets(f.state, card_id))
+    if target is None:
+        return _pend(f, seat, card_id, "target")
+    hassle = f.state.seats[target].hassle
+    if target not in solution_targets(f.state, card_id):
+        what = f"a {label(hassle)}" if hassle else "no hassle"
+        raise IllegalAction(
+            f"{f.state.name(target)}'s Market Open carries {what}; "
+            f"the {label(card_id)} cannot remove it"
+        )
+    assert hassle is not None
+    discard = None
+    if card_id == "bribe":
+        if "discard" not in action:
+            return _pend(f, seat, card_id, "discard")
+        discard = get_str(action, "discard", card_ids())
+        require(
+            is_business(discard),
+            f"A Bribe costs a business card (legal or illegal) from your hand; "
+            f"{label(discard)} is not one",
+        )
+        reason = availability_reason(f.state, discard, seat=seat)
+        require(reason is None, reason or "")
+    f.emit(CardPlayed(seat, card_id, target))
+    f.emit(HassleRemoved(target, hassle, card_id))
+    if discard is not None:
+        f.emit(CardsDiscarded(seat, (discard,), "bribe"))
+    return True
+
+
+def _paranoia_losses(f: Flow, seat: int, card_id: str, action: Action) -> tuple[str, ...] | None:
+    """The businesses ``card_id`` costs its player, or None when the choice is missing."""
+    own = f.state.seats[seat].businesses
+    rule = card(card_id).extra.get("loses")
+    if not own:
+        return ()
+    if rule == "all":
+        return own
+    choices = tuple(dict.fromkeys(own))
+    if rule == "highest":
+        top = max(value(b) for b in own)
+        choices = tuple(b for b in choices if value(b) == top)
+    if "lose" not in action:
+        if rule == "highest":  # equal value: the one played last goes
+            return (next(b for b in reversed(own) if value(b) == top),)
+        return (choices[0],) if len(choices) == 1 else None
+    lose = get_str(action, "lose", card_ids())
+    require(
+        lose in choices,
+        f"The {label(card_id)} costs one of {', '.join(label(c) for c in choices)}; "
+        f"not {label(lose)}",
+    )
+    return (lose,)
+
+
+def _paranoia(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+    losses = _paranoia_losses(f, seat, card_id, action)
+    if losses is None:
+        return _pend(f, seat, card_id, "lose")
+    f.emit(CardPlayed(seat, card_id))
+    for b in losses:
+        f.emit(BusinessLost(seat, b, card_id))
+    f.emit(SkipsAdded(seat, int(card(card_id).extra.get("skips", 0))))
+    lift_if_empty(f, seat)
+    f.emit(CardsPassed(seat))
+    return True
+
+
+def _takeover(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+    victims = takeover_victims(f.state, seat)
+    target = _seat_key(f, action, "target", victims)
+    if target is None and victims:
+        return _pend(f, seat, card_id, "target")
+    take = None
+    if target is not None:
+        require(target != seat, "Take a business from an opponent, not from yourself")
+        theirs = tuple(dict.fromkeys(f.state.seats[target].businesses))
+        require(bool(theirs), f"{f.state.name(target)} has no open business to take")
+        if "take" in action:
+            take = get_str(action, "take", card_ids())
+        elif len(theirs) == 1:
+            take = theirs[0]
+        else:
+            return _pend(f, seat, card_id, "take")
+        require(take in theirs, f"{f.state.name(target)} has no open {label(take)} to take")
+    own_hassle = f.state.seats[seat].hassle if card_id == "relatives" else None
+    f.emit(CardPlayed(seat, card_id, target))
+    if own_hassle is not None:
+        f.emit(HassleRemoved(seat, own_hassle, card_id))
+    if target is not None and take is not None:
+        f.emit(BusinessTaken(seat, target, take, card_id, own_hassle))
+        lift_if_empty(f, target)
+    return True
+
+
+def _magnum(f: Flow, seat: int, action: Action) -> bool:
+    st = f.state
+    out_of_turn = seat != st.turn
+    if action.get("cancel") is True:
+        last = st.last_takeover
+        require(
+            last is not None,
+            "There is no takeover to stop: a Magnum stops a takeover right after it is played",
+        )
+        assert last is not None
+        restore = last.hassle if st.options.magnum_restores_hassle else None
+        f.emit(CardPlayed(seat, "magnum", last.taker, out_of_turn))
+        f.emit(TakeoverCancelled(seat, last.taker, last.victim, last.card, restore))
+    else:
+        targets = solution_targets(st, "magnum")
+        if "target" not in action and (st.last_takeover is not None or len(targets) != 1):
+            return _pend(f, seat, "magnum", "target")
+        target = _seat_key(f, action, "target", targets)
+        assert target is not None
+        hassle = st.seats[target].hassle
+        require(
+            hassle is not None,
+            f"{st.name(target)}'s Market Open carries no hassle for the Magnum to remove",
+        )
+        assert hassle is not None
+        f.emit(CardPlayed(seat, "magnum", target, out_of_turn))
+        f.emit(HassleRemoved(target, hassle, "magnum"))
+    if out_of_turn and f.state.seats[seat].hand == 0:
+        f.emit(HandEnded("hand_empty", seat))
+    return True

@@ -1,0 +1,212 @@
+"""Illegal: which card may be played now, by whom, against whom (pure checks).
+
+Every check returns ``None`` when the play is allowed or the sentence that tells the
+player why not; ``decide`` raises it as ``IllegalAction`` and ``seat_view`` shows it
+beside each card. German rules text wins (docs/rules/illegal.md lists every choice).
+"""
+
+from __future__ import annotations
+
+from companion.games.cards import catalog
+from companion.games.illegal_model import (
+    CHOOSE,
+    MORE,
+    OVER,
+    State,
+    card,
+    is_business,
+    kind,
+    label,
+)
+
+OPEN_FIRST = "Play a Market Open first: {what} needs your own open market"
+
+
+def public_count(state: State, card_id: str, *, hand_of: int | None = None) -> int:
+    """How many copies of ``card_id`` the table can see (all but ``hand_of``'s own shown)."""
+    n = sum(1 for c in state.discards if c == card_id)
+    for i, s in enumerate(state.seats):
+        n += s.businesses.count(card_id) + int(s.hassle == card_id)
+        n += int(card_id == "market_open" and s.market_open)
+        if i != hand_of:
+            n += s.shown.count(card_id) + (s.revealed or ()).count(card_id)
+    return n
+
+
+def availability_reason(state: State, card_id: str, extra: int = 1, seat: int = -1) -> str | None:
+    """Refuse a card of which more copies would be out than the deck has."""
+    total = catalog("illegal").by_id(card_id).count
+    if public_count(state, card_id, hand_of=seat) + extra > total:
+        return (
+            f"The deck has {total} {label(card_id)} and they are all on the table or in the "
+            "discard pile already: check the card (a misread tag?)"
+        )
+    return None
+
+
+def turn_reason(state: State, seat: int, card_id: str) -> str | None:
+    """Why ``seat`` may not play ``card_id`` at this moment of the turn, or None."""
+    if state.phase == OVER:
+        return "The hand is over: reveal your hand, then deal the next hand"
+    if state.seats[seat].hand < 1:
+        return f"{state.name(seat)} holds no cards"
+    if card_id == "magnum":
+        return None  # any seat, any time
+    if seat != state.turn:
+        return f"It is {state.name(state.turn)}'s turn; out of turn only the Magnum may be played"
+    if state.phase == CHOOSE:
+        return "Your turn is over: first choose which business you lose"
+    if state.phase == MORE:
+        if "illegal_business" in state.turn_done and "legal_business" not in state.turn_done:
+            if kind(card_id) != "legal_business":
+                return (
+                    "After an illegal business you may add only a legal business; "
+                    "otherwise end your turn"
+                )
+            return None
+        return "You discarded this turn: you may discard three identical cards or end your turn"
+    return None
+
+
+def _hassle_on(state: State, seat: int) -> str | None:
+    return state.seats[seat].hassle
+
+
+def hassle_targets(state: State, seat: int) -> tuple[int, ...]:
+    """Opponents whose Market Open lies open and uncovered."""
+    return tuple(
+        i for i, s in enumerate(state.seats) if i != seat and s.market_open and s.hassle is None
+    )
+
+
+def solution_targets(state: State, card_id: str) -> tuple[int, ...]:
+    """Seats whose hassle ``card_id`` (a solution or the Magnum) removes."""
+    solves = card(card_id).extra.get("solves", "any")
+    return tuple(
+        i for i, s in enumerate(state.seats) if s.hassle is not None and solves in ("any", s.hassle)
+    )
+
+
+def takeover_victims(state: State, seat: int) -> tuple[int, ...]:
+    """Opponents with at least one open business."""
+    return tuple(i for i, s in enumerate(state.seats) if i != seat and s.businesses)
+
+
+def _business_reason(state: State, seat: int, card_id: str) -> str | None:
+    s = state.seats[seat]
+    if not s.market_open:
+        return OPEN_FIRST.format(what="a business")
+    h = s.hassle
+    if h is None:
+        return None
+    if kind(card_id) == "illegal_business":
+        return f"No illegal business while a {label(h)} lies on your Market Open"
+    if "legal" in card(h).extra.get("blocks", ()):
+        return f"No business at all while a {label(h)} lies on your Market Open"
+    return None
+
+
+def _takeover_reason(state: State, seat: int, card_id: str) -> str | None:
+    s = state.seats[seat]
+    if not s.market_open:
+        return OPEN_FIRST.format(what=f"{label(card_id)}")
+    if card_id == "hostile_takeover":
+        if s.hassle is not None:
+            return (
+                f"No Hostile Takeover while a {label(s.hassle)} lies on your Market Open "
+                "(Relatives may be played under a hassle)"
+            )
+        if not takeover_victims(state, seat):
+            return "No opponent has an open business to take over"
+        return None
+    if not takeover_victims(state, seat) and s.hassle is None:
+        return "Relatives need an opponent's business to take or a hassle of yours to remove"
+    return None
+
+
+def card_reason(state: State, seat: int, card_id: str) -> str | None:
+    """Why the seat's situation forbids ``card_id`` (ignoring whose turn it is), or None."""
+    s = state.seats[seat]
+    k = kind(card_id)
+    if k == "market_open":
+        return "You opened your market already: one Market Open per hand" if s.market_open else None
+    if is_business(card_id):
+        return _business_reason(state, seat, card_id)
+    if k == "hassle":
+        if not hassle_targets(state, seat):
+            return (
+                f"Nobody can take a {label(card_id)} now: a hassle needs an opponent whose "
+                "Market Open lies uncovered"
+            )
+        return None
+    if k == "solution":
+        if not solution_targets(state, card_id):
+            solves = card(card_id).extra.get("solves", "any")
+            what = "hassle" if solves == "any" else label(str(solves))
+            return f"No {what} lies on any Market Open for the {label(card_id)} to remove"
+        if card_id == "bribe" and s.hand < 2:
+            return "A Bribe also costs a business card from your hand, and you hold no other card"
+        return None
+    if k == "takeover":
+        return _takeover_reason(state, seat, card_id)
+    if k == "magnum":
+        if not solution_targets(state, card_id) and state.last_takeover is None:
+            return "No hassle lies anywhere and no takeover to stop: the Magnum has no target"
+        return None
+    if k == "day_of_accounting":
+        if not s.market_open:
+            return OPEN_FIRST.format(what="Day of Accounting")
+        if s.hassle is not None:
+            return f"No Day of Accounting while a {label(s.hassle)} lies on your Market Open"
+        return None
+    return None  # paranoia: always
+
+
+def play_reason(state: State, seat: int, card_id: str) -> str | None:
+    """Everything that forbids the play now except its targets, or None."""
+    return (
+        turn_reason(state, seat, card_id)
+        or card_reason(state, seat, card_id)
+        or availability_reason(state, card_id, seat=seat)
+    )
+
+
+def discard_reason(state: State, seat: int, cards: tuple[str, ...]) -> str | None:
+    """Why ``seat`` may not discard ``cards`` (1 card, or 3 identical ones) now, or None."""
+    if state.phase == OVER:
+        return "The hand is over: reveal your hand, then deal the next hand"
+    if seat != state.turn:
+        return f"It is {state.name(state.turn)}'s turn; only the active player discards"
+    if state.phase == CHOOSE:
+        return "Your turn is over: first choose which business you lose"
+    played = [d for d in state.turn_done if d not in ("single", "triple")]
+    if played:
+        return "You played a card this turn: a discard replaces the play, it does not follow it"
+    if len(cards) not in (1, 3):
+        return "Discard one card, or three identical cards"
+    if state.seats[seat].hand < len(cards):
+        return f"You hold only {state.seats[seat].hand} card(s)"
+    if len(cards) == 1:
+        if "single" in state.turn_done:
+            return "Only one single card may be discarded a turn"
+        if kind(cards[0]) == "paranoia":
+            return (
+                f"A {label(cards[0])} may not be discarded alone, only three identical "
+                "paranoia cards together"
+            )
+    else:
+        if len(set(cards)) != 1:
+            return "Three cards discarded together must be identical (same title and picture)"
+        if "triple" in state.turn_done:
+            return "Three identical cards may be discarded once a turn"
+    return availability_reason(state, cards[0], extra=len(cards), seat=seat)
+
+
+def loss_choices(state: State, seat: int) -> tuple[str, ...]:
+    """The distinct businesses the seat's Raid / Protection Money may take now."""
+    s = state.seats[seat]
+    take = card(s.hassle).extra.get("loses") if s.hassle else None
+    if take is None:
+        return ()
+    eligible = [b for b in s.businesses if take == "any" or kind(b) == "illegal_business"]
+    return tuple(dict.fromkeys(eligible))
