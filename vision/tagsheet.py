@@ -119,7 +119,7 @@ def sticker_layout(size_mm: float, paper: str) -> Layout:
     side = size_mm * mm
     quiet = side * QUIET_MODULES / QR_MODULES
     cell_h = side + 2 * quiet
-    cell_w = cell_h + max(26 * mm, 1.3 * side)
+    cell_w = cell_h + max(26 * mm, 1.5 * side)
     cols = int((width - 2 * MARGIN) // cell_w)
     rows = int((height - 2 * MARGIN - HEADER - FOOTER) // cell_h)
     if cols < 1 or rows < 1:
@@ -129,7 +129,7 @@ def sticker_layout(size_mm: float, paper: str) -> Layout:
 
 
 def _font_size(side: float) -> float:
-    return float(max(6.0, min(12.0, side / mm * 0.6)))
+    return float(max(6.0, min(10.0, side / mm * 0.6)))
 
 
 def draw_sticker(canvas: Canvas, sticker: Sticker, x: float, y: float, lay: Layout) -> None:
