@@ -26,11 +26,8 @@ def _announcement(state: State, a: Announced | None) -> dict[str, Any] | None:
         return None
     n = len(state.seats)
     last = max(((p.seat - a.seat) % n for p in a.protests), default=0)
-    may = (
-        []
-        if a.result != "pending"
-        else [s for s in range(n) if s != a.seat and (s - a.seat) % n > last]
-    )
+    # in clockwise order from the actor, after the last protester
+    may = [] if a.result != "pending" else [(a.seat + k) % n for k in range(last + 1, n)]
     return {
         "kind": a.kind,
         "seat": a.seat,

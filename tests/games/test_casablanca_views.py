@@ -1,0 +1,200 @@
+"""Casablanca's views, table inputs, signals and replay state."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games import casablanca as engine
+from companion.games.base import IllegalAction, run_action
+from companion.games.casablanca_state import EliminationCommitted, State
+from tests.games.test_casablanca_helpers import (
+    RESOLVE,
+    bribe,
+    eliminate,
+    move,
+    play,
+    protest,
+    start,
+)
+
+PUBLIC_KEYS = {
+    "game",
+    "title",
+    "status",
+    "seats",
+    "turn",
+    "phase",
+    "agents",
+    "suitcase",
+    "pending",
+    "last",
+    "may_bribe",
+    "follow_up",
+    "log",
+    "options",
+    "over",
+    "winners",
+    "reveal",
+}
+
+
+def test_public_view_has_the_documented_keys_and_is_json() -> None:
+    state = play(start(), bribe(0, red=500), move(1, "red", "basar"))
+    view = engine.public_view(state)
+    assert set(view) == PUBLIC_KEYS
+    json.dumps(view)
+    assert view["phase"] == "pending" and view["turn"] == 1
+    assert view["pending"]["text"] == "Agent Red moves to basar."
+    assert view["pending"]["may_protest"] == [2, 0]
+    assert "Ben" in view["status"] and "Protest" in view["status"]
+    red = next(a for a in view["agents"] if a["id"] == "red")
+    assert red == {
+        "id": "red",
+        "name": "Agent Red",
+        "colour": "red",
+        "homebase": "airport",
+        "space": "airport",
+        "at_home": True,
+        "status": "active",
+        "suitcase": False,
+    }
+    assert view["reveal"] is None
+
+
+def test_seat_view_says_what_the_seat_may_do() -> None:
+    state = play(start(), bribe(0, red=500), move(1, "red", "basar"))
+    ann, ben, cy = (engine.seat_view(state, s)["me"] for s in range(3))
+    assert ann["bribes"]["red"] == 500 and ann["left"] == 9500 and ann["spent"] == 500
+    assert ann["can_protest"] and ann["why_not_protest"] is None
+    assert not cy["can_protest"] and "at least $100" in cy["why_not_protest"]
+    assert not ben["can_protest"] and "own action" in ben["why_not_protest"]
+    # Cy plays next once Ben's move stands: Cy may already bribe
+    assert cy["on_turn"] and cy["can_bribe"] and cy["can_move"]
+    assert not ann["on_turn"] and not ann["can_bribe"]
+    stopped = play(play(start(), bribe(0, red=500), bribe(1, red=100)), move(2, "red", "basar"))
+    stopped = play(stopped, protest(0))
+    cy = engine.seat_view(stopped, 2)["me"]
+    assert cy["on_turn"] and not cy["can_bribe"] and "may not bribe" in cy["why_not_bribe"]
+
+
+def test_seat_view_lists_agents_the_seat_can_eliminate_with() -> None:
+    state = play(start(), bribe(0, red=1000, blue=900))
+    assert engine.seat_view(state, 0)["me"]["can_eliminate_with"] == ["red"]
+    assert engine.seat_view(state, 1)["me"]["can_eliminate_with"] == []
+
+
+def test_state_json_has_the_replay_keys() -> None:
+    state = play(start(), bribe(0, red=1000), move(1, "blue", "basar"), RESOLVE)
+    state = play(state, move(2, "blue", "souk", suitcase=True), RESOLVE)
+    state = play(state, move(0, "red", "souk"), RESOLVE, eliminate(0, "red", "blue"), RESOLVE)
+    out = engine.state_json(state)
+    assert out["agents"]["blue"] == {
+        "status": "eliminated",
+        "suitcase": False,
+        "space": "souk",
+        "homebase": "hotel",
+    }
+    assert out["bribes"] == [{}, {}, {}]  # the 1,000 paid for the elimination
+    assert out["left"] == [9000, 10_000, 10_000]
+    assert out["suitcase"] == {"space": "souk", "agent": None}
+    json.dumps(out)
+
+
+def test_tag_in_a_new_zone_announces_a_move() -> None:
+    state = start()
+    seen = {"kind": "tag_seen", "card": "red", "serial": 5, "zone": "basar", "t": 1.0}
+    action = engine.action_for_input(state, seen)
+    assert action == {"do": "move", "seat": 0, "agent": "red", "to": "basar", "suitcase": False}
+    state = play(state, action)
+    assert engine.action_for_input(state, seen) is None  # already announced
+    assert engine.action_for_input(state, {**seen, "zone": "airport", "card": "brown"}) is None
+    nxt = engine.action_for_input(state, {**seen, "card": "blue"})
+    assert nxt is not None and nxt["seat"] == 1  # Ann's move stands first: Ben's turn
+    assert engine.action_for_input(state, {**seen, "card": "suitcase"}) is None
+    assert engine.action_for_input(state, {**seen, "kind": "tag_left"}) is None
+
+
+def test_tag_move_of_a_carrier_keeps_the_suitcase() -> None:
+    state = play(start(), move(0, "red", "basar"), move(1, "red", "souk", suitcase=True), RESOLVE)
+    seen = {"kind": "tag_seen", "card": "red", "serial": 5, "zone": "kasbah", "t": 9.0}
+    assert engine.action_for_input(state, seen) == {
+        "do": "move",
+        "seat": 2,
+        "agent": "red",
+        "to": "kasbah",
+        "suitcase": True,
+    }
+
+
+def test_buttons_protest_and_confirm() -> None:
+    state = play(start(), bribe(0, red=500), move(1, "red", "basar"))
+    press = {"kind": "button", "seat": 0, "role": "seat", "hold": False, "t": 2.0}
+    assert engine.action_for_input(state, press) == {"do": "protest", "seat": 0}
+    confirm = {**press, "role": "confirm", "seat": None}
+    assert engine.action_for_input(state, confirm) == {"do": "resolve"}
+    idle = play(state, RESOLVE)
+    assert engine.action_for_input(idle, press) is None
+    assert engine.action_for_input(idle, confirm) is None
+
+
+def test_signals_for_protests_turns_and_the_end() -> None:
+    state = play(start(), bribe(0, red=500))
+    state = play(state, move(1, "red", "basar"))
+    state, events = run_action(engine, state, protest(0), 0.0)
+    assert engine.signals(state, events) == [("upheld", 0)]
+    state, events = run_action(engine, state, move(1, "blue", "basar"), 0.0)
+    assert engine.signals(state, events) == []
+    state, events = run_action(engine, state, RESOLVE, 0.0)
+    assert engine.signals(state, events) == [("turn", 2)]
+    assert engine.next_deadline(state) is None
+
+
+# --- invariants over random play -------------------------------------------------
+
+AGENTS = ("red", "blue", "green")
+SPACES = ("basar", "souk", "home")
+actions = st.one_of(
+    st.builds(
+        lambda s, a, n: bribe(s, **{a: n}),
+        st.integers(0, 2),
+        st.sampled_from(AGENTS),
+        st.sampled_from([100, 500, 1000, 2500, 4000]),
+    ),
+    st.builds(
+        move, st.integers(0, 2), st.sampled_from(AGENTS), st.sampled_from(SPACES), st.booleans()
+    ),
+    st.builds(eliminate, st.integers(0, 2), st.sampled_from(AGENTS), st.sampled_from(AGENTS)),
+    st.builds(protest, st.integers(0, 2)),
+    st.just(RESOLVE),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(actions, max_size=60))
+def test_money_is_never_created_and_bribes_never_fall_but_by_elimination(
+    script: list[dict[str, object]],
+) -> None:
+    state: State = start()
+    gone = [0, 0, 0]  # money paid for eliminations or lost with an eliminated agent
+    for action in script:
+        try:
+            after, events = run_action(engine, state, action, 0.0)
+        except IllegalAction:
+            continue
+        eliminations = [e for e in events if isinstance(e, EliminationCommitted)]
+        for e in eliminations:
+            for seat in range(3):
+                gone[seat] += state.bribe(seat, e.target) + (e.cost if seat == e.seat else 0)
+        for seat in range(3):
+            assert after.left[seat] >= 0
+            assert after.left[seat] + sum(after.bribes[seat]) + gone[seat] == 10_000
+            if not eliminations:
+                assert all(
+                    b >= a for a, b in zip(state.bribes[seat], after.bribes[seat], strict=True)
+                )
+        if after.winners is None:
+            assert engine.public_view(after)["reveal"] is None
+        state = after
