@@ -141,7 +141,11 @@ class PyzbarDecoder:
 
     def decode(self, image: Image) -> list[Detection]:
         gray = np.ascontiguousarray(to_gray(image))
-        found = self._pz.decode(gray, symbols=[self._pz.ZBarSymbol.QRCODE])
+        try:
+            found = self._pz.decode(gray, symbols=[self._pz.ZBarSymbol.QRCODE])
+        except ValueError as exc:  # pyzbar 0.1.9 fails on an "unknown" orientation
+            log.debug("pyzbar could not decode: %s", exc)
+            return []
         out = []
         for d in found:
             poly = [(p.x, p.y) for p in d.polygon]
@@ -167,8 +171,14 @@ class OpenCVDecoder:
         self._detector = cv2.QRCodeDetector()
 
     def decode(self, image: Image) -> list[Detection]:
+        import cv2
+
         gray = to_gray(image)
-        ok, texts, points, _ = self._detector.detectAndDecodeBytesMulti(gray)
+        try:
+            ok, texts, points, _ = self._detector.detectAndDecodeBytesMulti(gray)
+        except cv2.error as exc:  # e.g. "mode 13 not implemented" (structured append, ...)
+            log.debug("OpenCV could not decode: %s", exc)
+            return []
         if not ok or points is None:
             return []
         out = []

@@ -165,10 +165,26 @@ def read_image(path: Path) -> Image:
     import cv2
 
     data = np.fromfile(str(path), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size >= 64 else None
     if image is None:
-        raise ValueError(f"{path} is not an image OpenCV can read (jpg, png, webp)")
+        image = _read_with_pillow(path)  # e.g. tiny WebP files OpenCV refuses
+    if image is None:
+        raise ValueError(f"{path} is not an image that can be read (jpg, png, webp)")
     out: Image = image
+    return out
+
+
+def _read_with_pillow(path: Path) -> Image | None:
+    try:
+        from PIL import Image as PILImage
+    except ImportError:
+        return None
+    try:
+        with PILImage.open(path) as im:
+            rgb = np.asarray(im.convert("RGB"))
+    except (OSError, ValueError):
+        return None
+    out: Image = np.ascontiguousarray(rgb[:, :, ::-1])
     return out
 
 

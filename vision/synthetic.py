@@ -152,28 +152,31 @@ class Renderer:
         self._background = self._make_background(rng)
         self._gain = self._make_gain(rng)
         sigma = rng.uniform(2.0, 5.0)
-        noise = rng.normal(0.0, sigma, (height + 32, width + 32, 1))
-        noise = np.repeat(noise, 3, axis=2)
-        self._noise_pos = np.clip(noise, 0, 255).astype(np.uint8)
-        self._noise_neg = np.clip(-noise, 0, 255).astype(np.uint8)
+        noise = rng.standard_normal((height + 32, width + 32), dtype=np.float32) * sigma
+        pos = np.clip(noise, 0, 255).astype(np.uint8)
+        neg = np.clip(-noise, 0, 255).astype(np.uint8)
+        del noise  # float32 frames are the largest allocation here: keep peak memory low
+        self._noise_pos: Image = cv2.merge([pos, pos, pos])
+        self._noise_neg: Image = cv2.merge([neg, neg, neg])
         self._cards: dict[str, Image] = {}
 
     def _make_background(self, rng: np.random.Generator) -> Image:
         colours = np.array([[40, 90, 40], [60, 90, 130], [50, 50, 60]], np.float32)
         base = colours[int(rng.integers(0, len(colours)))]
-        small = rng.normal(0, 12, (self.height // 16 + 1, self.width // 16 + 1, 3))
-        tex = cv2.resize(small.astype(np.float32), (self.width, self.height))
-        bg: Image = np.clip(base + tex, 0, 255).astype(np.uint8)
+        small = rng.normal(0, 12, (self.height // 16 + 1, self.width // 16 + 1, 3)) + base
+        bg: Image = cv2.resize(np.clip(small, 0, 255).astype(np.uint8), (self.width, self.height))
         return bg
 
     def _make_gain(self, rng: np.random.Generator) -> Image:
-        ys, xs = np.mgrid[0 : self.height, 0 : self.width].astype(np.float32)
         a = rng.uniform(0, 2 * math.pi)
-        ramp = (np.cos(a) * xs / self.width + np.sin(a) * ys / self.height)
+        xs = np.linspace(0, math.cos(a), self.width, dtype=np.float32)[None, :]
+        ys = np.linspace(0, math.sin(a), self.height, dtype=np.float32)[:, None]
+        ramp = xs + ys
         lo, hi = rng.uniform(0.65, 0.9), rng.uniform(1.0, 1.2)
         ramp = (ramp - ramp.min()) / max(float(np.ptp(ramp)), 1e-6)
-        gain = (lo + (hi - lo) * ramp) * 128
-        return np.repeat(gain[:, :, None], 3, axis=2).clip(0, 255).astype(np.uint8)
+        gain = np.clip((lo + (hi - lo) * ramp) * 128, 0, 255).astype(np.uint8)
+        out: Image = cv2.merge([gain, gain, gain])
+        return out
 
     def card(self, payload: str) -> Image:
         if payload not in self._cards:
@@ -406,8 +409,8 @@ class SyntheticTable:
         if not self.loop and index / self.fps > self.duration:
             return None
         self._next = index + 1
-        at = self._clock()
         frame = self.render(index)
+        at = self._clock()  # delivered now, like a camera frame after readout
         self.captured[index] = at
         if len(self.captured) > 10_000:
             self.captured.pop(next(iter(self.captured)))

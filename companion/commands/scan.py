@@ -1,0 +1,126 @@
+"""``companion scan FILE... [--json]``: the tags found in photos (jpg, png, webp) and videos.
+
+With ``--json`` one JSON object per input file, one per line::
+
+    {"file": "a.jpg", "tags": [{"payload": "...", "status": "ok", "game": "nasty7",
+      "card": "seven", "serial": 12, "corners": [[x, y], ...]}]}
+
+``status`` comes from the deck registry (``companion.decks.resolve_tag``): ok, unknown,
+forged; a code that was located but could not be read is ``damaged`` (payload "").
+A file that cannot be read gets an ``"error"`` key and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from vision.decoding import Decoder, Detection
+from vision.sources import IMAGE_SUFFIXES, iter_video, read_image
+
+#: a video is decoded every this many frames (tags stay in view far longer)
+VIDEO_STEP = 3
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="photos or videos")
+    parser.add_argument("--json", action="store_true", help="one JSON object per file")
+    parser.add_argument("--decoder", default="auto",
+                        choices=["auto", "zxing", "pyzbar", "opencv"],
+                        help="decoder backend (default: the shipped pipeline)")
+
+
+def _resolver() -> Callable[[str], Any] | None:
+    try:
+        from companion.decks import resolve_tag
+    except ImportError:
+        return None
+    return resolve_tag
+
+
+def tag_record(d: Detection, resolve: Callable[[str], Any] | None) -> dict[str, Any]:
+    """One entry of ``tags``: the payload exactly, what the registry says, the corners."""
+    corners = [[round(x, 1), round(y, 1)] for x, y in d.corners]
+    if d.damaged:
+        return {"payload": d.text, "status": "damaged", "game": None, "card": None,
+                "serial": None, "corners": corners}
+    info = resolve(d.text) if resolve is not None else None
+    status = str(getattr(info, "status", "unknown"))
+    if status not in ("ok", "unknown", "forged", "damaged"):
+        status = "unknown"  # "malformed": not one of our tags at all
+    ok = status == "ok"
+    return {
+        "payload": d.text,
+        "status": status,
+        "game": getattr(info, "game", None) if status in ("ok", "forged") else None,
+        "card": getattr(info, "card", None) if ok else None,
+        "serial": getattr(info, "serial", None) if ok else None,
+        "corners": corners,
+    }
+
+
+def scan_file(path: Path, decoder: Decoder) -> list[Detection]:
+    """Every distinct tag in a photo, or in a video (first sighting of each payload)."""
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return decoder.decode(read_image(path))
+    found: dict[str, Detection] = {}
+    damaged: list[Detection] = []
+    for i, image in enumerate(iter_video(path)):
+        if i % VIDEO_STEP:
+            continue
+        for d in decoder.decode(image):
+            if d.damaged:
+                damaged.append(d)
+            else:
+                found.setdefault(d.text, d)
+    # a code unreadable in every frame it was located in is reported once per video
+    return list(found.values()) + damaged[:1] * (not found)
+
+
+def _make_decoder(name: str) -> Decoder:
+    from vision.decoding import default_decoder
+
+    if name == "auto":
+        from vision.retry import RetryDecoder
+
+        try:
+            return RetryDecoder(report_damaged=True)
+        except Exception:
+            pass
+    return default_decoder(name)
+
+
+def run(args: argparse.Namespace) -> int:
+    decoder = _make_decoder(args.decoder)
+    resolve = _resolver()
+    status = 0
+    for name in args.files:
+        path = Path(name)
+        record: dict[str, Any] = {"file": name, "tags": []}
+        try:
+            if not path.is_file():
+                raise ValueError(f"{name} does not exist or is not a file: check the path")
+            record["tags"] = [tag_record(d, resolve) for d in scan_file(path, decoder)]
+        except ValueError as exc:
+            record["error"] = str(exc)
+            status = 1
+        _print(record, args.json)
+    return status
+
+
+def _print(record: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(record, ensure_ascii=False), flush=True)
+        return
+    if "error" in record:
+        print(f"{record['file']}: error: {record['error']}", file=sys.stderr)
+        return
+    tags = record["tags"]
+    print(f"{record['file']}: {len(tags)} tag(s)")
+    for t in tags:
+        what = f"{t['game']}/{t['card']} #{t['serial']}" if t["status"] == "ok" else t["status"]
+        print(f"  {t['payload']!r}: {what}")
