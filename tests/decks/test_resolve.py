@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +18,7 @@ from companion.decks import (
     resolve_tag,
 )
 from companion.decks import payload as pl
+from companion.decks import resolve as resolve_module
 
 
 def test_every_card_of_every_game_resolves_to_itself() -> None:
@@ -90,6 +92,19 @@ def test_demo_deck_codes_resolve_like_any_deck() -> None:
     assert (info.status, info.card, info.deck) == ("ok", "suitcase", "demo-casablanca")
 
 
+def test_a_failure_inside_is_logged_and_reported_as_unknown(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    deck = Deck.new("illegal", "home")
+
+    def broken(folder: Path) -> list[Deck]:
+        raise PermissionError("state directory unreadable")
+
+    monkeypatch.setattr(resolve_module._cache, "decks", broken)
+    assert resolve_tag(encode_payload(deck, 1)) == TagInfo("unknown")
+    assert "resolving a tag failed" in caplog.text
+
+
 def test_malformed_inputs() -> None:
     for text in ("", "https://example.com", "T" + "A" * 19 + "!", "hello world"):
         assert resolve_tag(text) == TagInfo("malformed")
@@ -106,7 +121,7 @@ def _others() -> list[str]:
         st.text(),
         st.text(alphabet=pl.ALPHABET + "T", min_size=18, max_size=22),
         st.binary(),
-        st.text(min_size=5_000, max_size=20_000),
+        st.builds(lambda s, n: s * n, st.text(min_size=1, max_size=40), st.integers(200, 2_000)),
         st.from_regex(r"https?://[a-z]{1,12}\.[a-z]{2,3}/[A-Za-z0-9/?=&]{0,40}", fullmatch=True),
         st.sampled_from(_others()),
         st.none(),
@@ -115,7 +130,9 @@ def _others() -> list[str]:
 )
 def test_fuzz_never_raises_and_never_accepts_foreign_codes(text: object) -> None:
     demo_deck("nasty7")
+    parsed = pl.parse_payload(text)  # no safety net in here: it must not raise either
     info = resolve_tag(text)
+    assert info.status == ("malformed" if parsed is None else info.status)
     assert info.status in ("unknown", "forged", "malformed")
     assert info.card is None and info.serial is None
 
