@@ -50,8 +50,7 @@ why_not_protest, can_move, can_eliminate_with: [agents with enough bribe], on_tu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games import casablanca_views as views
@@ -67,6 +66,7 @@ from companion.games.base import (
     get_str,
     require,
 )
+from companion.games.casablanca_fold import apply, fold
 from companion.games.casablanca_state import (
     EVENT_TYPES,
     HOME,
@@ -79,7 +79,6 @@ from companion.games.casablanca_state import (
     GameEnded,
     MoveAnnounced,
     MoveCommitted,
-    Protest,
     ProtestSettled,
     State,
     TurnPassed,
@@ -148,7 +147,7 @@ def decide(state: State, action: Action, now: float) -> list[Any]:
     events: list[Any] = []
     if state.pending is not None:
         events = _commit(state)
-        state = _fold(state, events)
+        state = fold(state, events)
         require(
             state.winners is None,
             "The announced move carries the suitcase home and ends the game: confirm it "
@@ -390,119 +389,7 @@ def end_of_record(state: State) -> list[Any]:
 
 def settled(state: State) -> State:
     """``state`` with its pending announcement committed, as the next action would see it."""
-    return _fold(state, end_of_record(state))
-
-
-# --- apply -----------------------------------------------------------------------
-
-
-def apply(state: State, event: Any) -> State:
-    """Fold one event into a new state."""
-    handler = _APPLY.get(type(event))
-    if handler is None:
-        raise TypeError(f"casablanca: not an event of this game: {event!r}")
-    return handler(state, event)
-
-
-def _fold(state: State, events: Sequence[Any]) -> State:
-    for event in events:
-        state = apply(state, event)
-    return state
-
-
-def _logged(state: State, line: str) -> State:
-    return replace(state, log=(state.log + (line,))[-12:])
-
-
-def _apply_bribes(state: State, e: BribesPlaced) -> State:
-    row = list(state.bribes[e.seat])
-    for agent, amount in zip(e.agents, e.amounts, strict=True):
-        row[state.index(agent)] += amount
-    bribes = state.bribes[: e.seat] + (tuple(row),) + state.bribes[e.seat + 1 :]
-    left = list(state.left)
-    left[e.seat] -= sum(e.amounts)
-    state = replace(state, bribes=bribes, left=tuple(left))
-    return _logged(state, f"{state.seats[e.seat]} bribed.")
-
-
-def _apply_announced(state: State, e: MoveAnnounced | EliminationAnnounced) -> State:
-    if isinstance(e, MoveAnnounced):
-        pending = Announced("move", e.seat, e.agent, to=e.to, suitcase=e.suitcase)
-    else:
-        pending = Announced("eliminate", e.seat, e.agent, target=e.target)
-    state = replace(state, pending=pending, last=pending)
-    return _logged(
-        state, f"{state.seats[e.seat]} announces: {views.announcement_text(state, pending)}"
-    )
-
-
-def _apply_protest(state: State, e: ProtestSettled) -> State:
-    pending = state.pending
-    assert pending is not None
-    protests = pending.protests + (Protest(e.seat, e.upheld, e.called),)
-    called = "" if e.called is None else f" (last call ${e.called:,})"
-    verdict = "upheld: the action is cancelled" if e.upheld else "not upheld"
-    line = f"{state.seats[e.seat]} protests{called}: {verdict}."
-    if not e.upheld:
-        pending = replace(pending, protests=protests)
-        return _logged(replace(state, pending=pending, last=pending), line)
-    done = replace(pending, protests=protests, result="cancelled")
-    state = replace(
-        state, pending=None, last=done, no_bribe=True, cancelled=state.cancelled + (done.key(),)
-    )
-    return _logged(state, line)
-
-
-def _apply_move(state: State, e: MoveCommitted) -> State:
-    state = state.with_agent(Agent(e.agent, e.to))
-    if e.suitcase:
-        state = replace(state, suitcase_agent=e.agent)
-    elif state.suitcase_agent == e.agent:  # it leaves the suitcase behind
-        state = replace(state, suitcase_agent=None, suitcase_space=e.origin)
-    last = replace(state.last, result="done") if state.last else None
-    follow = e.agent if state.options.move_then_eliminate else None
-    state = replace(state, pending=None, last=last, follow_up=follow)
-    return _logged(state, f"{state.name(e.agent)} moved to {e.to}.")
-
-
-def _apply_elimination(state: State, e: EliminationCommitted) -> State:
-    target = state.agent(e.target)
-    if state.suitcase_agent == e.target:  # the suitcase stays on the space
-        state = replace(state, suitcase_agent=None, suitcase_space=target.space)
-    state = state.with_agent(replace(target, active=False))
-    ti, ai = state.index(e.target), state.index(e.agent)
-    bribes = []
-    for seat, row in enumerate(state.bribes):
-        new = list(row)
-        new[ti] = 0
-        if seat == e.seat:
-            new[ai] -= e.cost
-        bribes.append(tuple(new))
-    last = replace(state.last, result="done") if state.last else None
-    state = replace(state, bribes=tuple(bribes), pending=None, last=last, follow_up=None)
-    return _logged(state, f"{state.name(e.agent)} eliminated {state.name(e.target)}.")
-
-
-def _apply_end(state: State, e: GameEnded) -> State:
-    state = replace(state, winners=e.winners, winning_agent=e.agent, mover=e.mover)
-    names = " and ".join(state.seats[s] for s in e.winners)
-    return _logged(state, f"{state.name(e.agent)} carried the suitcase home: {names} won.")
-
-
-def _apply_turn(state: State, e: TurnPassed) -> State:
-    return replace(state, turn=e.to_seat, no_bribe=False, cancelled=(), follow_up=None)
-
-
-_APPLY: dict[type, Callable[[State, Any], State]] = {
-    BribesPlaced: _apply_bribes,
-    MoveAnnounced: _apply_announced,
-    EliminationAnnounced: _apply_announced,
-    ProtestSettled: _apply_protest,
-    MoveCommitted: _apply_move,
-    EliminationCommitted: _apply_elimination,
-    GameEnded: _apply_end,
-    TurnPassed: _apply_turn,
-}
+    return fold(state, end_of_record(state))
 
 
 # --- the rest of the contract ----------------------------------------------------
@@ -535,7 +422,7 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     after = settled(state)
     over = after.winners is not None
     if after.follow_up is not None and seat == after.next_seat(after.turn):
-        after = _fold(after, [TurnPassed(after.turn, seat)])  # its action closes the window
+        after = fold(after, [TurnPassed(after.turn, seat)])  # its action closes the window
     on_turn = not over and seat == after.turn
     may = {
         "on_turn": on_turn,

@@ -1,0 +1,137 @@
+"""Casablanca's fold: how each past-tense event changes the state.
+
+``apply(state, event)`` is pure and total over ``EVENT_TYPES``; the public log lines are
+written here (they never name an amount: privacy is the feature).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from companion.games import casablanca_views as views
+from companion.games.casablanca_state import (
+    Agent,
+    Announced,
+    BribesPlaced,
+    EliminationAnnounced,
+    EliminationCommitted,
+    GameEnded,
+    MoveAnnounced,
+    MoveCommitted,
+    Protest,
+    ProtestSettled,
+    State,
+    TurnPassed,
+)
+
+
+def apply(state: State, event: Any) -> State:
+    """Fold one event into a new state."""
+    handler = _APPLY.get(type(event))
+    if handler is None:
+        raise TypeError(f"casablanca: not an event of this game: {event!r}")
+    return handler(state, event)
+
+
+def fold(state: State, events: Sequence[Any]) -> State:
+    """Apply ``events`` in order."""
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def _logged(state: State, line: str) -> State:
+    return replace(state, log=(state.log + (line,))[-12:])
+
+
+def _apply_bribes(state: State, e: BribesPlaced) -> State:
+    row = list(state.bribes[e.seat])
+    for agent, amount in zip(e.agents, e.amounts, strict=True):
+        row[state.index(agent)] += amount
+    bribes = state.bribes[: e.seat] + (tuple(row),) + state.bribes[e.seat + 1 :]
+    left = list(state.left)
+    left[e.seat] -= sum(e.amounts)
+    state = replace(state, bribes=bribes, left=tuple(left))
+    return _logged(state, f"{state.seats[e.seat]} bribed.")
+
+
+def _apply_announced(state: State, e: MoveAnnounced | EliminationAnnounced) -> State:
+    if isinstance(e, MoveAnnounced):
+        pending = Announced("move", e.seat, e.agent, to=e.to, suitcase=e.suitcase)
+    else:
+        pending = Announced("eliminate", e.seat, e.agent, target=e.target)
+    state = replace(state, pending=pending, last=pending)
+    return _logged(
+        state, f"{state.seats[e.seat]} announces: {views.announcement_text(state, pending)}"
+    )
+
+
+def _apply_protest(state: State, e: ProtestSettled) -> State:
+    pending = state.pending
+    assert pending is not None
+    protests = pending.protests + (Protest(e.seat, e.upheld, e.called),)
+    called = "" if e.called is None else f" (last call ${e.called:,})"
+    verdict = "upheld: the action is cancelled" if e.upheld else "not upheld"
+    line = f"{state.seats[e.seat]} protests{called}: {verdict}."
+    if not e.upheld:
+        pending = replace(pending, protests=protests)
+        return _logged(replace(state, pending=pending, last=pending), line)
+    done = replace(pending, protests=protests, result="cancelled")
+    state = replace(
+        state, pending=None, last=done, no_bribe=True, cancelled=state.cancelled + (done.key(),)
+    )
+    return _logged(state, line)
+
+
+def _apply_move(state: State, e: MoveCommitted) -> State:
+    state = state.with_agent(Agent(e.agent, e.to))
+    if e.suitcase:
+        state = replace(state, suitcase_agent=e.agent)
+    elif state.suitcase_agent == e.agent:  # it leaves the suitcase behind
+        state = replace(state, suitcase_agent=None, suitcase_space=e.origin)
+    last = replace(state.last, result="done") if state.last else None
+    follow = e.agent if state.options.move_then_eliminate else None
+    state = replace(state, pending=None, last=last, follow_up=follow)
+    return _logged(state, f"{state.name(e.agent)} moved to {e.to}.")
+
+
+def _apply_elimination(state: State, e: EliminationCommitted) -> State:
+    target = state.agent(e.target)
+    if state.suitcase_agent == e.target:  # the suitcase stays on the space
+        state = replace(state, suitcase_agent=None, suitcase_space=target.space)
+    state = state.with_agent(replace(target, active=False))
+    ti, ai = state.index(e.target), state.index(e.agent)
+    bribes = []
+    for seat, row in enumerate(state.bribes):
+        new = list(row)
+        new[ti] = 0
+        if seat == e.seat:
+            new[ai] -= e.cost
+        bribes.append(tuple(new))
+    last = replace(state.last, result="done") if state.last else None
+    state = replace(state, bribes=tuple(bribes), pending=None, last=last, follow_up=None)
+    return _logged(state, f"{state.name(e.agent)} eliminated {state.name(e.target)}.")
+
+
+def _apply_end(state: State, e: GameEnded) -> State:
+    state = replace(state, winners=e.winners, winning_agent=e.agent, mover=e.mover)
+    names = " and ".join(state.seats[s] for s in e.winners)
+    return _logged(state, f"{state.name(e.agent)} carried the suitcase home: {names} won.")
+
+
+def _apply_turn(state: State, e: TurnPassed) -> State:
+    return replace(state, turn=e.to_seat, no_bribe=False, cancelled=(), follow_up=None)
+
+
+_APPLY: dict[type, Callable[[State, Any], State]] = {
+    BribesPlaced: _apply_bribes,
+    MoveAnnounced: _apply_announced,
+    EliminationAnnounced: _apply_announced,
+    ProtestSettled: _apply_protest,
+    MoveCommitted: _apply_move,
+    EliminationCommitted: _apply_elimination,
+    GameEnded: _apply_end,
+    TurnPassed: _apply_turn,
+}
