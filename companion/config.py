@@ -78,14 +78,28 @@ class GpioConfig(Section):
     undo_button: int | None = 27
     next_button: int | None = 22
     seat_leds: list[int] = Field(default_factory=lambda: [12, 25, 24, 23, 18, 15, 14, 4])
+    #: instead of (or with) seat LEDs: one common-cathode RGB LED as [red, green, blue]
+    rgb_led: list[int] | None = None
     buzzer: int | None = 9
     bounce_s: float = Field(0.03, ge=0, le=1)
     hold_s: float = Field(1.0, gt=0, le=10)
 
+    @field_validator("rgb_led")
+    @classmethod
+    def _three_pins(cls, v: list[int] | None) -> list[int] | None:
+        if v is not None and len(v) != 3:
+            raise ValueError(f"rgb_led needs 3 pins [red, green, blue], has {len(v)}")
+        return v
+
 
 class SignalsConfig(Section):
+    """What the buzzer and LEDs do; the patterns are in README.md (Raspberry Pi appliance)."""
+
     buzzer: bool = True
     volume: float = Field(1.0, ge=0, le=1)  # duty cycle share for a PWM buzzer; 0 = silent
+    leds: bool = True
+    #: the seat whose turn it is keeps its LED lit between signals
+    turn_led: bool = True
 
 
 class WebConfig(Section):
