@@ -387,3 +387,12 @@ def test_play_on_after_a_winning_announcement_asks_to_confirm() -> None:
 def test_new_game_accepts_a_setup_seed() -> None:
     state = engine.new_game(Setup(seats=("A", "B"), options={}, seed=7))
     assert state.seats == ("A", "B")
+
+
+def test_end_of_record_commits_a_pending_winning_move() -> None:
+    state = _carry_home(bribe(0, red=500), bribe(1, red=900), bribe(2, red=100), bribe(3, red=100))
+    events = engine.end_of_record(state)
+    assert [type(e).__name__ for e in events] == ["MoveCommitted", "GameEnded"]
+    result = engine.outcome(engine.settled(state))
+    assert result is not None and result.winners == (1,)
+    assert engine.outcome(state) is None  # the live table still waits for protests
