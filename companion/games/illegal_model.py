@@ -388,8 +388,7 @@ def _cancelled(state: State, e: TakeoverCancelled) -> State:
     if e.hassle_restored is not None:
         state = _seat(state, e.taker, hassle=e.hassle_restored)
         state = replace(state, discards=_without(state.discards, e.hassle_restored))
-    via = state.last_takeover.via if state.last_takeover else "hostile_takeover"
-    return replace(state, last_takeover=None, discards=state.discards + (via,))
+    return replace(state, last_takeover=None)  # the takeover card lies in the discards
 
 
 def _passed(state: State, e: CardsPassed) -> State:
