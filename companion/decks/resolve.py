@@ -126,9 +126,12 @@ def demo_deck(game: str, state_dir: Path | None = None) -> Deck:
     """The demo deck ``demo-<game>`` with its documented public key, made on demand."""
     game = canonical_game(game)
     name = f"demo-{game}"
-    if (decks_dir(state_dir) / f"{name}.json").exists():
-        deck = Deck.load(name, state_dir)
-        if deck.key == demo_key(game):
-            return deck
+    if not (decks_dir(state_dir) / f"{name}.json").exists():
+        try:
+            return Deck.new(game, name, state_dir, key=demo_key(game))
+        except DeckError:
+            pass  # made by another thread or process meanwhile: load it below
+    deck = Deck.load(name, state_dir)
+    if deck.key != demo_key(game):
         raise DeckError(f"deck {name!r} exists but is not the demo deck; rename or remove it")
-    return Deck.new(game, name, state_dir, key=demo_key(game))
+    return deck
