@@ -427,10 +427,16 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
     may = {
         "on_turn": on_turn,
         "can_move": on_turn and after.follow_up is None,
-        "why_not_bribe": "The game is over." if over else bribe_barred(after, seat),
+        "why_not_bribe": "The game is over." if over else _bribe_refusal(after, seat),
         "why_not_protest": _protest_refusal(state, seat),
     }
     return views.seat_view(state, seat, may)
+
+
+def _bribe_refusal(state: State, seat: int) -> str | None:
+    if state.left[seat] < state.options.step:
+        return "You have spent your whole budget: move or eliminate instead."
+    return bribe_barred(state, seat)
 
 
 def _protest_refusal(state: State, seat: int) -> str | None:

@@ -146,7 +146,7 @@ def seat_view(state: State, seat: int, may: dict[str, Any]) -> dict[str, Any]:
         "left": state.left[seat],
         "spent": state.options.budget - state.left[seat],
         "on_turn": may["on_turn"],
-        "can_bribe": why_bribe is None and state.left[seat] >= state.options.step,
+        "can_bribe": why_bribe is None,
         "why_not_bribe": why_bribe,
         "can_move": may["can_move"],
         "can_eliminate_with": [

@@ -198,3 +198,10 @@ def test_money_is_never_created_and_bribes_never_fall_but_by_elimination(
         if after.winners is None:
             assert engine.public_view(after)["reveal"] is None
         state = after
+
+
+def test_seat_view_says_when_the_budget_is_spent() -> None:
+    state = play(start(budget=1000), bribe(0, red=1000), bribe(1, red=100), bribe(2, red=100))
+    me = engine.seat_view(state, 0)["me"]
+    assert me["on_turn"] and not me["can_bribe"] and "whole budget" in me["why_not_bribe"]
+    assert me["left"] == 0 and me["spent"] == 1000
