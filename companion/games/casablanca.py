@@ -50,12 +50,14 @@ why_not_protest, can_move, can_eliminate_with: [agents with enough bribe], on_tu
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from companion.games import casablanca_views as views
 from companion.games.base import (
     Action,
+    Engine,
     IllegalAction,
     Outcome,
     Setup,
@@ -107,20 +109,11 @@ event_types: Mapping[str, type] = EVENT_TYPES
 ACTIONS = ("bribe", "move", "eliminate", "protest", "resolve")
 
 
-class _Self:
-    """Lets ``check_options``/``check_seats`` see this module as an ``Engine``."""
-
-    name = name
-    title = title
-    min_seats = min_seats
-    max_seats = max_seats
-    default_options = default_options
-
-
 def new_game(setup: Setup) -> State:
     """The opening: agents in their homebases, the suitcase on its start space."""
-    check_seats(_Self, setup)  # type: ignore[arg-type]
-    options = parse_options(check_options(_Self, setup.options))  # type: ignore[arg-type]
+    this = cast(Engine, sys.modules[__name__])
+    check_seats(this, setup)
+    options = parse_options(check_options(this, setup.options))
     n = setup.n_seats
     return State(
         seats=tuple(setup.seats),
