@@ -1,0 +1,199 @@
+"""Who may see and do what: the host token, seat cookies, join tokens and CSRF.
+
+The host token and the cookie-signing secret live in the state directory (mode 0600,
+created on first use). A seat cookie is signed and bound to one game: a new game means
+joining again, so last game's phone never sees this game's secrets. Join tokens are
+one-time and kept in memory only. Every state-changing request must carry the CSRF
+token of its browser (``X-CSRF-Token`` header or ``csrf_token`` form field).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import Request
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from companion.paths import write_secret
+
+HOST_TOKEN_FILE = "host_token"
+SECRET_FILE = "web_secret"
+HOST_COOKIE = "tc_host"
+CSRF_COOKIE = "tc_csrf"
+SEAT_COOKIE = "tc_seat{}"
+SEAT_MAX_AGE = 60 * 60 * 24 * 30  # a month: long-lived, but bound to one game anyway
+JOIN_MAX_AGE = 60 * 60 * 12
+
+
+def _read_or_create(path: Path) -> str:
+    """The secret in ``path``; a fresh random one (mode 0600) when missing or empty."""
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        text = ""
+    if not text:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        text = secrets.token_urlsafe(24)
+        write_secret(path, text + "\n")
+    return text
+
+
+def host_token(state_dir: Path) -> str:
+    """The host token of this table (created on first use)."""
+    return _read_or_create(state_dir / HOST_TOKEN_FILE)
+
+
+def secret_key(state_dir: Path) -> str:
+    """The secret that signs seat and host cookies (created on first use)."""
+    return _read_or_create(state_dir / SECRET_FILE)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, or ``<hostname>.local``.
+
+    Asks the kernel which source address a route outward would use; nothing is sent.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed, never contacted
+            ip = str(s.getsockname()[0])
+        except OSError:
+            ip = ""
+    if ip and not ip.startswith("127."):
+        return ip
+    return f"{socket.gethostname()}.local"
+
+
+def public_host(host: str) -> str:
+    """The host name phones should use for a server bound to ``host``."""
+    if host in ("", "0.0.0.0", "::", "[::]"):
+        return lan_address()
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def host_line(state_dir: Path, host: str, port: int) -> str:
+    """``Host: http://<lan address>:<port>/host?token=<token>`` for the terminal."""
+    return f"Host: http://{public_host(host)}:{port}/host?token={host_token(state_dir)}"
+
+
+def _fingerprint(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+@dataclass
+class JoinTokens:
+    """One-time join tokens per (game, seat), in memory; a used token is gone."""
+
+    max_age: float = JOIN_MAX_AGE
+    _tokens: dict[str, tuple[str, int, float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def for_seat(self, game_id: str, seat: int) -> str:
+        """The unused token of ``seat`` in ``game_id`` (a new one if none is left)."""
+        now = time.monotonic()
+        with self._lock:
+            self._expire(now)
+            for token, (g, s, _) in self._tokens.items():
+                if g == game_id and s == seat:
+                    return token
+            token = secrets.token_urlsafe(12)
+            self._tokens[token] = (game_id, seat, now)
+            return token
+
+    def peek(self, token: str) -> tuple[str, int] | None:
+        """``(game_id, seat)`` of a valid token, without using it."""
+        with self._lock:
+            self._expire(time.monotonic())
+            found = self._tokens.get(token)
+        return None if found is None else (found[0], found[1])
+
+    def consume(self, token: str) -> tuple[str, int] | None:
+        """``(game_id, seat)`` of a valid token, which is then used up."""
+        with self._lock:
+            self._expire(time.monotonic())
+            found = self._tokens.pop(token, None)
+        return None if found is None else (found[0], found[1])
+
+    def _expire(self, now: float) -> None:
+        for token in [t for t, (_, _, made) in self._tokens.items() if now - made > self.max_age]:
+            del self._tokens[token]
+
+
+class Guard:
+    """Signs and checks the cookies of one app (host, seats, CSRF)."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = state_dir
+        self._secret = secret_key(state_dir)
+        self._signer = URLSafeTimedSerializer(self._secret, salt="table-companion")
+        self.joins = JoinTokens()
+
+    # --- host -----------------------------------------------------------------------
+
+    def host_token_ok(self, token: str | None) -> bool:
+        """Whether ``token`` is this table's host token (constant-time compare)."""
+        return bool(token) and hmac.compare_digest(str(token), host_token(self.state_dir))
+
+    def host_cookie(self) -> str:
+        return self._signer.dumps({"h": _fingerprint(host_token(self.state_dir))})
+
+    def is_host(self, request: Request) -> bool:
+        """Whether the request carries a valid host cookie (for the current host token)."""
+        data = self._loads(request.cookies.get(HOST_COOKIE), SEAT_MAX_AGE)
+        want = _fingerprint(host_token(self.state_dir))
+        return data is not None and hmac.compare_digest(str(data.get("h", "")), want)
+
+    # --- seats ----------------------------------------------------------------------
+
+    def seat_cookie(self, game_id: str, seat: int) -> str:
+        return self._signer.dumps({"g": game_id, "s": seat})
+
+    def has_seat(self, request: Request, seat: int, game_id: str | None) -> bool:
+        """Whether the request holds seat ``seat``'s cookie for game ``game_id``."""
+        if game_id is None or seat < 0:
+            return False
+        data = self._loads(request.cookies.get(SEAT_COOKIE.format(seat)), SEAT_MAX_AGE)
+        return data is not None and data.get("g") == game_id and data.get("s") == seat
+
+    def seats_of(self, request: Request, game_id: str | None, n_seats: int) -> list[int]:
+        """The seats of ``game_id`` this browser has joined."""
+        return [s for s in range(n_seats) if self.has_seat(request, s, game_id)]
+
+    # --- CSRF -----------------------------------------------------------------------
+
+    def csrf_for(self, cookie_value: str) -> str:
+        """The CSRF token that goes with a browser's CSRF cookie."""
+        return hmac.new(self._secret.encode(), cookie_value.encode(), "sha256").hexdigest()
+
+    def csrf_ok(self, request: Request) -> bool:
+        """Whether a state-changing request carries its browser's CSRF token."""
+        cookie = request.cookies.get(CSRF_COOKIE)
+        sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token")
+        if not cookie or not sent:
+            return False
+        return hmac.compare_digest(sent, self.csrf_for(cookie))
+
+    def _loads(self, value: str | None, max_age: int) -> dict[str, Any] | None:
+        if not value:
+            return None
+        try:
+            data = self._signer.loads(value, max_age=max_age)
+        except BadSignature:
+            return None
+        return data if isinstance(data, dict) else None
+
+
+def same_origin(request: Request) -> bool:
+    """False when the browser says the request comes from another site (Origin header)."""
+    origin = request.headers.get("Origin")
+    if origin is None or origin == "null":
+        return origin is None
+    return origin.rstrip("/") == request.host_url.rstrip("/")

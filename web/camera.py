@@ -1,0 +1,93 @@
+"""The camera live view (host only): the picture with tag outlines, and the zone editor.
+
+Zones are normalised polygons (0..1 of the frame), saved through ``camera.set_zones``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, render_template, request
+
+from web.app import host_required, state
+
+bp = Blueprint("camera", __name__)
+
+Polygons = dict[str, list[tuple[float, float]]]
+
+
+def _zones() -> Polygons:
+    st = state()
+    status = st.camera.status() if st.camera is not None else {}
+    found = status.get("zones")
+    return dict(found) if isinstance(found, dict) else dict(st.zones)
+
+
+@bp.get("/host/camera")
+@host_required
+def live() -> str:
+    """The live picture (refreshed a few times a second) and the zone editor."""
+    st = state()
+    status = st.camera.status() if st.camera is not None else None
+    return render_template("camera.html", has_camera=st.camera is not None, status=status,
+                           zones=_zones())
+
+
+@bp.get("/host/camera.jpg")
+@host_required
+def picture() -> Response:
+    """The newest annotated frame (204 before the first, 404 without a camera)."""
+    camera = state().camera
+    if camera is None:
+        abort(404, description="No camera on this table.")
+    jpeg = camera.live_jpeg()
+    if jpeg is None:
+        return Response(status=204)
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/api/camera")
+@host_required
+def status() -> Response:
+    """The camera's status (state, fps, decode time, visible tags) and the zones."""
+    camera = state().camera
+    body: dict[str, Any] = {"camera": camera.status() if camera is not None else None,
+                            "zones": _zones()}
+    return jsonify(body)
+
+
+def parse_zones(data: Any) -> Polygons:
+    """``{"zones": {name: [[x, y], ...]}}`` checked: 3+ points each, inside 0..1."""
+    zones = data.get("zones") if isinstance(data, dict) else None
+    if not isinstance(zones, dict):
+        raise ValueError('Send {"zones": {"name": [[x, y], ...]}}.')
+    out: Polygons = {}
+    for name, points in zones.items():
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
+            raise ValueError("A zone needs a name of 1 to 40 characters.")
+        if not isinstance(points, list) or len(points) < 3:
+            raise ValueError(f"Zone {name!r} needs at least 3 points.")
+        poly = []
+        for p in points:
+            if (not isinstance(p, list | tuple) or len(p) != 2
+                    or not all(isinstance(c, int | float) and 0 <= c <= 1 for c in p)):
+                raise ValueError(f"Zone {name!r}: every point is [x, y] between 0 and 1.")
+            poly.append((float(p[0]), float(p[1])))
+        out[name.strip()] = poly
+    return out
+
+
+@bp.post("/api/camera/zones")
+@host_required
+def save_zones() -> tuple[Response, int]:
+    """Replace the zones (host only)."""
+    st = state()
+    if st.camera is None:
+        return jsonify({"accepted": False, "reason": "No camera on this table."}), 409
+    try:
+        zones = parse_zones(request.get_json(silent=True))
+    except ValueError as exc:
+        return jsonify({"accepted": False, "reason": str(exc)}), 400
+    st.camera.set_zones(zones)
+    st.zones = zones
+    return jsonify({"accepted": True, "reason": None, "zones": zones}), 200
