@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
+from companion.games import base
 from companion.games.base import IllegalAction, Setup, SetupError
 from companion.session import Session
 
@@ -156,10 +157,14 @@ def replay_lines(lines: Iterable[str]) -> Replay:
 def finish(game: str, session: Session) -> Replay:
     """The JSON-ready end of a session: full state and outcome."""
     engine = session.engine
-    outcome = engine.outcome(session.state)
-    return Replay(
-        game, engine.state_json(session.state), outcome.to_json() if outcome else None, session
-    )
+    state = session.state
+    # An engine may settle what the end of a record means (Casablanca: an announced
+    # action nobody protested takes effect); the session itself stays as recorded.
+    end_of_record = getattr(engine, "end_of_record", None)
+    if end_of_record is not None:
+        state = base.fold(engine, state, end_of_record(state))
+    outcome = engine.outcome(state)
+    return Replay(game, engine.state_json(state), outcome.to_json() if outcome else None, session)
 
 
 def replay_path(path: Path) -> Replay:

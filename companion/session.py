@@ -207,5 +207,5 @@ class Session:
         for b in self.batches:
             if b.kind == "deadline":
                 continue
-            lines.append({"t": round(b.t, 3), **{k: v for k, v in b.action.items() if k != "t"}})
+            lines.append({"t": b.t, **{k: v for k, v in b.action.items() if k != "t"}})
         return lines

@@ -69,14 +69,25 @@ class Snapshot:
             "outcome": dict(self.outcome) if self.outcome is not None else None,
             "now": self.now,
             "deadline": self.deadline,
-            "refusal": dict(self.refusal) if self.refusal is not None else None,
+            "refusal": self._refusal_for(None),
             "can_undo": self.can_undo,
         }
+
+    def _refusal_for(self, seat: int | None) -> dict[str, Any] | None:
+        # A seat's own refusal can reveal its secrets ("you need $1,000 on Red"):
+        # it goes to that seat only; refusals of the camera or host go to everyone.
+        if self.refusal is None:
+            return None
+        source = str(self.refusal.get("source", ""))
+        if source.startswith("seat:") and source != f"seat:{seat}":
+            return None
+        return dict(self.refusal)
 
     def seat_json(self, seat: int) -> dict[str, Any]:
         """Seat ``seat``'s private view plus the public part; only for that seat."""
         data = self.public_json()
         data["seat"] = seat
+        data["refusal"] = self._refusal_for(seat)
         data["private"] = dict(self.private[seat]) if 0 <= seat < len(self.private) else None
         return data
 

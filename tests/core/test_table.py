@@ -243,3 +243,14 @@ def test_snapshot_json_is_plain(table: Table) -> None:
 
     data: Mapping[str, Any] = table.hub.latest().public_json()
     assert json.loads(json.dumps(data))["game"] == "tally"
+
+
+def test_a_seats_refusal_reaches_only_that_seat(table: Table) -> None:
+    res = act(table, {"do": "add", "n": 99}, source="seat:0")
+    assert not res.accepted
+    snap = table.hub.latest()
+    assert snap.public_json()["refusal"] is None
+    assert snap.seat_json(1)["refusal"] is None
+    assert "between 1 and 9" in snap.seat_json(0)["refusal"]["reason"]
+    act(table, {"do": "add", "n": 99})  # the host's refusal is for everyone
+    assert table.hub.latest().public_json()["refusal"] is not None

@@ -1,0 +1,108 @@
+"""Every recorded game in tests/records/<game>/ replays to what its .expected.json says."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.records import RecordError, replay_path
+
+HERE = Path(__file__).parent
+RECORDS = sorted(HERE.glob("*/*.jsonl"))
+
+
+def subset_mismatch(expected: Any, actual: Any, where: str = "") -> str | None:
+    """Where ``actual`` differs from ``expected`` (dicts: expected keys only), or None."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{where or '.'}: expected an object, got {actual!r}"
+        for key, value in expected.items():
+            if key not in actual:
+                return f"{where}.{key}: missing"
+            found = subset_mismatch(value, actual[key], f"{where}.{key}")
+            if found:
+                return found
+        return None
+    if expected != actual:
+        return f"{where or '.'}: expected {expected!r}, got {actual!r}"
+    return None
+
+
+def test_subset_matcher_can_fail() -> None:
+    assert subset_mismatch({"a": 1}, {"a": 1, "b": 2}) is None
+    assert subset_mismatch({"a": 1}, {"a": 2}) == ".a: expected 1, got 2"
+    assert subset_mismatch({"a": [1]}, {"a": [1, 2]}) is not None
+    assert subset_mismatch({"a": {"b": 1}}, {"a": {}}) == ".a.b: missing"
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=[f"{p.parent.name}/{p.stem}" for p in RECORDS])
+def test_record_replays_as_expected(record: Path) -> None:
+    expected_path = record.with_suffix(".expected.json")
+    assert expected_path.exists(), f"{record.name} needs {expected_path.name} beside it"
+    expected = json.loads(expected_path.read_text(encoding="utf-8"))
+    if "error_line" in expected:
+        with pytest.raises(RecordError) as err:
+            replay_path(record)
+        assert err.value.line == expected["error_line"]
+        assert expected.get("error_contains", "") in err.value.reason
+        return
+    result = replay_path(record).to_json()
+    for key in ("state", "outcome"):
+        if key in expected:
+            if expected[key] is None:
+                assert result[key] is None, f"{key}: expected null, got {result[key]!r}"
+            else:
+                problem = subset_mismatch(expected[key], result[key], key)
+                assert problem is None, problem
+
+
+BROKEN = """{"record": "table-companion", "version": 1, "game": "GAME", "seats": 3, "options": {}}
+{"t": 0.5, "do": "nonsense-that-no-engine-knows"}
+"""
+
+
+def test_cli_names_the_broken_line(tmp_path: Path) -> None:
+    from companion import games
+
+    name = sorted(games.available())[0] if games.available() else None
+    if name is None:
+        pytest.skip("no game engine installed yet")
+    path = tmp_path / "broken.jsonl"
+    path.write_text(BROKEN.replace("GAME", name) + "{not json\n", encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", str(path), "--json"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert f"{path}:2:" in proc.stderr and "refused by the rules" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "lines, line, reason",
+    [
+        (["{not json"], 1, "not valid JSON"),
+        (['{"record": "other"}'], 1, "record"),
+        (['{"record": "table-companion", "version": 99, "game": "x", "seats": 2}'], 1, "newer"),
+        (['{"record": "table-companion", "version": 1, "game": "no-such-game", "seats": 2}'],
+         1, "unknown game"),
+    ],
+)
+def test_header_errors_name_line_and_reason(lines: list[str], line: int, reason: str) -> None:
+    from companion.records import replay_lines
+
+    with pytest.raises(RecordError) as err:
+        replay_lines(lines)
+    assert err.value.line == line and reason in err.value.reason
+
+
+def test_empty_record() -> None:
+    from companion.records import replay_lines
+
+    with pytest.raises(RecordError, match="empty"):
+        replay_lines(["", "# just a comment"])
