@@ -82,15 +82,15 @@ def scan_file(path: Path, decoder: Decoder) -> list[Detection]:
 
 
 def _make_decoder(name: str) -> Decoder:
-    from vision.decoding import default_decoder
+    from vision.decoding import DecoderUnavailableError, default_decoder
 
     if name == "auto":
         from vision.retry import RetryDecoder
 
         try:
             return RetryDecoder(report_damaged=True)
-        except Exception:
-            pass
+        except DecoderUnavailableError:
+            pass  # default_decoder falls back and logs why
     return default_decoder(name)
 
 

@@ -1,0 +1,215 @@
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.config import TrackingConfig, ZonesConfig
+from companion.inputs import TagLeft, TagSeen
+from vision.decoding import Detection, Image
+from vision.pipeline import VisionPipeline, _Slot
+from vision.sources import CameraError, Frame
+from vision.synthetic import CardPlay, SyntheticTable
+
+QUAD = ((600.0, 320.0), (680.0, 320.0), (680.0, 400.0), (600.0, 400.0))  # in the pile
+
+
+class ScriptedSource:
+    """Frames numbered 0..n-1 at 30 fps; raises CameraError at the indices in ``fail_at``."""
+
+    def __init__(self, n: int, fail_at: tuple[int, ...] = ()) -> None:
+        self.n, self.fail_at = n, set(fail_at)
+        self.i = 0
+        self.closed = 0
+        self.image = np.zeros((720, 1280), np.uint8)
+
+    def read(self) -> Frame | None:
+        time.sleep(0.002)
+        if self.i in self.fail_at:
+            self.fail_at.discard(self.i)
+            raise CameraError("camera 0 stopped delivering frames")
+        if self.i >= self.n:
+            return None
+        self.i += 1
+        return Frame(self.image, 100.0 + (self.i - 1) / 30, self.i - 1)
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+class IndexDecoder:
+    """Sees tag "A" in every frame whose index (stored in ``at``) is in ``frames``."""
+
+    name = "fake"
+
+    def __init__(self, frames: range, text: str = "A") -> None:
+        self.frames, self.text = frames, text
+        self.count = 0
+
+    def decode(self, image: Image) -> list[Detection]:
+        self.count += 1
+        return [Detection(self.text, QUAD, "fake")] if self.count - 1 in self.frames else []
+
+
+@dataclass(frozen=True)
+class Info:
+    status: str
+    game: str | None = None
+    card: str | None = None
+    serial: int | None = None
+    name: str | None = None
+
+
+def run(pipeline: VisionPipeline) -> None:
+    pipeline.start()
+    assert pipeline.wait_ended(timeout=10)
+    pipeline.stop()
+
+
+def collect() -> tuple[list[TagSeen | TagLeft], object]:
+    events: list[TagSeen | TagLeft] = []
+    return events, events.append
+
+
+def test_events_carry_capture_time_zone_and_registry_fields() -> None:
+    events, on_event = collect()
+    source = ScriptedSource(60)
+    info = Info("ok", "nasty7", "seven", 12, "Seven")
+    pipeline = VisionPipeline(source, IndexDecoder(range(5, 20)), TrackingConfig(), ZonesConfig(),
+                              on_event, resolve=lambda p: info)  # type: ignore[arg-type]
+    run(pipeline)
+    assert events == [
+        TagSeen("A", at=100.0 + 5 / 30, zone="pile", status="ok", game="nasty7", card="seven",
+                serial=12),
+        TagLeft("A", at=100.0 + 19 / 30, zone="pile", status="ok", game="nasty7", card="seven",
+                serial=12),
+    ]
+
+
+def test_malformed_is_reported_as_unknown() -> None:
+    events, on_event = collect()
+    pipeline = VisionPipeline(ScriptedSource(10), IndexDecoder(range(0, 10), "http://x"),
+                              TrackingConfig(), ZonesConfig(), on_event,  # type: ignore[arg-type]
+                              resolve=lambda p: Info("malformed"))
+    run(pipeline)
+    assert [(e.payload, e.status) for e in events] == [("http://x", "unknown")]
+
+
+def test_camera_failure_is_retried_and_no_event_is_lost() -> None:
+    events, on_event = collect()
+    source = ScriptedSource(80, fail_at=(10, 10, 25))
+    pipeline = VisionPipeline(source, IndexDecoder(range(8, 30)), TrackingConfig(), ZonesConfig(),
+                              on_event, backoff=(0.01, 0.05))  # type: ignore[arg-type]
+    run(pipeline)
+    assert [type(e).__name__ for e in events] == ["TagSeen", "TagLeft"]
+    assert source.closed >= 2
+    status = pipeline.status()
+    assert status["last_error"] == "camera 0 stopped delivering frames"
+    assert status["state"] == "stopped"
+
+
+def test_status_while_reconnecting_shows_attempt_and_next_retry() -> None:
+    class Unplugged:
+        def read(self) -> Frame | None:
+            raise CameraError("cannot open camera 0: check that it is plugged in")
+
+        def close(self) -> None:
+            pass
+
+    pipeline = VisionPipeline(Unplugged(), IndexDecoder(range(0)), TrackingConfig(),
+                              ZonesConfig(), lambda e: None, backoff=(0.05, 0.2))
+    pipeline.start()
+    deadline = time.monotonic() + 5
+    while pipeline.status()["attempt"] < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    status = pipeline.status()
+    pipeline.stop()
+    assert status["state"] == "reconnecting"
+    assert status["attempt"] >= 3
+    assert 0 <= status["next_retry_in_s"] <= 0.2
+    assert "plugged in" in status["last_error"]
+
+
+def test_a_raising_decoder_or_handler_does_not_stop_the_pipeline() -> None:
+    class Flaky(IndexDecoder):
+        def decode(self, image: Image) -> list[Detection]:
+            found = super().decode(image)
+            if self.count == 3:
+                raise RuntimeError("boom")
+            return found
+
+    calls: list[object] = []
+
+    def handler(event: object) -> None:
+        calls.append(event)
+        raise RuntimeError("handler bug")
+
+    pipeline = VisionPipeline(ScriptedSource(30), Flaky(range(0, 30)), TrackingConfig(),
+                              ZonesConfig(), handler)  # type: ignore[arg-type]
+    run(pipeline)
+    assert len(calls) == 1
+    assert pipeline.status()["frames"] == 29
+
+
+def test_slot_keeps_only_the_newest_frame() -> None:
+    slot = _Slot()
+    img = np.zeros((2, 2), np.uint8)
+    for i in range(3):
+        slot.put(Frame(img, float(i), i))
+    frame = slot.take(timeout=0.1)
+    assert frame is not None and frame.index == 2
+    assert slot.dropped == 2
+    assert slot.take(timeout=0.01) is None
+
+
+def test_live_jpeg_shows_the_frame_with_labels() -> None:
+    pipeline = VisionPipeline(ScriptedSource(5), IndexDecoder(range(0, 5)), TrackingConfig(),
+                              ZonesConfig(), lambda e: None,
+                              resolve=lambda p: Info("ok", "nasty7", "seven", 1, "Seven"))
+    assert pipeline.live_jpeg() is None
+    run(pipeline)
+    jpeg = pipeline.live_jpeg()
+    assert jpeg is not None
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (540, 960, 3)
+    # the tag outline is drawn in green at the scaled corners (600, 320) * 0.75
+    b, g, r = image[240, 470]
+    assert g > 150 and r < 120
+
+
+def test_synthetic_feed_end_to_end(payloads: list[str]) -> None:
+    """The real decoder on a real-time synthetic feed: each played card is seen once, in its zone."""
+    script = [CardPlay(payloads[0], at=0.3, zone="pile"),
+              CardPlay(payloads[1], at=0.6, position=(0.2, 0.7))]
+    table = SyntheticTable(payloads, script, fps=30, seed=5, realtime=True)
+    events: list[TagSeen | TagLeft] = []
+    lock = threading.Lock()
+
+    def on_event(e: TagSeen | TagLeft) -> None:
+        with lock:
+            events.append(e)
+
+    from vision.decoding import default_decoder
+
+    with VisionPipeline(table, default_decoder(), TrackingConfig(), ZonesConfig(), on_event):
+        deadline = time.monotonic() + 10
+        while len(events) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+    seen = sorted((e.payload, e.zone) for e in events if isinstance(e, TagSeen))
+    assert seen == [(payloads[0], "pile"), (payloads[1], None)]
+    assert not any(isinstance(e, TagLeft) for e in events)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_stop_is_safe_twice(n: int) -> None:
+    pipeline = VisionPipeline(ScriptedSource(n), IndexDecoder(range(0)), TrackingConfig(),
+                              ZonesConfig(), lambda e: None)
+    pipeline.start()
+    pipeline.stop()
+    pipeline.stop()
+    assert pipeline.status()["state"] == "stopped"

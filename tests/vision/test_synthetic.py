@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.decoding import default_decoder
+from vision.synthetic import CardPlay, Renderer, SyntheticTable, demo_script, random_scene
+
+
+def test_same_seed_same_pixels_and_truth(payloads: list[str]) -> None:
+    a = SyntheticTable(payloads, seed=3, realtime=False).render(75)
+    b = SyntheticTable(payloads, seed=3, realtime=False).render(75)
+    c = SyntheticTable(payloads, seed=4, realtime=False).render(75)
+    assert np.array_equal(a.image, b.image) and a.truth == b.truth
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_script_timing_and_truth(payloads: list[str]) -> None:
+    script = [CardPlay(payloads[0], at=1.0, zone="pile", removed_at=2.0)]
+    table = SyntheticTable(payloads, script, fps=10, seed=1, realtime=False)
+    assert table.render(5).truth == ()  # before it slides in
+    sliding = table.render(8).truth  # 0.8 s: sliding in
+    assert len(sliding) == 1 and not sliding[0].landed
+    landed = table.render(10).truth[0]
+    assert landed.fully_visible and landed.zone == "pile"
+    assert table.render(20).truth == ()  # removed
+
+
+def test_truth_corners_match_what_the_decoder_reads(payloads: list[str]) -> None:
+    frame = random_scene(Renderer(1280, 720, seed=2), payloads, 4, seed=9)
+    found = {d.text: np.array(d.corners) for d in default_decoder().decode(frame.image)}
+    for truth in frame.truth:
+        assert truth.payload in found
+        # the same four points (the decoder may start at another corner of the code)
+        got = found[truth.payload]
+        for point in np.array(truth.corners):
+            assert np.min(np.linalg.norm(got - point, axis=1)) < 6
+
+
+def test_a_covered_tag_is_not_fully_visible(payloads: list[str]) -> None:
+    script = [CardPlay(payloads[0], at=0.0, position=(0.5, 0.5), angle=0, slide_s=0.01),
+              CardPlay(payloads[1], at=0.5, position=(0.5, 0.55), angle=0, slide_s=0.01)]
+    table = SyntheticTable(payloads, script, fps=10, seed=1, realtime=False)
+    under, top = table.render(10).truth
+    assert under.payload == payloads[0] and under.visible < 0.5
+    assert top.fully_visible
+
+
+def test_off_frame_tag_is_not_fully_visible(payloads: list[str]) -> None:
+    script = [CardPlay(payloads[0], at=0.0, position=(0.99, 0.5), slide_s=0.01)]
+    truth = SyntheticTable(payloads, script, fps=10, realtime=False).render(5).truth[0]
+    assert truth.visible < 0.9
+
+
+def test_frame_source_paces_and_ends(payloads: list[str]) -> None:
+    table = SyntheticTable(payloads, [CardPlay(payloads[0], at=0.1)], fps=20, width=320,
+                           height=240, realtime=True)
+    frames = []
+    while (frame := table.read()) is not None:
+        frames.append(frame)
+    assert frames[0].image.shape == (240, 320, 3)
+    assert [f.index for f in frames] == list(range(len(frames)))
+    spent = frames[-1].at - frames[0].at
+    assert spent == pytest.approx((len(frames) - 1) / 20, abs=0.15)
+    assert table.captured[frames[3].index] == frames[3].at
+
+
+def test_close_ends_the_feed(payloads: list[str]) -> None:
+    table = SyntheticTable(payloads, fps=30, width=320, height=240, loop=True)
+    assert table.read() is not None
+    table.close()
+    assert table.read() is None
+
+
+def test_demo_script_clears_the_pile() -> None:
+    script = demo_script([f"P{i}" for i in range(8)], interval=1.0, pile_size=7)
+    assert [p.removed_at for p in script[:7]] == [7.5] * 7
+    assert script[7].removed_at == 14.5
+
+
+def test_needs_payloads() -> None:
+    with pytest.raises(ValueError, match="payloads"):
+        SyntheticTable([])
