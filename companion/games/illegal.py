@@ -61,7 +61,12 @@ from companion.games.illegal_model import (
     EVENT_TYPES,
     HAND_SIZE,
     OVER,
+    BusinessLost,
+    BusinessTaken,
+    CardPlayed,
+    CardsDiscarded,
     HandDealt,
+    HandScored,
     Options,
     SeatState,
     State,
@@ -178,17 +183,18 @@ def state_json(state: State) -> dict[str, Any]:
 
 
 def signals(state: State, events: Sequence[Any]) -> list[tuple[str, int | None]]:
-    """Buzzer/LED signals: a card accepted, whose turn it is, penalties, game over."""
+    """Buzzer/LED signals: a card accepted, a business lost or taken, whose turn, game over."""
     out: list[tuple[str, int | None]] = []
     for e in events:
-        kind = type(e).__name__
-        if kind in ("CardPlayed", "CardsDiscarded") and getattr(e, "why", "turn") == "turn":
+        if isinstance(e, CardPlayed | CardsDiscarded):
             out.append(("card", e.seat))
-        elif kind in ("BusinessLost", "BusinessTaken") and not out.count(("penalty", None)):
-            out.append(("penalty", e.seat if kind == "BusinessLost" else e.victim))
-        elif kind == "TurnStarted":
+        elif isinstance(e, BusinessLost):
+            out.append(("penalty", e.seat))
+        elif isinstance(e, BusinessTaken):
+            out.append(("penalty", e.victim))
+        elif isinstance(e, TurnStarted):
             out.append(("turn", e.seat))
-        elif kind == "HandScored" and e.match_over:
+        elif isinstance(e, HandScored) and e.match_over:
             out.append(("game_over", None))
     return out
 

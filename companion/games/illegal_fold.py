@@ -55,6 +55,11 @@ def describe(state: State, e: Any) -> str | None:
         return (
             f"{n(e.seat)}'s Magnum stops the takeover: {label(e.card)} goes back to {n(e.victim)}"
         )
+    return _describe_turn(state, e)
+
+
+def _describe_turn(state: State, e: Any) -> str | None:
+    n = state.name
     if isinstance(e, m.SkipsAdded):
         return f"{n(e.seat)} sits out {e.turns} turn(s)" if e.turns else None
     if isinstance(e, m.CardsPassed):

@@ -450,3 +450,64 @@ def test_engine_is_registered() -> None:
     assert get("illegal") is g
     assert g.next_deadline(table(None)) is None
     assert isinstance(SeatState("x"), SeatState)
+
+
+def test_tax_inspection_hand_is_shown_and_hidden_again() -> None:
+    state = table("tax_inspection")
+    with pytest.raises(IllegalAction, match="Only a seat under Tax Inspection"):
+        g.decide(state, {"do": "show", "seat": 1, "hand": ["alibi"]}, 0.0)
+    shown = run(state, {"do": "show", "seat": 0, "hand": ["white_coat", "alibi", "weapons"]})
+    assert [c["id"] for c in g.public_view(shown)["seats"][0]["shown"]] == [
+        "white_coat",
+        "alibi",
+        "weapons",
+    ]
+    after = run(shown, {"do": "play", "seat": 0, "card": "white_coat", "target": 0})
+    assert after.seats[0].hassle is None and after.seats[0].shown == ()
+
+
+def test_reveal_card_by_card_from_the_camera() -> None:
+    state = with_seat(table(None), 0, hand=3)  # 2 left after the Day of Accounting
+    state = run(state, {"do": "play", "seat": 0, "card": "day_of_accounting"})
+    seen = {"kind": "tag_seen", "card": "weapons", "serial": 40, "zone": "play", "t": 9.0}
+    action = g.action_for_input(state, seen)
+    assert action == {"do": "reveal_card", "seat": 0, "card": "weapons"}
+    state = run(state, action)
+    assert state.seats[0].revealed == ("weapons",)
+    assert g.action_for_input(state, {**seen, "card": "alibi"}) == {
+        "do": "reveal_card",
+        "seat": 0,
+        "card": "alibi",
+    }
+
+
+def test_hassle_leaves_at_once_option() -> None:
+    plain = table(None)
+    at_once = dataclasses.replace(
+        plain, options=dataclasses.replace(plain.options, hassle_leaves="at_once")
+    )
+    raid = {"do": "play", "seat": 0, "card": "raid", "target": 1}
+    bare = with_seat(plain, 1, businesses=("tropical_fish",))
+    assert run(bare, raid).seats[1].hassle == "raid"
+    bare = with_seat(at_once, 1, businesses=("tropical_fish",))
+    assert run(bare, raid).seats[1].hassle is None
+
+
+def test_magnum_restores_hassle_option() -> None:
+    take = {"do": "play", "seat": 0, "card": "relatives", "target": 1, "take": "weapons"}
+    stop = {"do": "play", "seat": 2, "card": "magnum", "cancel": True}
+    state = table("vacation_in_sweden")
+    assert run(state, take, stop).seats[0].hassle is None
+    state = dataclasses.replace(
+        state, options=dataclasses.replace(state.options, magnum_restores_hassle=True)
+    )
+    after = run(state, take, stop)
+    assert after.seats[0].hassle == "vacation_in_sweden"
+    assert "vacation_in_sweden" not in after.discards
+
+
+def test_signals() -> None:
+    state = with_seat(table("raid"), 0, businesses=("merchandise",))
+    events = g.decide(state, {"do": "play", "seat": 0, "card": "tropical_fish"}, 0.0)
+    after = run(state, {"do": "play", "seat": 0, "card": "tropical_fish"})
+    assert g.signals(after, events) == [("card", 0), ("penalty", 0), ("turn", 1)]
