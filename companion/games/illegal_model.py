@@ -351,7 +351,8 @@ def _played(state: State, e: CardPlayed) -> State:
 
 
 def _discarded(state: State, e: CardsDiscarded) -> State:
-    state = _seat(state, e.seat, hand=state.seats[e.seat].hand - len(e.cards))
+    hand = state.seats[e.seat].hand - len(e.cards)
+    state = _seat(state, e.seat, hand=hand, pending=None)  # a discard drops a shown play
     state = replace(state, discards=state.discards + e.cards)
     if e.why != "turn":
         return state
