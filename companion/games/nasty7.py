@@ -61,6 +61,7 @@ from companion.games.nasty7_state import (
     Rules,
     State,
     WordSet,
+    deadline,
     number_for,
 )
 from companion.games.nasty7_table import action_for_input
@@ -192,11 +193,11 @@ def _decide_accuse(state: State, action: Action, now: float) -> list[Event]:
     events: list[Event]
     pending = state.accusation
     if pending is None:
-        against = _seat(state, action, "against")
         require(
             bool(state.pile) and state.last_player is not None,
             "No card is on the pile: there is nothing to accuse anyone of yet.",
         )
+        against = _seat(state, action, "against")
         require(
             against == state.last_player,
             f"Only the player of the last card ({_names(state, (state.last_player or 0,))}) "
@@ -435,9 +436,7 @@ def next_deadline(state: State) -> float | None:
     No deadline before a round's first card, while an accusation waits, or once the game
     is over. After a seat's last card the deadline ends the game instead.
     """
-    if state.over or state.accusation is not None or state.timer_from is None:
-        return None
-    return round(state.timer_from + state.rules.hesitation_s, 6)
+    return deadline(state)
 
 
 # --- helpers ------------------------------------------------------------------------

@@ -125,6 +125,17 @@ class State:
         return (self.last_player + 1) % self.n_seats
 
 
+def deadline(state: State) -> float | None:
+    """When the seat to play is penalised for hesitating (game time), or ``None``.
+
+    No deadline before a round's first card, while an accusation waits, or once the game
+    is over. Rounded to microseconds so that recorded times like 1.2 + 3.0 compare exactly.
+    """
+    if state.over or state.accusation is not None or state.timer_from is None:
+        return None
+    return round(state.timer_from + state.rules.hesitation_s, 6)
+
+
 # --- events (stored via base.event_to_json; every field a JSON value) ---------------
 
 

@@ -36,6 +36,7 @@ from companion.games.nasty7_state import (
     GameEnded,
     PileTaken,
     State,
+    deadline,
     number_for,
 )
 
@@ -53,7 +54,7 @@ _WHY = {
 def public_view(state: State) -> dict[str, Any]:
     """The table view: stacks, turn, timer; the count only on an accusation or penalty."""
     reveal = state.reveal
-    deadline = _deadline(state)
+    due = deadline(state)
     return {
         "game": "nasty7",
         "status": status(state),
@@ -67,10 +68,10 @@ def public_view(state: State) -> dict[str, Any]:
         "last_player": state.last_player,
         "word": state.word,
         "word_chooser": _word_chooser(state),
-        "deadline": deadline,
+        "deadline": due,
         "timer": None
-        if deadline is None or state.timer_from is None
-        else {"from": state.timer_from, "deadline": deadline, "seconds": state.rules.hesitation_s},
+        if due is None or state.timer_from is None
+        else {"from": state.timer_from, "deadline": due, "seconds": state.rules.hesitation_s},
         "accusation": None
         if state.accusation is None
         else {"by": list(state.accusation.by), "against": state.accusation.against},
@@ -126,7 +127,7 @@ def state_json(state: State) -> dict[str, Any]:
         "word_set": state.word_set,
         "accusation": None if acc is None else {"by": list(acc.by), "against": acc.against},
         "finisher": state.finisher,
-        "deadline": _deadline(state),
+        "deadline": deadline(state),
         "plays": state.plays,
         "out_of_game": state.out_of_game,
         "over": state.over,
@@ -197,12 +198,6 @@ def _seat_row(state: State, seat: int) -> dict[str, Any]:
         "skips": live and state.skipped == seat and state.turn != seat,
         "played_last": state.last_player == seat,
     }
-
-
-def _deadline(state: State) -> float | None:
-    if state.over or state.accusation is not None or state.timer_from is None:
-        return None
-    return round(state.timer_from + state.rules.hesitation_s, 6)
 
 
 def _word_chooser(state: State) -> int | None:

@@ -1,0 +1,94 @@
+"""The Nasty 7 under random play: invariants, event round trips, the count never leaks."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games import nasty7
+from companion.games.base import (
+    IllegalAction,
+    deliver_deadlines,
+    event_from_json,
+    event_to_json,
+    fold,
+)
+from companion.games.nasty7_state import CARDS, FIGURES, MISTAKES, State, number_for
+from tests.games.test_nasty7_helpers import start
+
+ACTIONS = st.one_of(
+    st.builds(lambda c: {"do": "play", "card": c}, st.sampled_from(CARDS)),
+    st.builds(lambda c, s: {"do": "play", "card": c, "seat": s}, st.sampled_from(CARDS),
+              st.integers(0, 5)),
+    st.builds(lambda b, u: {"do": "accuse", "by": b, "upheld": u},
+              st.lists(st.integers(0, 5), min_size=1, max_size=3, unique=True),
+              st.sampled_from([True, False, None])),
+    st.builds(lambda u: {"do": "rule", "upheld": u}, st.booleans()),
+    st.just({"do": "withdraw"}),
+    st.builds(lambda s, k: {"do": "mistake", "seat": s, "kind": k}, st.integers(0, 5),
+              st.sampled_from(MISTAKES)),
+    st.builds(lambda w: {"do": "word", "text": w}, st.sampled_from(["pfft", "ouch", "3/4"])),
+)  # fmt: skip
+GAMES = st.tuples(
+    st.integers(2, 6),
+    st.fixed_dictionaries({"deck_size": st.integers(12, 110), "nasty": st.booleans(),
+                           "even_nastier": st.booleans()}),
+    st.lists(st.tuples(st.sampled_from([0.3, 1.0, 2.9, 3.5, 8.0]), ACTIONS), max_size=80),
+)  # fmt: skip
+
+
+def _check(state: State) -> None:
+    """What must hold after every step of any game."""
+    assert sum(state.stacks) + len(state.pile) + state.out_of_game == state.rules.deck_size
+    assert state.figures == sum(FIGURES[c] for c in state.pile)
+    assert state.count == number_for(state.figures)
+    assert len(state.pile) == len(state.pile_serials)
+    if not state.pile:
+        assert nasty7.next_deadline(state) is None
+    if not state.over:
+        assert all(n > 0 for s, n in enumerate(state.stacks) if s != state.finisher)
+    view = nasty7.public_view(state)
+    assert json.loads(json.dumps(view)) == view
+    if state.reveal is None:  # the running count is not on the table
+        assert nasty7.public_view(replace(state, figures=state.figures + 5)) == view
+
+
+def _round_trip(events: list[Any]) -> None:
+    for event in events:
+        name, payload = event_to_json(event)
+        stored = json.loads(json.dumps(payload))
+        assert event_from_json(nasty7.event_types, name, stored) == event
+
+
+@settings(max_examples=150, deadline=None)
+@given(GAMES)
+def test_random_games_keep_every_invariant(game: tuple[int, dict[str, Any], list[Any]]) -> None:
+    seats, options, steps = game
+    state = start(seats, **options)
+    t = 0.0
+    all_events: list[Any] = []
+    for gap, action in steps:
+        t += gap
+        state = deliver_deadlines(nasty7, state, t, lambda _t, evs: all_events.extend(evs))
+        if action["do"] == "accuse":
+            action = {**action, "against": state.last_player or 0}
+            if action["upheld"] is None:
+                del action["upheld"]
+        try:
+            events = nasty7.decide(state, action, t)
+        except IllegalAction as exc:
+            assert len(exc.reason) > 10
+            continue
+        all_events.extend(events)
+        state = fold(nasty7, state, events)
+        _check(state)
+        if state.over:
+            assert nasty7.outcome(state) is not None
+            assert all(state.stacks[w] == 0 for w in state.winners)
+            break
+    _round_trip(all_events)
+    assert fold(nasty7, start(seats, **options), all_events) == state  # events alone rebuild it
