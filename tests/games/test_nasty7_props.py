@@ -6,6 +6,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from hypothesis import event as note
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,11 +18,12 @@ from companion.games.base import (
     event_to_json,
     fold,
 )
-from companion.games.nasty7_state import CARDS, FIGURES, MISTAKES, State, number_for
+from companion.games.nasty7_state import CARDS, FIGURES, MISTAKES, PileTaken, State, number_for
 from tests.games.test_nasty7_helpers import start
 
+PLAY = st.builds(lambda c: {"do": "play", "card": c}, st.sampled_from(CARDS))
 ACTIONS = st.one_of(
-    st.builds(lambda c: {"do": "play", "card": c}, st.sampled_from(CARDS)),
+    PLAY, PLAY, PLAY, PLAY, PLAY,
     st.builds(lambda c, s: {"do": "play", "card": c, "seat": s}, st.sampled_from(CARDS),
               st.integers(0, 5)),
     st.builds(lambda b, u: {"do": "accuse", "by": b, "upheld": u},
@@ -35,9 +37,9 @@ ACTIONS = st.one_of(
 )  # fmt: skip
 GAMES = st.tuples(
     st.integers(2, 6),
-    st.fixed_dictionaries({"deck_size": st.integers(12, 110), "nasty": st.booleans(),
+    st.fixed_dictionaries({"deck_size": st.integers(6, 24), "nasty": st.booleans(),
                            "even_nastier": st.booleans()}),
-    st.lists(st.tuples(st.sampled_from([0.3, 1.0, 2.9, 3.5, 8.0]), ACTIONS), max_size=80),
+    st.lists(st.tuples(st.sampled_from([0.3, 1.0, 2.9, 3.5, 8.0]), ACTIONS), min_size=10, max_size=150),
 )  # fmt: skip
 
 
@@ -90,5 +92,7 @@ def test_random_games_keep_every_invariant(game: tuple[int, dict[str, Any], list
             assert nasty7.outcome(state) is not None
             assert all(state.stacks[w] == 0 for w in state.winners)
             break
+    note("game over" if state.over else "game goes on")
+    note(f"{sum(isinstance(e, PileTaken) for e in all_events) // 3 * 3}+ pile moves")
     _round_trip(all_events)
     assert fold(nasty7, start(seats, **options), all_events) == state  # events alone rebuild it
