@@ -1,0 +1,110 @@
+"""Fixtures: a running table (tally test engine), the app, a test client, a real server."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import games
+from companion.config import WebConfig
+from companion.games.base import Engine
+from companion.inputs import Command
+from companion.store import MemoryStore
+from companion.table import Table
+from tests.core import tally
+from web import create_app
+from web.auth import host_token
+from web.server import make_server, stop
+
+
+@pytest.fixture(autouse=True)
+def tally_engine() -> Iterator[Engine]:
+    engine = cast(Engine, tally)
+    games.register(engine)
+    yield engine
+
+
+@pytest.fixture
+def table() -> Iterator[Table]:
+    t = Table(MemoryStore())
+    t.start()
+    yield t
+    t.stop()
+
+
+def start_game(table: Table, players: list[str] | None = None, **args: Any) -> None:
+    args.setdefault("game", "tally")
+    args["players"] = players or ["Ann", "Ben", "Cy"]
+    res = table.submit(Command("start", args)).result(5)
+    assert res.accepted, res.reason
+
+
+def act(table: Table, action: dict[str, Any], source: str = "host") -> Any:
+    return table.submit(Command("action", {"action": action}, source=source)).result(5)
+
+
+@pytest.fixture
+def app(table: Table, state_dir: Path) -> Flask:
+    return create_app(table, web_config=WebConfig(port=8080), state_dir=state_dir, testing=True)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def csrf_of(client: FlaskClient) -> str:
+    """The CSRF token of this client's browser (loads a page to get it)."""
+    html = client.get("/").get_data(as_text=True)
+    found = re.search(r'name="csrf-token" content="([0-9a-f]+)"', html)
+    assert found, "no CSRF token on the page"
+    return found.group(1)
+
+
+def as_host(app: Flask, state_dir: Path) -> FlaskClient:
+    """A client signed in as the host."""
+    c = app.test_client()
+    assert c.get(f"/host?token={host_token(state_dir)}").status_code == 200
+    return c
+
+
+def join_url(host: FlaskClient, seat: int) -> str:
+    """The join link of ``seat`` as the host panel shows it (path only)."""
+    html = host.get("/host").get_data(as_text=True)
+    links = re.findall(r'href="https?://[^/"]+(/join/[^"]+)"', html)
+    assert len(links) > seat, html
+    return str(links[seat])
+
+
+def join(app: Flask, host: FlaskClient, seat: int) -> FlaskClient:
+    """A new browser that joined ``seat`` through its join link."""
+    c = app.test_client()
+    url = join_url(host, seat)
+    assert c.get(url).status_code == 200
+    resp = c.post(url, data={"csrf_token": csrf_of(c)})
+    assert resp.status_code == 303, resp.get_data(as_text=True)
+    return c
+
+
+def post_json(client: FlaskClient, url: str, body: Any) -> Any:
+    return client.post(url, json=body, headers={"X-CSRF-Token": csrf_of(client)})
+
+
+@pytest.fixture
+def live_url(app: Flask) -> Iterator[str]:
+    """The app on a real cheroot server on a free loopback port."""
+    server = make_server(app, "127.0.0.1", 0, 24)
+    server.prepare()
+    port = server.bind_addr[1]
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    stop(app, server)
+    thread.join(10)
