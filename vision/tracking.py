@@ -76,6 +76,11 @@ class TagTracker:
     """
 
     def __init__(self, config: TrackingConfig, zones: Zones | ZonesConfig) -> None:
+        if config.seen_in > config.of_last:
+            raise ValueError(
+                f"tracking.seen_in ({config.seen_in}) cannot exceed tracking.of_last "
+                f"({config.of_last}): a tag would never be seen; lower seen_in or raise of_last"
+            )
         self.config = config
         self.zones = zones if isinstance(zones, Zones) else Zones.from_config(zones)
         self._tracks: dict[str, _Track] = {}

@@ -19,40 +19,52 @@ QUAD = ((600.0, 320.0), (680.0, 320.0), (680.0, 400.0), (600.0, 400.0))  # in th
 
 
 class ScriptedSource:
-    """Frames numbered 0..n-1 at 30 fps; raises CameraError at the indices in ``fail_at``."""
+    """Frames numbered 0..n-1 at 30 fps; raises CameraError at the indices in ``fail_at``.
+
+    It hands out a frame only after the decoder took the previous one (``lockstep``), so
+    no frame is dropped and the tests do not depend on the machine's load. The frame
+    index is written into the image's first two pixels for ``IndexDecoder``.
+    """
 
     def __init__(self, n: int, fail_at: tuple[int, ...] = ()) -> None:
         self.n, self.fail_at = n, set(fail_at)
         self.i = 0
         self.closed = 0
-        self.image = np.zeros((720, 1280), np.uint8)
+        self.lockstep = threading.Semaphore(1)
 
     def read(self) -> Frame | None:
-        time.sleep(0.002)
         if self.i in self.fail_at:
             self.fail_at.discard(self.i)
             raise CameraError("camera 0 stopped delivering frames")
         if self.i >= self.n:
             return None
+        assert self.lockstep.acquire(timeout=5)
+        image = np.zeros((72, 128), np.uint8)
+        image[0, 0], image[0, 1] = divmod(self.i, 256)
         self.i += 1
-        return Frame(self.image, 100.0 + (self.i - 1) / 30, self.i - 1)
+        return Frame(image, 100.0 + (self.i - 1) / 30, self.i - 1, display=None)
 
     def close(self) -> None:
         self.closed += 1
 
 
 class IndexDecoder:
-    """Sees tag "A" in every frame whose index (stored in ``at``) is in ``frames``."""
+    """Sees a tag in every frame whose index is in ``frames`` (corners in the pile)."""
 
     name = "fake"
 
-    def __init__(self, frames: range, text: str = "A") -> None:
-        self.frames, self.text = frames, text
+    def __init__(self, frames: range, text: str = "A", source: ScriptedSource | None = None) -> None:
+        self.frames, self.text, self.source = frames, text, source
         self.count = 0
 
     def decode(self, image: Image) -> list[Detection]:
         self.count += 1
-        return [Detection(self.text, QUAD, "fake")] if self.count - 1 in self.frames else []
+        index = int(image[0, 0]) * 256 + int(image[0, 1])
+        if self.source is not None:
+            self.source.lockstep.release()
+        scale = image.shape[1] / 1280
+        quad = tuple((x * scale, y * scale) for x, y in QUAD)
+        return [Detection(self.text, quad, "fake")] if index in self.frames else []
 
 
 @dataclass(frozen=True)
@@ -79,7 +91,7 @@ def test_events_carry_capture_time_zone_and_registry_fields() -> None:
     events, on_event = collect()
     source = ScriptedSource(60)
     info = Info("ok", "nasty7", "seven", 12, "Seven")
-    pipeline = VisionPipeline(source, IndexDecoder(range(5, 20)), TrackingConfig(), ZonesConfig(),
+    pipeline = VisionPipeline(source, IndexDecoder(range(5, 20), source=source), TrackingConfig(), ZonesConfig(),
                               on_event, resolve=lambda p: info)  # type: ignore[arg-type]
     run(pipeline)
     assert events == [
@@ -92,7 +104,8 @@ def test_events_carry_capture_time_zone_and_registry_fields() -> None:
 
 def test_malformed_is_reported_as_unknown() -> None:
     events, on_event = collect()
-    pipeline = VisionPipeline(ScriptedSource(10), IndexDecoder(range(0, 10), "http://x"),
+    source = ScriptedSource(10)
+    pipeline = VisionPipeline(source, IndexDecoder(range(0, 10), "http://x", source),
                               TrackingConfig(), ZonesConfig(), on_event,  # type: ignore[arg-type]
                               resolve=lambda p: Info("malformed"))
     run(pipeline)
@@ -102,7 +115,8 @@ def test_malformed_is_reported_as_unknown() -> None:
 def test_camera_failure_is_retried_and_no_event_is_lost() -> None:
     events, on_event = collect()
     source = ScriptedSource(80, fail_at=(10, 10, 25))
-    pipeline = VisionPipeline(source, IndexDecoder(range(8, 30)), TrackingConfig(), ZonesConfig(),
+    pipeline = VisionPipeline(source, IndexDecoder(range(8, 30), source=source), TrackingConfig(),
+                              ZonesConfig(),
                               on_event, backoff=(0.01, 0.05))  # type: ignore[arg-type]
     run(pipeline)
     assert [type(e).__name__ for e in events] == ["TagSeen", "TagLeft"]
@@ -148,7 +162,8 @@ def test_a_raising_decoder_or_handler_does_not_stop_the_pipeline() -> None:
         calls.append(event)
         raise RuntimeError("handler bug")
 
-    pipeline = VisionPipeline(ScriptedSource(30), Flaky(range(0, 30)), TrackingConfig(),
+    source = ScriptedSource(30)
+    pipeline = VisionPipeline(source, Flaky(range(0, 30), source=source), TrackingConfig(),
                               ZonesConfig(), handler)  # type: ignore[arg-type]
     run(pipeline)
     assert len(calls) == 1
@@ -167,7 +182,8 @@ def test_slot_keeps_only_the_newest_frame() -> None:
 
 
 def test_live_jpeg_shows_the_frame_with_labels() -> None:
-    pipeline = VisionPipeline(ScriptedSource(5), IndexDecoder(range(0, 5)), TrackingConfig(),
+    source = ScriptedSource(5)
+    pipeline = VisionPipeline(source, IndexDecoder(range(0, 5), source=source), TrackingConfig(),
                               ZonesConfig(), lambda e: None,
                               resolve=lambda p: Info("ok", "nasty7", "seven", 1, "Seven"))
     assert pipeline.live_jpeg() is None
@@ -175,10 +191,10 @@ def test_live_jpeg_shows_the_frame_with_labels() -> None:
     jpeg = pipeline.live_jpeg()
     assert jpeg is not None
     image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    assert image.shape == (540, 960, 3)
-    # the tag outline is drawn in green at the scaled corners (600, 320) * 0.75
-    b, g, r = image[240, 470]
-    assert g > 150 and r < 120
+    assert image.shape == (72, 128, 3)
+    # the tag outline is drawn in green along the scaled top edge y = 320 * 0.1
+    b, g, r = image[32, 64]
+    assert g > 120 and r < 120
 
 
 def test_synthetic_feed_end_to_end(payloads: list[str]) -> None:

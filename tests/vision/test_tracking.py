@@ -111,6 +111,13 @@ def test_seen_in_one_of_one_is_immediate() -> None:
     assert t.update(5.0, [det("A")], SIZE) == [TagSeen("A", at=5.0, zone="pile")]
 
 
+def test_impossible_thresholds_are_refused() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="lower seen_in"):
+        tracker(seen_in=4, of_last=3)
+
+
 def test_point_in_polygon() -> None:
     square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
     assert point_in_polygon((0.5, 0.5), square)
