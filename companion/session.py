@@ -167,35 +167,33 @@ class Session:
         """The session stored in ``rows`` (a power cut, a restart): fold, never re-decide."""
         session = cls.start(engine, setup)
         by_seq: dict[int, int] = {}
-        batches: list[Batch] = []
-        undone: set[int] = set()
-        seqs: list[int] = []
+        heads: list[tuple[str, StoredEvent]] = []
+        events: list[list[Any]] = []
+        undone: dict[int, int] = {}  # batch index of an undo -> index it takes back
         quiet = -1.0
         for row in rows:
-            if row.type in (ACTION, DEADLINE_EVENT):
-                kind = "action" if row.type == ACTION else "deadline"
-                by_seq[row.seq] = len(batches)
-                seqs.append(row.seq)
-                batches.append(Batch(kind, row.t, dict(row.payload)))
-            elif row.type == UNDONE:
-                target = by_seq[int(row.payload["batch"])]
-                by_seq[row.seq] = len(batches)
-                seqs.append(row.seq)
-                batches.append(Batch("undo", row.t, {"do": "undo"}, undoes=target))
-                undone.add(target)
-                quiet = row.t
+            if row.type in TABLE_EVENTS:
+                by_seq[row.seq] = len(heads)
+                if row.type == UNDONE:
+                    undone[len(heads)] = by_seq[int(row.payload["batch"])]
+                    quiet = row.t
+                kind = {ACTION: "action", DEADLINE_EVENT: "deadline", UNDONE: "undo"}[row.type]
+                heads.append((kind, row))
+                events.append([])
             else:
-                event = base.event_from_json(engine.event_types, row.type, row.payload)
-                b = batches[-1]
-                batches[-1] = replace(b, events=(*b.events, event))
-        last_t = rows[-1].t if rows else 0.0
+                events[-1].append(base.event_from_json(engine.event_types, row.type, row.payload))
+        batches = tuple(
+            Batch(kind, row.t, {"do": "undo"} if kind == "undo" else dict(row.payload),
+                  tuple(evs), undone.get(i))
+            for i, ((kind, row), evs) in enumerate(zip(heads, events, strict=True))
+        )
         session = replace(
             session,
-            batches=tuple(batches),
-            undone=frozenset(undone),
-            last_t=last_t,
+            batches=batches,
+            undone=frozenset(undone.values()),
+            last_t=rows[-1].t if rows else 0.0,
             quiet_until=quiet,
-            stored_seqs=tuple(seqs),
+            stored_seqs=tuple(row.seq for _, row in heads),
         )
         return replace(session, state=session._refold(session.undone))
 

@@ -235,7 +235,7 @@ def event_from_json(types: Mapping[str, type], name: str, payload: Mapping[str, 
     cls = types.get(name)
     if cls is None:
         raise ValueError(f"unknown event type {name!r}")
-    return cls(**{k: _from_json(v) for k, v in payload.items()})
+    return cls(**{k: _from_json(v) if isinstance(v, list) else v for k, v in payload.items()})
 
 
 def fold(engine: Engine, state: S, events: Sequence[Any]) -> S:
