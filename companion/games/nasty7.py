@@ -225,6 +225,7 @@ def _decide_accuse(state: State, action: Action, now: float) -> list[Event]:
 
 def _decide_rule(state: State, action: Action, now: float) -> list[Event]:
     require(state.accusation is not None, "No accusation is waiting for a ruling.")
+    _require_host(action)
     upheld = action.get("upheld")
     require(isinstance(upheld, bool), "'upheld' must be true or false.")
     return _rule(state, [], bool(upheld))
@@ -232,6 +233,7 @@ def _decide_rule(state: State, action: Action, now: float) -> list[Event]:
 
 def _decide_withdraw(state: State, action: Action, now: float) -> list[Event]:
     require(state.accusation is not None, "No accusation is waiting: nothing to withdraw.")
+    _require_host(action)
     return [AccusationWithdrawn(now)]
 
 
@@ -477,6 +479,14 @@ def _seat_list(state: State, action: Action) -> tuple[int, ...]:
     seats = tuple(_seat(state, {"by": s}, "by") for s in raw)
     require(len(set(seats)) == len(seats), "'by' names a seat twice.")
     return seats
+
+
+def _require_host(action: Action) -> None:
+    """Rulings come from the host: a seat's phone adds its ``seat`` and is refused."""
+    require(
+        action.get("seat") is None,
+        "Only the host rules on an accusation: use the host's phone or buttons.",
+    )
 
 
 def _require_no_accusation(state: State) -> None:

@@ -294,6 +294,15 @@ def test_nobody_can_be_accused_before_a_card_lies_on_the_pile() -> None:
         act(start(3), {"do": "accuse", "by": [1], "against": 0, "upheld": True})
 
 
+@pytest.mark.parametrize("action", [{"do": "rule", "upheld": False, "seat": 0},
+                                    {"do": "withdraw", "seat": 1}])  # fmt: skip
+def test_only_the_host_rules(action: dict[str, Any]) -> None:
+    state = run(start(3), plays("racketeer"))
+    state = act(state, {"do": "accuse", "by": [1], "against": 0}, 1.5)
+    with pytest.raises(IllegalAction, match="Only the host"):
+        act(state, action, 1.6)
+
+
 def test_a_second_accusation_against_another_seat_waits_for_the_first() -> None:
     state = run(start(3), plays("racketeer"))
     state = act(state, {"do": "accuse", "by": [1], "against": 0}, 1.5)
