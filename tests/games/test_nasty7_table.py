@@ -90,3 +90,68 @@ def test_nothing_happens_after_the_game_is_over() -> None:
     assert state.over
     assert nasty7.action_for_input(state, tag("gun", 3)) is None
     assert nasty7.action_for_input(state, button(0)) is None
+
+
+# --- through the real table loop (memory store, fake clock) -------------------------
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 500.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _table() -> tuple[Any, _Clock]:
+    from companion.inputs import Command
+    from companion.store import MemoryStore
+    from companion.table import Table
+
+    clock = _Clock()
+    table = Table(MemoryStore(), clock=clock)
+    res = table.process(Command("start", {"game": "fiese7", "players": ["Ann", "Ben", "Cy"]}))
+    assert res.accepted, res.reason
+    return table, clock
+
+
+def _seen(clock: _Clock, card: str, serial: int) -> Any:
+    from companion.inputs import TagSeen
+
+    return TagSeen("P", at=clock.now, zone="pile", status="ok", game="nasty7", card=card,
+                   serial=serial)  # fmt: skip
+
+
+def test_the_table_turns_camera_cards_into_plays_and_times_hesitation() -> None:
+    table, clock = _table()
+    signals: list[Any] = []
+    table.subscribe(lambda _snap, sig: signals.extend(sig))
+    assert table.process(_seen(clock, "racketeer", 11)).accepted
+    clock.now += 1.0
+    assert table.process(_seen(clock, "gun", 12)).accepted
+    again = table.process(_seen(clock, "racketeer", 11))
+    assert not again.accepted and "#11 is already on the pile" in (again.reason or "")
+    public = table.hub.latest().public
+    assert public["pile"] == 2 and public["revealed_count"] is None and public["turn"] == 2
+    clock.now += 3.5
+    table.tick()
+    public = table.hub.latest().public
+    assert public["revealed"] == {"count": 2, "figures": 2, "why": "hesitation", "seat": 2}
+    assert [s["cards"] for s in public["seats"]] == [35, 35, 38]
+    assert ("hesitation", 2) in signals
+
+
+def test_seat_buttons_and_the_hosts_ruling_at_the_table() -> None:
+    from companion.inputs import ButtonPressed
+
+    table, clock = _table()
+    table.process(_seen(clock, "racketeer", 1))
+    assert table.process(ButtonPressed("seat", at=clock.now + 0.5, seat=2)).accepted
+    assert table.hub.latest().public["revealed_count"] == 1
+    clock.now += 10  # the clock is stopped while the host thinks
+    table.tick()
+    assert table.hub.latest().public["accusation"] == {"by": [2], "against": 0}
+    assert table.process(ButtonPressed("confirm", at=clock.now)).accepted
+    public = table.hub.latest().public
+    assert public["accusation"] is None and public["revealed"]["why"] == "upheld"
+    assert [s["cards"] for s in public["seats"]] == [36, 36, 36]
