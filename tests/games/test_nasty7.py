@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from companion.games import nasty7
-from companion.games.base import IllegalAction, Setup, SetupError, Termination
+from companion.games.base import (
+    IllegalAction,
+    Setup,
+    SetupError,
+    Termination,
+    event_from_json,
+    event_to_json,
+)
 from companion.games.nasty7_state import (
     AccusationOpened,
     AccusationRuled,
+    AccusationWithdrawn,
+    AccusersJoined,
     CardPlayed,
     GameEnded,
     PenaltyCardsGiven,
     PileTaken,
     State,
+    WordSet,
     number_for,
 )
 from tests.games.test_nasty7_helpers import act, plays, run, start
@@ -472,3 +483,30 @@ def test_a_ruling_event_is_followed_by_the_pile_move() -> None:
 def test_card_played_records_time_turn_and_serial() -> None:
     events = nasty7.decide(start(3), {"do": "play", "card": "gun", "serial": 4}, 1.25)
     assert events == [CardPlayed(0, "gun", 1.25, True, 4)]
+
+
+# --- events are stored as JSON --------------------------------------------------------
+
+SAMPLE_EVENTS = [
+    CardPlayed(2, "twin_phone", 12.25, False, 17),
+    CardPlayed(0, "gun", 1.0),
+    AccusationOpened((0, 3), 1),
+    AccusersJoined((2,)),
+    AccusationRuled(False),
+    AccusationWithdrawn(9.5),
+    PileTaken((2, 4, 0), (3, 2, 2), 2, "not_upheld", 1),
+    PenaltyCardsGiven(1, (0, 2, 3)),
+    WordSet(1, "peek-a-boo"),
+    GameEnded((1,)),
+]
+
+
+def test_the_samples_cover_every_event_type() -> None:
+    assert {type(e).__name__ for e in SAMPLE_EVENTS} == set(nasty7.event_types)
+
+
+@pytest.mark.parametrize("event", SAMPLE_EVENTS, ids=lambda e: type(e).__name__)
+def test_events_round_trip_through_json(event: Any) -> None:
+    name, payload = event_to_json(event)
+    stored = json.loads(json.dumps(payload))
+    assert event_from_json(nasty7.event_types, name, stored) == event
