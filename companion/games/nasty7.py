@@ -15,8 +15,12 @@ in ``docs/rules/nasty7.md``. Actions (record lines without ``t``):
 - ``{"do": "deadline"}`` at ``next_deadline``: the hesitation rule (or, after a seat's
   last card, the end of the game).
 
-Views (``public_view``, ``seat_view``, ``state_json``, ``signals``) are documented in
-``companion.games.nasty7_views``.
+Views: ``public_view`` (the table: ``status``, ``seats`` with card counts, ``turn``,
+``skipping``, ``pile``, ``top``, ``word``, ``deadline``/``timer`` for the hesitation bar,
+``accusation``, ``revealed_count``/``revealed`` only on an accusation or a penalty, never
+the running count during play), ``seat_view`` (adds ``you``, ``your_cards``,
+``your_turn``, ``you_skip``, ``can_accuse``, ``choose_word``) and ``state_json`` (the
+referee: everything). Every key is documented in ``companion.games.nasty7_views``.
 """
 
 from __future__ import annotations
@@ -32,7 +36,6 @@ from companion.games.base import (
     IllegalAction,
     Outcome,
     Setup,
-    SetupError,
     Termination,
     check_options,
     check_seats,
@@ -58,11 +61,11 @@ from companion.games.nasty7_state import (
     PenaltyCardsGiven,
     PileTaken,
     Reveal,
-    Rules,
     State,
     WordSet,
     deadline,
     number_for,
+    rules_from_options,
 )
 from companion.games.nasty7_table import action_for_input
 from companion.games.nasty7_views import public_view, seat_view, signals, state_json
@@ -103,7 +106,7 @@ def new_game(setup: Setup) -> State:
     Raises ``SetupError`` for a seat count outside 2..6 or a bad option value.
     """
     check_seats(_ME, setup)
-    rules = _rules(check_options(_ME, setup.options), setup.n_seats)
+    rules = rules_from_options(check_options(_ME, setup.options), setup.n_seats)
     each, left = divmod(rules.deck_size, setup.n_seats)
     return State(
         seats=tuple(setup.seats),
@@ -113,36 +116,6 @@ def new_game(setup: Setup) -> State:
         turn=rules.starter,
         round_starter=rules.starter,
         word=rules.word,
-    )
-
-
-def _rules(opts: Mapping[str, Any], n_seats: int) -> Rules:
-    hes = opts["hesitation_s"]
-    if isinstance(hes, bool) or not isinstance(hes, int | float) or not 0 < hes <= 60:
-        raise SetupError(f"nasty7: hesitation_s must be seconds between 0 and 60, got {hes!r}")
-    deck = opts["deck_size"]
-    if isinstance(deck, bool) or not isinstance(deck, int) or deck < n_seats:
-        raise SetupError(
-            f"nasty7: deck_size must be a whole number of at least {n_seats} "
-            f"(one card per player), got {deck!r}"
-        )
-    starter = opts["starter"]
-    if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < n_seats:
-        raise SetupError(f"nasty7: starter must be a seat from 0 to {n_seats - 1}, got {starter!r}")
-    for flag in ("no_twins", "nasty", "even_nastier"):
-        if not isinstance(opts[flag], bool):
-            raise SetupError(f"nasty7: {flag} must be true or false, got {opts[flag]!r}")
-    word = opts["word"]
-    if not isinstance(word, str) or not word.strip():
-        raise SetupError(f"nasty7: word must be the non-empty phone word, got {word!r}")
-    return Rules(
-        float(hes),
-        deck,
-        opts["no_twins"],
-        opts["nasty"],
-        opts["even_nastier"],
-        starter,
-        word.strip(),
     )
 
 

@@ -9,7 +9,11 @@ the order of the cards in a stack.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from companion.games.base import SetupError
 
 #: card id -> racketeers it adds to the count (the issue's "figures")
 FIGURES: dict[str, int] = {
@@ -53,6 +57,37 @@ class Rules:
     even_nastier: bool = False
     starter: int = 0
     word: str = "hmmmrrr"
+
+
+def rules_from_options(opts: Mapping[str, Any], n_seats: int) -> Rules:
+    """The checked options of a game of ``n_seats``; ``SetupError`` says what to change."""
+    hes = opts["hesitation_s"]
+    if isinstance(hes, bool) or not isinstance(hes, int | float) or not 0 < hes <= 60:
+        raise SetupError(f"nasty7: hesitation_s must be seconds between 0 and 60, got {hes!r}")
+    deck = opts["deck_size"]
+    if isinstance(deck, bool) or not isinstance(deck, int) or deck < n_seats:
+        raise SetupError(
+            f"nasty7: deck_size must be a whole number of at least {n_seats} "
+            f"(one card per player), got {deck!r}"
+        )
+    starter = opts["starter"]
+    if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < n_seats:
+        raise SetupError(f"nasty7: starter must be a seat from 0 to {n_seats - 1}, got {starter!r}")
+    for flag in ("no_twins", "nasty", "even_nastier"):
+        if not isinstance(opts[flag], bool):
+            raise SetupError(f"nasty7: {flag} must be true or false, got {opts[flag]!r}")
+    word = opts["word"]
+    if not isinstance(word, str) or not word.strip():
+        raise SetupError(f"nasty7: word must be the non-empty phone word, got {word!r}")
+    return Rules(
+        float(hes),
+        deck,
+        opts["no_twins"],
+        opts["nasty"],
+        opts["even_nastier"],
+        starter,
+        word.strip(),
+    )
 
 
 @dataclass(frozen=True)
