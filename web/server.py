@@ -25,7 +25,8 @@ def make_server(app: Flask, host: str, port: int, threads: int) -> wsgi.Server:
     app.debug = False  # never the debugger on a network-facing table
     app.config["DEBUG"] = False
     server = wsgi.Server((host, port), app, numthreads=threads, max=threads,
-                         server_name="table-companion", shutdown_timeout=3)
+                         server_name="table-companion", shutdown_timeout=3,
+                         request_queue_size=max(64, threads))
     return server
 
 
