@@ -58,7 +58,7 @@ class RetryDecoder:
                 failed.append(corners)
         for corners in failed:
             if any(_overlaps(corners, d.corners) for d in found):
-                continue  # the same code, read on another pass
+                continue  # the same code, read (or reported) on another pass
             rescued = self.retry(gray, corners)
             if rescued:
                 found.extend(d for d in rescued if d.text not in {f.text for f in found})
