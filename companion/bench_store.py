@@ -54,8 +54,8 @@ def build_game(store: SqliteStore, target: int = TARGET_EVENTS) -> tuple[str, Se
     t, stored, k = 0.0, 0, 0
     while stored < target and engine.outcome(session.state) is None:
         k += 1
-        view = engine.state_json(session.state)
-        nearly_out = view["stacks"][view["next"]] <= 2  # keep the game going: hesitate
+        view: dict[str, Any] = engine.state_json(session.state)
+        nearly_out = bool(view["stacks"][view["next"]] <= 2)  # keep the game going: hesitate
         t += 3.5 if k % 9 == 0 or nearly_out else 0.8  # every ninth card comes too late
         last = view.get("last_player")
         if nearly_out:
@@ -101,7 +101,9 @@ def run(as_json: bool) -> int:
     finally:
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
-    figures = {
+    p95_ms = _percentile(appends, 0.95) * 1000
+    fold_rate = len(rows) / fold_s
+    figures: dict[str, Any] = {
         "append_ms_median": round(statistics.median(appends) * 1000, 3),
         "append_ms_p95": round(_percentile(appends, 0.95) * 1000, 3),
         "appends": len(appends),
@@ -110,8 +112,7 @@ def run(as_json: bool) -> int:
         "record_redecide_events_per_s": round(len(rows) / decide_s),
         "targets": {"append_ms_p95_max": 5.0, "replay_events_per_s_min": 50_000},
     }
-    figures["ok"] = (figures["append_ms_p95"] <= 5.0
-                     and figures["restart_fold_events_per_s"] >= 50_000)
+    figures["ok"] = p95_ms <= 5.0 and fold_rate >= 50_000
     if as_json:
         print(json.dumps(figures))
     else:

@@ -8,7 +8,9 @@ returned survives a power cut). Every game has contiguous ``seq`` numbers from 1
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -25,6 +27,17 @@ EVENT_VERSION = 1
 
 class StoreError(RuntimeError):
     """The store cannot do what was asked; the message says why and what to do."""
+
+
+class SeqConflictError(StoreError):
+    """An append that did not start where the writer expected: a second writer."""
+
+    def __init__(self, game_id: str, found: int, expected: int) -> None:
+        super().__init__(
+            f"game {game_id} is at seq {found - 1} in the store, this table expected "
+            f"{expected - 1}: another companion is writing to the same state directory; "
+            "stop it (only one companion may run per state directory)"
+        )
 
 
 @dataclass(frozen=True)
@@ -68,7 +81,15 @@ class EventStore(Protocol):
         self, game: str, seats: Sequence[str], options: Mapping[str, Any], seed: int
     ) -> GameInfo: ...
 
-    def append(self, game_id: str, events: Sequence[NewEvent]) -> list[StoredEvent]: ...
+    def append(
+        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None
+    ) -> list[StoredEvent]:
+        """Store ``events`` as one batch, committed when this returns.
+
+        With ``expect_seq`` the batch must start at that seq, or nothing is written and
+        ``SeqConflictError`` says that someone else wrote to this game.
+        """
+        ...
 
     def events(self, game_id: str, after_seq: int = 0) -> list[StoredEvent]: ...
 
@@ -111,10 +132,14 @@ class MemoryStore:
             self._events[info.game_id] = []
         return info
 
-    def append(self, game_id: str, events: Sequence[NewEvent]) -> list[StoredEvent]:
+    def append(
+        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None
+    ) -> list[StoredEvent]:
         with self._lock:
             rows = self._rows(game_id)
             first = len(rows) + 1
+            if expect_seq is not None and first != expect_seq:
+                raise SeqConflictError(game_id, first, expect_seq)
             stored = [_stored(game_id, first + i, first, e) for i, e in enumerate(events)]
             rows.extend(stored)
         return stored
@@ -204,6 +229,27 @@ class SqliteStore:
                 "aside (your games stay in it) and start again; `companion doctor` checks it."
             ) from None
         self._lock = threading.Lock()
+        self._lock_fd: int | None = None
+
+    def lock(self) -> None:
+        """Claim this store for one process (the table); ``StoreError`` if it is taken.
+
+        The lock is released when the process ends, however it ends.
+        """
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            other = os.read(fd, 32).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise StoreError(
+                f"another companion (pid {other}) is already running on {self.path}; "
+                "stop it first (`systemctl stop companion` for the service)"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._lock_fd = fd
 
     @classmethod
     def in_state_dir(cls, state_dir: Path) -> SqliteStore:
@@ -222,7 +268,9 @@ class SqliteStore:
             )
         return info
 
-    def append(self, game_id: str, events: Sequence[NewEvent]) -> list[StoredEvent]:
+    def append(
+        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None
+    ) -> list[StoredEvent]:
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -230,6 +278,9 @@ class SqliteStore:
                     "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
                 ).fetchone()
                 first = int(row[0]) + 1
+                if expect_seq is not None and first != expect_seq:
+                    self._db.execute("ROLLBACK")
+                    raise SeqConflictError(game_id, first, expect_seq)
                 stored = [_stored(game_id, first + i, first, e) for i, e in enumerate(events)]
                 self._db.executemany(
                     "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -290,6 +341,9 @@ class SqliteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        fd, self._lock_fd = self._lock_fd, None
+        if fd is not None:
+            os.close(fd)
 
 
 def _info(row: tuple[Any, ...]) -> GameInfo:

@@ -133,6 +133,7 @@ class Table:
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self.heartbeat = clock()
+        self._store_retry_at = 0.0
         self.hub = Hub(Snapshot(0, self.epoch))
         self._resume()
 
@@ -222,10 +223,14 @@ class Table:
         """Deliver the deadlines that are due now (the loop calls it; tests may too)."""
         if self.session is None:
             return
+        if self.clock() < self._store_retry_at:
+            return
         try:
             self._commit_deadlines(self.now())
         except StoreError as exc:
+            self._store_retry_at = self.clock() + 1.0  # no busy loop on a failing disk
             log.error("could not store a deadline: %s", exc)
+            self._refuse(f"Not saved, retrying: {exc}", "table")
 
     def process(self, inp: Input) -> Result:
         """Handle one input synchronously (on the loop thread, or in tests)."""
@@ -322,12 +327,7 @@ class Table:
         firsts: list[int] = []
         try:
             for rows in session.rows_for(batches, self._next_seq):
-                stored = self.store.append(self.info.game_id, rows)
-                if stored[0].seq != self._next_seq:
-                    raise StoreError(
-                        f"the store is at seq {stored[0].seq}, expected {self._next_seq}: "
-                        "another process is writing this game; run one companion only"
-                    )
+                stored = self.store.append(self.info.game_id, rows, expect_seq=self._next_seq)
                 firsts.append(stored[0].seq)
                 self._next_seq = stored[-1].seq + 1
         except StoreError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 import threading
 from pathlib import Path
@@ -63,6 +64,15 @@ class StoreContract:
         store.close_game(a.game_id)
         assert latest_open_game(store) is None
 
+    def test_expect_seq_refuses_a_second_writer(self, store: EventStore) -> None:
+        from companion.store import SeqConflictError
+
+        g = store.create_game("tally", ["A", "B"], {}, 0)
+        store.append(g.game_id, [NewEvent(0.0, "E", {})], expect_seq=1)
+        with pytest.raises(SeqConflictError, match="another companion"):
+            store.append(g.game_id, [NewEvent(0.0, "E", {})], expect_seq=1)
+        assert len(store.events(g.game_id)) == 1
+
     def test_unknown_game_is_a_clear_error(self, store: EventStore) -> None:
         with pytest.raises(StoreError, match="no game 'nope'"):
             store.events("nope")
@@ -112,6 +122,17 @@ class TestSqliteStore(StoreContract):
         again = SqliteStore(path)
         assert [dict(e.payload) for e in again.events(g.game_id)] == [{"k": "v"}]
         assert again.games()[0].seats == ("A", "B")
+
+    def test_one_process_per_store(self, tmp_path: Path) -> None:
+        first = SqliteStore(tmp_path / "e.sqlite3")
+        first.lock()
+        second = SqliteStore(tmp_path / "e.sqlite3")
+        with pytest.raises(StoreError, match=f"pid {os.getpid()}"):
+            second.lock()
+        first.close()
+        second.lock()  # free again once the first is closed
+        second.close()
+        second.close()
 
     def test_damaged_file_is_a_clear_error(self, tmp_path: Path) -> None:
         path = tmp_path / "bad.sqlite3"

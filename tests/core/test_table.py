@@ -172,10 +172,12 @@ def test_restart_rebuilds_the_open_game(clock: FakeClock) -> None:
 class FailingStore(MemoryStore):
     fail = False
 
-    def append(self, game_id: str, events: Sequence[NewEvent]) -> list[StoredEvent]:
+    def append(
+        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None
+    ) -> list[StoredEvent]:
         if self.fail:
             raise StoreError("disk full")
-        return super().append(game_id, events)
+        return super().append(game_id, events, expect_seq)
 
 
 def test_nothing_is_acknowledged_when_the_store_fails(clock: FakeClock) -> None:
@@ -254,3 +256,18 @@ def test_a_seats_refusal_reaches_only_that_seat(table: Table) -> None:
     assert "between 1 and 9" in snap.seat_json(0)["refusal"]["reason"]
     act(table, {"do": "add", "n": 99})  # the host's refusal is for everyone
     assert table.hub.latest().public_json()["refusal"] is not None
+
+
+def test_a_second_writer_is_refused_and_nothing_is_doubled(clock: FakeClock) -> None:
+    store = MemoryStore()
+    first = Table(store, clock=clock)
+    start(first)
+    second = Table(store, clock=clock)  # a second companion on the same store
+    assert act(second, {"do": "add", "n": 2}).accepted
+    act(first, {"do": "add", "n": 1})  # seq 1 expected, 3 found
+    clock.now += 10
+    for _ in range(5):
+        first.tick()  # the deadline cannot be stored either, and is not retried in a loop
+    assert first.info is not None
+    assert len(store.events(first.info.game_id)) == 2
+    assert "another companion" in (first.hub.latest().refusal or {}).get("reason", "")

@@ -1,0 +1,183 @@
+"""``companion serve [--demo]``: the table — camera, buttons, rules, store, dashboard.
+
+Everything is wired here and nowhere else: the table loop (the one writer), the vision
+pipeline feeding it tags, the GPIO appliance feeding it presses and playing its
+signals, the dashboard reading its snapshots, and systemd's READY/WATCHDOG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config, ConfigError, load_config
+from companion.paths import default_config_path, state_dir
+from companion.store import SqliteStore, StoreError
+from companion.table import Table
+
+log = logging.getLogger("companion.serve")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--demo", action="store_true",
+                        help="no hardware: synthetic camera, simulated buttons, demo game")
+    parser.add_argument("--config", type=Path, help="configuration file (TOML)")
+    parser.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
+    parser.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
+    parser.add_argument("--game", default=None,
+                        help="demo: which game the demo plays (default: nasty7)")
+    parser.add_argument("--verbose", action="store_true", help="log more")
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config or default_config_path())
+    except ConfigError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
+    if args.config and not args.config.exists():
+        print(f"companion serve: no config file at {args.config}; using the defaults",
+              file=sys.stderr)
+    folder = state_dir()
+    try:
+        store = SqliteStore(folder / ("demo-events.sqlite3" if args.demo else "events.sqlite3"))
+        store.lock()
+    except StoreError as exc:
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 1
+    table = Table(store)
+    table.start()
+    parts: list[Any] = []
+    try:
+        return _serve(args, config, folder, table, parts)
+    finally:
+        for part in reversed(parts):
+            try:
+                part.stop() if hasattr(part, "stop") else part.close()
+            except Exception:
+                log.exception("stopping %s failed", type(part).__name__)
+        table.stop()
+        store.close()
+
+
+def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
+           parts: list[Any]) -> int:
+    from companion import sdnotify
+    from web import create_app
+    from web.auth import host_line
+    from web.server import serve
+
+    game = args.game or "nasty7"
+    camera = _start_vision(config, table, args.demo, game, parts)
+    appliance, press = _start_hardware(config, table, args.demo, parts)
+    if args.demo:
+        from companion.demo import Director, start_demo_game
+
+        start_demo_game(table, game)
+        director = Director(table, press, game)
+        director.start()
+        parts.append(director)
+    app = create_app(table, web_config=config.web, state_dir=folder, camera=camera)
+    host = args.host or config.web.host
+    port = args.port or config.web.port
+    interval = sdnotify.watchdog_interval()
+    watchdog = sdnotify.Watchdog(table, interval) if interval else None
+    if watchdog is not None:
+        parts.append(watchdog)
+
+    def ready() -> None:
+        print(host_line(folder, host, port), flush=True)
+        print(f"Table: http://{_shown(host)}:{port}/   (phones on this network)", flush=True)
+        if args.demo:
+            print("Demo: a synthetic camera plays The Nasty 7; open the table page.", flush=True)
+        print(f"Buttons: {appliance.status().summary}", flush=True)
+        sdnotify.notify("READY=1\nSTATUS=serving the table on port " + str(port))
+        if watchdog is not None:
+            watchdog.start()
+
+    try:
+        serve(app, host, port, config.web.threads, on_ready=ready)
+    except OSError as exc:
+        print(f"companion serve: cannot listen on {host}:{port}: {exc.strerror}. "
+              "Is another companion running? Choose another --port.", file=sys.stderr)
+        return 1
+    sdnotify.notify("STOPPING=1")
+    return 0
+
+
+def _shown(host: str) -> str:
+    from web.auth import public_host
+
+    return public_host(host)
+
+
+def _start_vision(config: Config, table: Table, demo: bool, game: str,
+                  parts: list[Any]) -> Any:
+    """The camera pipeline feeding the table, or None when the camera cannot start."""
+    try:
+        from companion.decks import resolve_tag
+        from vision.decoding import default_decoder
+        from vision.pipeline import VisionPipeline
+        from vision.sources import open_source
+    except ImportError as exc:
+        log.warning("camera disabled: %s", exc)
+        return None
+    if demo:
+        source = _demo_source(config, game)
+    else:
+        source = open_source(config.camera)
+    pipeline = VisionPipeline(source, default_decoder(config.decoder.backend), config.tracking,
+                              config.zones, on_event=lambda event: None if table.submit(event) else None,
+                              resolve=resolve_tag,
+                              clock=table.clock)
+    pipeline.start()
+    parts.append(pipeline)
+    return pipeline
+
+
+def _demo_source(config: Config, game: str) -> Any:
+    from companion.demo import demo_payloads, demo_plays
+    from vision.synthetic import CardPlay, SyntheticTable
+
+    by_kind = demo_payloads("nasty7")
+    script = [CardPlay(p.payload, at=p.at, zone="pile", removed_at=p.removed_at)
+              for p in demo_plays(by_kind)]
+    zones = {name: list(points) for name, points in config.zones.polygons.items()}
+    return SyntheticTable([p.payload for p in script], script, width=config.camera.width,
+                          height=config.camera.height, fps=min(config.camera.fps, 15.0),
+                          zones=zones, loop=True)
+
+
+def _start_hardware(config: Config, table: Table, demo: bool, parts: list[Any]) -> Any:
+    """The GPIO appliance (mock pins in the demo) and a way to press its buttons."""
+    import hardware
+
+    factory = None
+    if demo:
+        from gpiozero.pins.mock import MockFactory
+
+        factory = MockFactory()
+    appliance = hardware.attach(table, config.gpio, config.signals, pin_factory=factory,
+                                clock=table.clock)
+    parts.append(appliance)
+    if factory is None:
+        return appliance, None
+    pins = {"confirm": config.gpio.confirm_button, "next": config.gpio.next_button,
+            "undo": config.gpio.undo_button}
+
+    def press(role: str, seat: int | None) -> None:
+        pin_no = config.gpio.seat_buttons[seat] if seat is not None else pins.get(role)
+        if pin_no is None:
+            return
+        pin = factory.pin(pin_no)
+        pin.drive_low()
+        threading.Event().wait(0.12)
+        pin.drive_high()
+
+    return appliance, press

@@ -1,0 +1,129 @@
+"""``companion serve --demo``: a whole table with no hardware.
+
+A synthetic camera renders the demo deck's real QR tags being played onto the pile
+of a Nasty 7 game; frames go through the real decoder and tracker, the table loop and
+the store; simulated buttons (gpiozero's mock pins, through the real hardware layer)
+call an accusation now and then; the dashboard shows it all. Rounds end with a pause
+longer than the 3-second rule, so a hesitation penalty is seen on the page.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from companion.inputs import Command
+from companion.table import Table
+
+log = logging.getLogger(__name__)
+
+DEMO_PLAYERS = ("Ann", "Ben", "Cy")
+#: cards per round (then a pause of PAUSE_S: a hesitation penalty) — varied a little
+ROUND_SIZES = (6, 9, 5, 8, 7)
+INTERVAL_S = 1.3
+PAUSE_S = 4.2
+#: one card in this many is a twin / phone / gun (the rest racketeers)
+MIX = ("racketeer", "racketeer", "twin_racketeer", "racketeer", "phone", "racketeer",
+       "gun", "racketeer", "twin_phone", "racketeer")
+
+
+@dataclass(frozen=True)
+class DemoPlay:
+    payload: str
+    at: float
+    removed_at: float
+
+
+def demo_plays(payloads_by_kind: dict[str, list[str]], rounds: int = 12) -> list[DemoPlay]:
+    """The demo script: rounds of cards onto the pile, each ended by a long pause.
+
+    A pile is lifted off the table (the penalised player takes it) just after the
+    3-second rule fell, and no physical card appears twice in one script.
+    """
+    used = {kind: 0 for kind in payloads_by_kind}
+    plays: list[DemoPlay] = []
+    t, k = 2.0, 0
+    for r in range(rounds):
+        round_plays = []
+        for _ in range(ROUND_SIZES[r % len(ROUND_SIZES)]):
+            kind = MIX[k % len(MIX)]
+            k += 1
+            pool = payloads_by_kind.get(kind) or payloads_by_kind["racketeer"]
+            payload = pool[used.get(kind, 0) % len(pool)]
+            used[kind] = used.get(kind, 0) + 1
+            round_plays.append((payload, t))
+            t += INTERVAL_S
+        lifted = t - INTERVAL_S + 3.6  # after the penalty at +3.0 s
+        plays.extend(DemoPlay(p, at, lifted) for p, at in round_plays)
+        t += PAUSE_S - INTERVAL_S
+    return plays
+
+
+def demo_payloads(game: str = "nasty7") -> dict[str, list[str]]:
+    """The demo deck's tag texts, by card kind (the deck is made on first use)."""
+    from companion.decks import demo_deck, encode_payload
+
+    deck = demo_deck(game)
+    out: dict[str, list[str]] = {}
+    for serial, card in deck.physical():
+        out.setdefault(card.id, []).append(encode_payload(deck, serial))
+    return out
+
+
+def start_demo_game(table: Table, game: str = "nasty7", players: Sequence[str] = DEMO_PLAYERS,
+                    ) -> None:
+    """Start a fresh demo game unless one is running and not over."""
+    snap = table.hub.latest()
+    if snap.game == game and snap.outcome is None:
+        return
+    result = table.submit(Command("start", {"game": game, "players": list(players)},
+                                  source="host")).result(10)
+    if not result.accepted:
+        raise RuntimeError(f"the demo could not start {game}: {result.reason}")
+
+
+class Director:
+    """Keeps the demo going: presses a simulated seat button now and then, rules on the
+    accusation with the host buttons, and starts a new game a while after one ends."""
+
+    def __init__(self, table: Table, press: Callable[[str, int | None], None] | None,
+                 game: str = "nasty7", every_s: float = 23.0) -> None:
+        self.table, self.press, self.game, self.every_s = table, press, game, every_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="demo-director", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        next_accuse = time.monotonic() + self.every_s
+        over_since: float | None = None
+        while not self._stop.wait(0.5):
+            snap = self.table.hub.latest()
+            if snap.outcome is not None or snap.game is None:
+                over_since = over_since or time.monotonic()
+                if time.monotonic() - over_since > 10:
+                    start_demo_game(self.table, self.game)
+                    over_since = None
+                continue
+            if self.press is not None and time.monotonic() >= next_accuse:
+                next_accuse = time.monotonic() + self.every_s
+                self._accuse(snap.public)
+
+    def _accuse(self, view: object) -> None:
+        """A seat that did not play last accuses; the host rules a moment later."""
+        assert self.press is not None
+        last = view.get("last_player") if isinstance(view, dict) else None
+        if not isinstance(last, int):
+            return
+        accuser = (last + 1) % len(DEMO_PLAYERS)
+        self.press("seat", accuser)
+        if not self._stop.wait(2.0):
+            self.press("confirm" if int(time.monotonic()) % 2 else "next", None)
