@@ -171,7 +171,7 @@ def _finish_response(resp: Response) -> Response:
         "form-action 'self'",
     )
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-    resp.headers.setdefault("Referrer-Policy", "no-referrer")  # the host token is in a URL
+    resp.headers.setdefault("Referrer-Policy", "same-origin")  # the host token is in a URL
     resp.headers.setdefault("X-Frame-Options", "DENY")
     if request.path.startswith(("/api/", "/host", "/seat", "/join")):
         resp.headers.setdefault("Cache-Control", "no-store")
@@ -180,7 +180,7 @@ def _finish_response(resp: Response) -> Response:
 
 def is_host() -> bool:
     """Whether this request comes from the host's browser."""
-    return state().guard.is_host(request)
+    return bool(getattr(g, "host_signed_in", False)) or state().guard.is_host(request)
 
 
 def host_required(view: F) -> F:

@@ -192,8 +192,14 @@ class Guard:
 
 
 def same_origin(request: Request) -> bool:
-    """False when the browser says the request comes from another site (Origin header)."""
+    """False when the browser says the request comes from another site.
+
+    Uses ``Sec-Fetch-Site`` and ``Origin`` when the browser sends them; ``Origin: null``
+    (privacy modes) proves nothing either way, so the CSRF token decides.
+    """
+    if request.headers.get("Sec-Fetch-Site") == "cross-site":
+        return False
     origin = request.headers.get("Origin")
     if origin is None or origin == "null":
-        return origin is None
+        return True
     return origin.rstrip("/") == request.host_url.rstrip("/")

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, g, render_template, request
 from markupsafe import Markup
 
 from companion import games
@@ -61,6 +61,7 @@ def panel() -> Response:
     if not signing_in and not is_host():
         abort(403, description="Host only: open the 'Host:' URL that companion serve printed "
                                "(or run 'companion host').")
+    g.host_signed_in = signing_in
     snap = st.table.hub.latest()
     payload = render.public_payload(snap)
     body = render_template(

@@ -188,7 +188,12 @@ async function submitForm(form) {
   buttons.forEach((b) => { b.disabled = false; });
   report(result);
   if (result.accepted) {
-    form.querySelectorAll("[data-dirty]").forEach((el) => { delete el.dataset.dirty; });
+    // the live view may have been redrawn meanwhile: reset the fields by id
+    form.querySelectorAll("input[id], textarea[id]").forEach((old) => {
+      const el = document.getElementById(old.id) || old;
+      delete el.dataset.dirty;
+      if (el.type !== "checkbox" && !form.dataset.then) el.value = el.defaultValue;
+    });
     if (form.dataset.then) location.href = form.dataset.then;
   }
 }

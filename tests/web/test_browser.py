@@ -1,0 +1,129 @@
+"""Real Chromium on a phone-sized viewport: live cards, joining a seat, private sheets.
+
+Screenshots go to artifacts/screenshots/ (CI keeps artifacts/).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.table import Table
+from tests.web.conftest import act, start_game
+from web.auth import host_token
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="needs Debian's chromium at /usr/bin/chromium (apt-get install "
+                              "chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A factory of phones: each is its own browser context (its own cookies)."""
+    contexts: list[Any] = []
+
+    def make() -> Any:
+        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, color_scheme="dark")
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def join_links(page: Any, base: str, state_dir: Path) -> list[str]:
+    page.goto(f"{base}/host?token={host_token(state_dir)}")
+    hrefs = page.eval_on_selector_all("a[href*='/join/']", "els => els.map(e => e.href)")
+    return [re.sub(r"^https?://[^/]+", base, h) for h in hrefs]
+
+
+def test_table_page_shows_a_card_arrive_live(table: Table, live_url: str, phone: Any) -> None:
+    start_game(table, ["Ann", "Ben", "Cy"], game="nasty7")
+    page = phone()
+    page.goto(live_url + "/")
+    page.wait_for_selector("#conn.live")
+    assert page.locator(".facts .n").first.inner_text() == "0"
+    shot(page, "table-before")
+    assert act(table, {"do": "play", "card": "racketeer"}).accepted
+    page.wait_for_function("document.querySelector('.facts .n').textContent.trim() === '1'",
+                           timeout=5000)
+    assert page.locator(".card-face").inner_text() == "racketeer"
+    assert page.locator(".seats li.turn .name").inner_text() == "Ben"
+    assert page.locator(".timer").count() == 1  # the hesitation bar runs for Ben
+    shot(page, "table-card-arrived")
+
+
+def test_join_a_seat_by_its_url(table: Table, live_url: str, phone: Any,
+                                state_dir: Path) -> None:
+    start_game(table, ["Ann", "Ben", "Cy"], game="nasty7")
+    host = phone()
+    links = join_links(host, live_url, state_dir)
+    assert len(links) == 3
+    shot(host, "host-panel")
+    page = phone()
+    page.goto(links[1])
+    shot(page, "join-confirm")
+    page.get_by_role("button", name="Join as Ben").click()
+    page.wait_for_url(re.compile(r"/seat/1$"))
+    page.wait_for_selector("#conn.live")
+    assert "You: 36 cards" in page.inner_text("#secret-title")
+    shot(page, "seat-nasty7")
+
+
+def test_second_seat_cannot_see_the_first_seats_bribes(table: Table, live_url: str,
+                                                      phone: Any, state_dir: Path) -> None:
+    start_game(table, ["Ann", "Ben", "Cy"], game="casablanca")
+    links = join_links(phone(), live_url, state_dir)
+    ann, ben = phone(), phone()
+    for page, link, name in ((ann, links[0], "Ann"), (ben, links[1], "Ben")):
+        page.goto(link)
+        page.get_by_role("button", name=f"Join as {name}").click()
+        page.wait_for_selector("#conn.live")
+    ann.get_by_label("Raise your bribe on Agent Green by").fill("4200")
+    ann.get_by_role("button", name="Place bribes").click()
+    ann.wait_for_selector("#answer:not([hidden])")
+    ann.wait_for_function("document.querySelector('#live').innerText.includes('$4,200')")
+    shot(ann, "seat-casablanca-bribe-sheet")
+    ben.wait_for_function("document.querySelector('#live').innerText.includes(\"Ben's turn\")",
+                          timeout=5000)
+    assert "4,200" not in ben.content() and "4200" not in ben.content()
+    shot(ben, "seat-casablanca-other-seat")
+    resp = ben.goto(live_url + "/seat/0")
+    assert resp is not None and resp.status == 403
+    assert "4,200" not in ben.content()
+    shot(ben, "seat-forbidden")
+    anon = phone()
+    anon.goto(live_url + "/")
+    anon.wait_for_selector("#conn.live")
+    assert "4,200" not in anon.content()
+    shot(anon, "table-casablanca")
