@@ -19,6 +19,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from flask import Flask, Response, abort, current_app, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as BaseResponse
 
 from companion.config import WebConfig
 from companion.inputs import Command, Result
@@ -154,7 +155,7 @@ def csrf_token() -> str:
     return state().guard.csrf_for(cookie)
 
 
-def set_cookie(resp: Response, name: str, value: str, max_age: int = SEAT_MAX_AGE) -> None:
+def set_cookie(resp: BaseResponse, name: str, value: str, max_age: int = SEAT_MAX_AGE) -> None:
     """Set a cookie HttpOnly, SameSite=Strict, and Secure when served over https."""
     resp.set_cookie(name, value, max_age=max_age, httponly=True, samesite="Strict",
                     secure=request.is_secure, path="/")

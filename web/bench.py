@@ -107,7 +107,7 @@ def _child(clients: int, events: int, interval: float) -> int:
     from web import create_app
     from web.server import make_server, stop
 
-    games.register(BenchEngine())  # type: ignore[arg-type]
+    games.register(BenchEngine())
     with tempfile.TemporaryDirectory() as tmp:
         store = SqliteStore(Path(tmp) / "events.sqlite3")
         table = Table(store)
