@@ -127,3 +127,75 @@ class Director:
         self.press("seat", accuser)
         if not self._stop.wait(2.0):
             self.press("confirm" if int(time.monotonic()) % 2 else "next", None)
+
+
+def demo_record(game: str) -> list[str]:
+    """The packaged demo record of ``game`` (companion/demos/<game>.jsonl) as lines."""
+    from importlib import resources
+
+    text = resources.files("companion").joinpath("demos", f"{game}.jsonl").read_text("utf-8")
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def has_demo_record(game: str) -> bool:
+    from importlib import resources
+
+    return resources.files("companion").joinpath("demos", f"{game}.jsonl").is_file()
+
+
+def source_of(action: dict[str, object]) -> str:
+    """Who sends a recorded action at the demo table: that seat's phone, else the host."""
+    seat = action.get("seat")
+    return f"seat:{seat}" if isinstance(seat, int) and not isinstance(seat, bool) else "host"
+
+
+class RecordPlayer:
+    """Plays a recorded game at the table as phones and host would: one command at a
+    time through ``Table.submit`` (so through the same checks and the store), paced
+    between ``min_gap`` and ``max_gap`` seconds; starts again a while after the end."""
+
+    def __init__(self, table: Table, lines: Sequence[str], min_gap: float = 1.2,
+                 max_gap: float = 2.5) -> None:
+        import json
+
+        self.table, self.min_gap, self.max_gap = table, min_gap, max_gap
+        self.header = json.loads(lines[0])
+        self.actions = [json.loads(line) for line in lines[1:]]
+        self.refused: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="demo-record", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def play_once(self) -> None:
+        """Start the recorded game and send every action (refusals are kept, not fatal)."""
+        args = {"game": self.header["game"], "players": self.header["seats"],
+                "options": self.header.get("options", {}), "seed": self.header.get("seed", 0)}
+        started = self.table.submit(Command("start", args)).result(10)
+        if not started.accepted:
+            raise RuntimeError(f"the demo could not start: {started.reason}")
+        last_t = 0.0
+        for line in self.actions:
+            t = float(line.pop("t", last_t))
+            gap = min(self.max_gap, max(self.min_gap, t - last_t))
+            last_t = t
+            if self._stop.wait(gap):
+                return
+            action = dict(line)
+            cmd = (Command("undo") if action.get("do") == "undo"
+                   else Command("action", {"action": action}, source=source_of(action)))
+            result = self.table.submit(cmd).result(10)
+            if not result.accepted:
+                self.refused.append(f"{action}: {result.reason}")
+                log.warning("demo action refused: %s (%s)", action, result.reason)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.play_once()
+            if self._stop.wait(15.0):
+                return

@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
     parser.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
     parser.add_argument("--game", default=None,
-                        help="demo: which game the demo plays (default: nasty7)")
+                        help="demo: which game the demo plays: nasty7 (default, through the "
+                             "camera), illegal or casablanca (a recorded game through phones)")
     parser.add_argument("--verbose", action="store_true", help="log more")
 
 
@@ -77,12 +78,7 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     camera = _start_vision(config, table, args.demo, game, parts)
     appliance, press = _start_hardware(config, table, args.demo, parts)
     if args.demo:
-        from companion.demo import Director, start_demo_game
-
-        start_demo_game(table, game)
-        director = Director(table, press, game)
-        director.start()
-        parts.append(director)
+        parts.append(_start_demo(table, game, press))
     app = create_app(table, web_config=config.web, state_dir=folder, camera=camera)
     host = args.host or config.web.host
     port = args.port or config.web.port
@@ -109,6 +105,22 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
         return 1
     sdnotify.notify("STOPPING=1")
     return 0
+
+
+def _start_demo(table: Table, game: str, press: Any) -> Any:
+    """The Nasty 7 plays through the camera; the other games replay a recorded game
+    through the phones' and host's commands."""
+    from companion import games
+    from companion.demo import Director, RecordPlayer, demo_record, start_demo_game
+
+    name = games.get(game).name
+    if name == "nasty7":
+        start_demo_game(table, name)
+        director: Any = Director(table, press, name)
+    else:
+        director = RecordPlayer(table, demo_record(name))
+    director.start()
+    return director
 
 
 def _shown(host: str) -> str:
@@ -145,9 +157,13 @@ def _demo_source(config: Config, game: str) -> Any:
     from companion.demo import demo_payloads, demo_plays
     from vision.synthetic import CardPlay, SyntheticTable
 
-    by_kind = demo_payloads("nasty7")
-    script = [CardPlay(p.payload, at=p.at, zone="pile", removed_at=p.removed_at)
-              for p in demo_plays(by_kind)]
+    script: list[CardPlay] = []
+    from companion import games
+
+    if games.get(game).name == "nasty7":  # other demos play through phones: an empty table
+        by_kind = demo_payloads("nasty7")
+        script = [CardPlay(p.payload, at=p.at, zone="pile", removed_at=p.removed_at)
+                  for p in demo_plays(by_kind)]
     zones = {name: list(points) for name, points in config.zones.polygons.items()}
     return SyntheticTable([p.payload for p in script], script, width=config.camera.width,
                           height=config.camera.height, fps=min(config.camera.fps, 15.0),
