@@ -15,7 +15,7 @@ import statistics
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.config import TrackingConfig, ZonesConfig
@@ -240,6 +240,15 @@ class VisionPipeline:
             log.exception("the event handler raised on %s", event)
 
     # -- views -------------------------------------------------------------------------
+
+    def set_zones(self, polygons: Mapping[str, Sequence[tuple[float, float]]]) -> None:
+        """Use new zone polygons from the next frame on (the dashboard's zone editor).
+
+        One object swap: the decode thread sees either the old zones or the new ones.
+        """
+        zones = Zones({name: list(points) for name, points in polygons.items()})
+        self.zones = zones
+        self.tracker.zones = zones
 
     def status(self) -> dict[str, Any]:
         """Camera state for the dashboard and ``doctor``.

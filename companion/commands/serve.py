@@ -8,14 +8,15 @@ signals, the dashboard reading its snapshots, and systemd's READY/WATCHDOG.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config, ConfigError, load_config
-from companion.paths import default_config_path, state_dir
+from companion.config import Config, ConfigError, ZonesConfig, load_config
+from companion.paths import default_config_path, state_dir, write_secret
 from companion.store import SqliteStore, StoreError
 from companion.table import Table
 
@@ -144,13 +145,52 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
         source = _demo_source(config, game)
     else:
         source = open_source(config.camera)
+    zones = saved_zones(config)
     pipeline = VisionPipeline(source, default_decoder(config.decoder.backend), config.tracking,
-                              config.zones, on_event=lambda event: None if table.submit(event) else None,
+                              zones, on_event=lambda event: None if table.submit(event) else None,
                               resolve=resolve_tag,
                               clock=table.clock)
     pipeline.start()
     parts.append(pipeline)
-    return pipeline
+    return ZoneSaver(pipeline)
+
+
+ZONES_FILE = "zones.json"
+
+
+def saved_zones(config: Config) -> ZonesConfig:
+    """The zones drawn on the dashboard (state dir), else those of the config file."""
+    path = state_dir() / ZONES_FILE
+    if not path.exists():
+        return config.zones
+    try:
+        return ZonesConfig(polygons=json.loads(path.read_text(encoding="utf-8")))
+    except (ValueError, OSError) as exc:
+        log.error("ignoring %s (%s); using the zones of the config file", path, exc)
+        return config.zones
+
+
+class ZoneSaver:
+    """The camera as the dashboard sees it; zones drawn there survive a restart."""
+
+    def __init__(self, pipeline: Any) -> None:
+        self.pipeline = pipeline
+
+    def live_jpeg(self) -> bytes | None:
+        result: bytes | None = self.pipeline.live_jpeg()
+        return result
+
+    def status(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.pipeline.status()
+        return result
+
+    def set_zones(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
+        checked = ZonesConfig(polygons=polygons)  # raises ValueError on a bad polygon
+        self.pipeline.set_zones(checked.polygons)
+        write_secret(state_dir() / ZONES_FILE, json.dumps(checked.polygons))
+
+    def stop(self) -> None:
+        self.pipeline.stop()
 
 
 def _demo_source(config: Config, game: str) -> Any:
