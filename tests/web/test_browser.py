@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from companion.table import Table
 from tests.web.conftest import act, start_game
@@ -75,8 +76,7 @@ def test_table_page_shows_a_card_arrive_live(table: Table, live_url: str, phone:
     assert page.locator(".facts .n").first.inner_text() == "0"
     shot(page, "table-before")
     assert act(table, {"do": "play", "card": "racketeer"}).accepted
-    page.wait_for_function("document.querySelector('.facts .n').textContent.trim() === '1'",
-                           timeout=5000)
+    expect(page.locator(".facts .n").first).to_have_text("1", timeout=5000)
     assert page.locator(".card-face").inner_text() == "racketeer"
     assert page.locator(".seats li.turn .name").inner_text() == "Ben"
     assert page.locator(".timer").count() == 1  # the hesitation bar runs for Ben
@@ -112,10 +112,9 @@ def test_second_seat_cannot_see_the_first_seats_bribes(table: Table, live_url: s
     ann.get_by_label("Raise your bribe on Agent Green by").fill("4200")
     ann.get_by_role("button", name="Place bribes").click()
     ann.wait_for_selector("#answer:not([hidden])")
-    ann.wait_for_function("document.querySelector('#live').innerText.includes('$4,200')")
+    expect(ann.locator("#live")).to_contain_text("$4,200", timeout=5000)
     shot(ann, "seat-casablanca-bribe-sheet")
-    ben.wait_for_function("document.querySelector('#live').innerText.includes(\"Ben's turn\")",
-                          timeout=5000)
+    expect(ben.locator("#live")).to_contain_text("Ben's turn", timeout=5000)
     assert "4,200" not in ben.content() and "4200" not in ben.content()
     shot(ben, "seat-casablanca-other-seat")
     resp = ben.goto(live_url + "/seat/0")

@@ -1,0 +1,36 @@
+"""Every installed game renders on the table page and on a seat page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from companion import games
+from companion.table import Table
+from tests.web.conftest import act, as_host, join, start_game
+
+GAMES = [g for g in ("nasty7", "casablanca", "illegal", "crime_lords") if g in games.available()]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_game_pages_render(app: Flask, table: Table, state_dir: Path, game: str) -> None:
+    start_game(table, ["Ann", "Ben", "Cy"], game=game)
+    anon = app.test_client()
+    page = anon.get("/")
+    assert page.status_code == 200 and games.get(game).title in page.get_data(as_text=True)
+    phone = join(app, as_host(app, state_dir), 0)
+    seat = phone.get("/seat/0")
+    assert seat.status_code == 200 and "only you see this page" in seat.get_data(as_text=True)
+
+
+@pytest.mark.skipif("nasty7" not in GAMES, reason="The Nasty 7 engine is not installed")
+def test_nasty7_table_shows_stacks_and_turn_but_not_the_count(app: Flask, table: Table) -> None:
+    start_game(table, ["Ann", "Ben", "Cy"], game="nasty7")
+    for card in ("racketeer", "racketeer", "racketeer"):
+        assert act(table, {"do": "play", "card": card}).accepted
+    html = app.test_client().get("/").get_data(as_text=True)
+    assert 'aria-label="35 cards in the stack"' in html
+    assert '<li class="turn">' in html and 'class="timer"' in html
+    assert "count" not in html.lower()  # the running count (3) is never shown in play
