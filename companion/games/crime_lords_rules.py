@@ -1,0 +1,229 @@
+"""Crime Lords' arithmetic: Power, control, pay-off, Unhappy markers, Racket counts.
+
+``Builder`` collects events while folding them, so a cascade (no pay -> third marker ->
+the Crook leaves -> his subordinates lose their place) is decided one step at a time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games.base import IllegalAction
+from companion.games.crime_lords_events import (
+    CrookLeft,
+    CrookPaid,
+    CrookPlaced,
+    GameWon,
+    PlayerOut,
+    UnhappyChanged,
+    apply,
+)
+from companion.games.crime_lords_state import MAX_POWER, Mob, State
+
+LEAVE_AT = 3  # the third Unhappy marker makes a Crook quit
+
+
+@dataclass
+class Builder:
+    """Events decided so far and the state they lead to."""
+
+    state: State
+    events: list[Any] = field(default_factory=list)
+
+    def emit(self, *events: Any) -> None:
+        for event in events:
+            self.events.append(event)
+            self.state = apply(self.state, event)
+
+
+# --- Power and control -------------------------------------------------------------
+
+
+def own_power(state: State, seat: int | None, card: str) -> int:
+    """A Crook's Power without the Boss bonus (printed + Hit markers, at most 6)."""
+    base = state.card(card).power
+    if seat is None:
+        plus = dict(state.center).get(card, 0)
+    else:
+        crook = state.mobs[seat].crook(card)
+        plus = crook.plus if crook else 0
+    return min(base + plus, max(base, MAX_POWER))
+
+
+def power(state: State, seat: int | None, card: str) -> int:
+    """A Crook's total Power: the Boss counts his Mob's Boss bonus."""
+    bonus = 0
+    if seat is not None and state.mobs[seat].boss == card:
+        bonus = state.mobs[seat].boss_bonus
+    return own_power(state, seat, card) + bonus
+
+
+def room(state: State, seat: int, under: str) -> int:
+    """How many more subordinates ``under`` may take (Boss: Lieutenants)."""
+    mob = state.mobs[seat]
+    most = state.options.max_lieutenants if mob.boss == under else state.options.max_subordinates
+    return most - len(mob.subordinates(under))
+
+
+def placement_problem(state: State, seat: int, card_power: int, under: str) -> str | None:
+    """Why a Crook of ``card_power`` cannot go under ``under`` in ``seat``'s Mob, or None."""
+    mob = state.mobs[seat]
+    crook = mob.crook(under)
+    if crook is None:
+        return f"{state.label(under)} is not in your Mob."
+    if crook.superior is None and mob.boss != under:
+        return f"{state.label(under)} has no place in the Mob yet: place him first."
+    if power(state, seat, under) <= card_power:
+        return (
+            f"{state.label(under)} (Power {power(state, seat, under)}) cannot control a Crook "
+            f"of Power {card_power}: a superior needs more Power than his subordinates."
+        )
+    if room(state, seat, under) <= 0:
+        return f"{state.label(under)} has no open side left for another subordinate."
+    return None
+
+
+def first_place(state: State, seat: int, card_power: int, top: str) -> str | None:
+    """The first Crook at or under ``top`` who can take a Crook of ``card_power``."""
+    for under in (top, *state.mobs[seat].below(top)):
+        if placement_problem(state, seat, card_power, under) is None:
+            return under
+    return None
+
+
+def is_lieutenant(mob: Mob, card: str) -> bool:
+    crook = mob.crook(card)
+    return crook is not None and mob.boss is not None and crook.superior == mob.boss
+
+
+def placed(mob: Mob) -> tuple[str, ...]:
+    """The Boss and every Crook with a path of control to him."""
+    return (mob.boss, *mob.below(mob.boss)) if mob.boss else ()
+
+
+# --- Unhappy markers ---------------------------------------------------------------
+
+
+def unhappy(b: Builder, seat: int, card: str, delta: int, reason: str, to: str) -> None:
+    """Add (or remove) markers; the third marker makes the Crook quit (``to``: where)."""
+    crook = b.state.mobs[seat].crook(card)
+    if crook is None or delta == 0 or (delta < 0 and crook.unhappy == 0):
+        return
+    delta = max(delta, -crook.unhappy)
+    b.emit(UnhappyChanged(seat, card, delta, reason))
+    if crook.unhappy + delta >= LEAVE_AT:
+        b.emit(CrookLeft(seat, card, to, "third Unhappy marker"))
+        check_out(b, seat, None)
+
+
+def check_out(b: Builder, seat: int, by: int | None) -> None:
+    """A Mob that lost its last Crook is out (``by``: the seat that wiped it out)."""
+    mob = b.state.mobs[seat]
+    if not mob.crooks and not mob.out and b.state.phase == "turn":
+        b.emit(PlayerOut(seat, by))
+
+
+# --- pay-off -----------------------------------------------------------------------
+
+
+def pay_order(state: State, seat: int, asked: Sequence[str]) -> tuple[str, ...]:
+    """The Boss first, then ``asked`` (the player's order), then everyone else."""
+    mob = state.mobs[seat]
+    rest = [c.card for c in mob.crooks if c.card != mob.boss]
+    for card in asked:
+        if card not in rest:
+            raise IllegalAction(
+                f"{state.label(card)} is not one of your Crooks besides the Boss: "
+                "list only your own Crooks in 'pay_order'."
+            )
+    order = [c for c in asked] + [c for c in rest if c not in asked]
+    return ((mob.boss,) if mob.boss else ()) + tuple(order)
+
+
+def pay_off(b: Builder, seat: int, order: Sequence[str]) -> None:
+    """Step 2: pay each Crook his total Power in ``order``; short pay makes him Unhappy.
+
+    Until the Boss is paid in full nobody else gets anything. A Crook paid less than he
+    is owed gets one marker, two if he gets nothing (and leaves for the uncontrolled area
+    if that is his third).
+    """
+    boss_short = False
+    for card in order:
+        mob = b.state.mobs[seat]
+        if mob.crook(card) is None:
+            continue  # he already left in this pay-off
+        owed = power(b.state, seat, card)
+        paid = 0 if boss_short else min(owed, max(0, mob.money))
+        b.emit(CrookPaid(seat, card, owed, paid))
+        if card == mob.boss and paid < owed:
+            boss_short = True
+        if paid < owed:
+            markers = 2 if paid == 0 else 1
+            why = "not paid" if paid == 0 else f"paid {paid} of {owed} G"
+            unhappy(b, seat, card, markers, why, "center")
+
+
+def promotion_markers(b: Builder, seat: int) -> None:
+    """A Crook with more Power than his superior wants a promotion: a marker a turn."""
+    for crook in b.state.mobs[seat].crooks:
+        live = b.state.mobs[seat].crook(crook.card)
+        if live is None or live.superior is None:
+            continue
+        if power(b.state, seat, live.card) > power(b.state, seat, live.superior):
+            unhappy(b, seat, live.card, 1, "more Power than his superior", "discard")
+
+
+# --- victory -----------------------------------------------------------------------
+
+
+def racket_score(state: State, seat: int) -> int:
+    """Rackets controlled, +1 per type of 3+ nobody else has, +2 per district of 4+ held
+    while nobody else has more than one there."""
+    def counts(attr: str) -> list[Counter[str]]:
+        return [
+            Counter(getattr(state.card(h.card), attr) for h in m.rackets) for m in state.mobs
+        ]
+
+    types, districts = counts("type"), counts("district")
+    others = [x for x in range(len(state.mobs)) if x != seat]
+    score = len(state.mobs[seat].rackets)
+    for kind, n in types[seat].items():
+        if kind and n >= 3 and all(types[o][kind] == 0 for o in others):
+            score += 1
+    for district, n in districts[seat].items():
+        if district and n >= 4 and all(districts[o][district] <= 1 for o in others):
+            score += 2
+    return score
+
+
+def check_victory(b: Builder) -> None:
+    """At the end of a turn or of a Gang War: everyone with enough Rackets wins together."""
+    state = b.state
+    live = [x for x, m in enumerate(state.mobs) if not m.out]
+    scores = tuple(racket_score(state, x) for x in range(len(state.seats)))
+    winners = tuple(x for x in live if scores[x] >= state.options.rackets_to_win)
+    if len(live) == 1:
+        winners = tuple(live)
+    if winners:
+        b.emit(GameWon(winners, scores))
+
+
+def orphan_cleanup(b: Builder, seat: int) -> None:
+    """Unplaced Crooks of ``seat`` go to the first legal place, else uncontrolled."""
+    mob = b.state.mobs[seat]
+    if mob.boss is None:
+        return
+    for crook in mob.crooks:
+        live = b.state.mobs[seat].crook(crook.card)
+        if live is None or live.superior is not None or live.card == b.state.mobs[seat].boss:
+            continue
+        spot = first_place(b.state, seat, power(b.state, seat, live.card), mob.boss)
+        if spot is not None:
+            b.emit(CrookPlaced(seat, live.card, spot))
+        else:
+            for card in (*b.state.mobs[seat].below(live.card), live.card):
+                b.emit(CrookLeft(seat, card, "center", "no place in the Mob"))
+    check_out(b, seat, None)

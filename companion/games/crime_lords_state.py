@@ -1,0 +1,245 @@
+"""Crime Lords' values: options, cards with their entered stats, Mobs, the state, events.
+
+Everything is a frozen dataclass of tuples (an event's ``stats`` is a JSON object).
+Card stats are entered once per physical card (no public card list exists): the first
+action that brings a card into play carries them, and the state keeps them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.games.base import SetupError
+
+#: Victory table of the rulebook: (long game, short game) by number of players.
+RACKETS_TO_WIN = {2: (14, 11), 3: (14, 11), 4: (13, 10), 5: (12, 9), 6: (11, 8), 7: (9, 7), 8: (9, 7)}
+MAX_POWER = 6  # no Crook's own Power exceeds 6 (the Boss bonus is extra)
+LENGTHS = ("long", "short")
+
+
+@dataclass(frozen=True)
+class Options:
+    game_length: str
+    rackets_to_win: int
+    starting_money: int
+    pass_bonus: int
+    max_lieutenants: int
+    max_subordinates: int
+    showdown_limit: int
+    hit_money_limit: int
+    gang_war_bonus: int
+    auction_money: int
+
+
+def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
+    """Options from a header (already merged with defaults); ``SetupError`` says what to fix."""
+    length = raw["game_length"]
+    if length not in LENGTHS:
+        raise SetupError("crime_lords: option 'game_length' must be \"long\" or \"short\"")
+    ints = {}
+    for key in (
+        "starting_money", "pass_bonus", "max_lieutenants", "max_subordinates",
+        "showdown_limit", "hit_money_limit", "gang_war_bonus", "auction_money",
+    ):
+        value = raw[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise SetupError(f"crime_lords: option {key!r} must be a whole number >= 0")
+        ints[key] = value
+    target = raw["rackets_to_win"]
+    if target is None:
+        target = RACKETS_TO_WIN[n_seats][LENGTHS.index(length)]
+    if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+        raise SetupError("crime_lords: option 'rackets_to_win' must be a whole number >= 1")
+    return Options(game_length=length, rackets_to_win=target, **ints)
+
+
+# --- cards -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Card:
+    """One physical card's stats as entered by the deck's owner."""
+
+    id: str
+    kind: str  # "crook" | "racket"
+    name: str
+    power: int = 0
+    resistance: int = 0
+    income: int = 0
+    district: str = ""
+    type: str = ""  # a Racket's type (Casinos...): the 'type' stat, else its name
+    weakness: tuple[str, ...] = ()
+    ability: str = ""
+
+    @property
+    def bodyguard(self) -> bool:
+        """A Crook whose ability text names him a Bodyguard (-5 to Hit his superior)."""
+        return "bodyguard" in self.ability.lower()
+
+
+def card_from_stats(card_id: str, kind: str, stats: Mapping[str, Any]) -> Card:
+    """A ``Card`` from the stats a deck holds (missing numbers count 0)."""
+
+    def num(key: str) -> int:
+        value = stats.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    def text(key: str) -> str:
+        value = stats.get(key)
+        return value.strip() if isinstance(value, str) else ""
+
+    name = text("name") or card_id
+    weakness = tuple(
+        w.strip().lower() for w in re.split(r"[,/;]| or ", text("weakness")) if w.strip()
+    )
+    return Card(
+        id=card_id, kind=kind, name=name, power=num("power"), resistance=num("resistance"),
+        income=num("income"), district=text("district").lower(),
+        type=(text("type") or name).lower() if kind == "racket" else "",
+        weakness=weakness, ability=text("ability"),
+    )
+
+
+# --- the Mobs --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Crook:
+    """A Crook in a Mob. ``superior`` is ``None`` for the Boss and for unplaced Crooks."""
+
+    card: str
+    superior: str | None = None
+    unhappy: int = 0
+    token: bool = False
+    plus: int = 0  # Power markers from Hits
+
+
+@dataclass(frozen=True)
+class Holding:
+    """A Racket a Mob controls (``token`` only matters for Rackets with Power)."""
+
+    card: str
+    token: bool = False
+
+
+@dataclass(frozen=True)
+class Mob:
+    mob_card: str | None = None
+    mob_name: str = ""
+    boss_bonus: int = 0
+    boss: str | None = None
+    money: int = 0
+    auction_money: int = 0
+    crooks: tuple[Crook, ...] = ()
+    rackets: tuple[Holding, ...] = ()
+    specials: tuple[str, ...] = ()
+    out: bool = False
+
+    def crook(self, card: str) -> Crook | None:
+        return next((c for c in self.crooks if c.card == card), None)
+
+    def with_crook(self, crook: Crook) -> Mob:
+        return replace(self, crooks=tuple(crook if c.card == crook.card else c for c in self.crooks))
+
+    def subordinates(self, card: str) -> tuple[Crook, ...]:
+        return tuple(c for c in self.crooks if c.superior == card)
+
+    def below(self, card: str) -> tuple[str, ...]:
+        """Every Crook under ``card`` (not ``card`` himself), nearest first."""
+        out: list[str] = []
+        todo = [card]
+        while todo:
+            kids = [c.card for c in self.subordinates(todo.pop(0))]
+            out.extend(kids)
+            todo.extend(kids)
+        return tuple(out)
+
+
+# --- an attack in progress ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Attack:
+    seat: int
+    kind: str  # "recruit" | "takeover" | "hit"
+    attacker: str
+    target: str
+    defender: int | None  # seat that controls the target, None when uncontrolled
+    stage: str  # "protector" | "showdown" | "support"
+    money: int = 0  # a Hit's money from the attacker (at most 5)
+    protector: str | None = None
+    committed: tuple[tuple[int, int, str], ...] = ()  # secret: (seat, amount, side)
+    revealed: tuple[tuple[int, int, str], ...] | None = None
+    helpers: tuple[tuple[int, str, str], ...] = ()  # (seat, card, "attack"|"defense")
+    modifiers: tuple[tuple[int, str], ...] = ()  # (value, why) from special abilities
+    war: bool = False
+
+
+@dataclass(frozen=True)
+class War:
+    """A Gang War: who is in it, whose war turn it is, and the passes in a row."""
+
+    origin: int
+    seats: tuple[int, ...]
+    turn: int
+    passes: int = 0
+
+
+@dataclass(frozen=True)
+class State:
+    seats: tuple[str, ...]
+    options: Options
+    mobs: tuple[Mob, ...]
+    cards: tuple[Card, ...] = ()
+    center: tuple[tuple[str, int], ...] = ()  # uncontrolled (card, Power markers)
+    discard: tuple[str, ...] = ()
+    phase: str = "setup"  # "setup" | "turn" | "over"
+    step: str = "collect"  # "collect" | "actions"
+    turn: int = 0
+    acted: bool = False
+    attack: Attack | None = None
+    war: War | None = None
+    last_roll: tuple[tuple[str, Any], ...] | None = None
+    winners: tuple[int, ...] | None = None
+    scores: tuple[int, ...] = ()
+    log: tuple[str, ...] = field(default=())
+
+    def card(self, card_id: str) -> Card:
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
+
+    def known(self, card_id: str) -> bool:
+        return any(c.id == card_id for c in self.cards)
+
+    def owner(self, card_id: str) -> int | None:
+        """The seat whose Mob holds this Crook or Racket, or ``None``."""
+        for seat, mob in enumerate(self.mobs):
+            if mob.crook(card_id) or any(h.card == card_id for h in mob.rackets):
+                return seat
+        return None
+
+    def in_center(self, card_id: str) -> bool:
+        return any(c == card_id for c, _ in self.center)
+
+    def label(self, card_id: str) -> str:
+        return self.card(card_id).name if self.known(card_id) else card_id
+
+    def next_seat(self, seat: int) -> int:
+        """The next player still in the game: play goes counterclockwise."""
+        n = len(self.seats)
+        for step in range(1, n + 1):
+            other = (seat - step) % n
+            if not self.mobs[other].out:
+                return other
+        return seat
+
+    def with_mob(self, seat: int, mob: Mob) -> State:
+        return replace(self, mobs=self.mobs[:seat] + (mob,) + self.mobs[seat + 1 :])
+
+    def logged(self, line: str) -> State:
+        return replace(self, log=(self.log + (line,))[-30:])
