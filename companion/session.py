@@ -26,6 +26,8 @@ ACTION = "ActionTaken"  # first event of an action batch: the action as recorded
 DEADLINE_EVENT = "DeadlineReached"  # first event of a deadline batch
 UNDONE = "Undone"  # an undo batch: {"batch": first seq of the batch taken back}
 TABLE_EVENTS = (ACTION, DEADLINE_EVENT, UNDONE)
+#: a record line that only says the clock reached ``t`` (deadlines after the last action)
+CLOCK = "time"
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,8 @@ class Session:
         t = max(t, self.last_t)
         if action.get("do") == "undo":
             return self._preview_undo(t)
+        if action.get("do") == CLOCK:  # only the time passed: its deadlines are already in
+            return self, []
         events = self.engine.decide(self.state, action, t)
         state = base.fold(self.engine, self.state, events)
         batch = Batch("action", t, dict(action), tuple(events))
@@ -201,9 +205,11 @@ class Session:
 
     def record_actions(self) -> list[dict[str, Any]]:
         """Every action as a record line (``t`` first); deadlines follow from ``t``."""
-        lines = []
+        lines: list[dict[str, Any]] = []
         for b in self.batches:
             if b.kind == "deadline":
                 continue
             lines.append({"t": b.t, **{k: v for k, v in b.action.items() if k != "t"}})
+        if self.batches and self.batches[-1].kind == "deadline":
+            lines.append({"t": self.batches[-1].t, "do": CLOCK})  # the clock ran on after
         return lines

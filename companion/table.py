@@ -267,7 +267,7 @@ class Table:
             action = cmd.args.get("action")
             if not isinstance(action, Mapping) or not isinstance(action.get("do"), str):
                 raise IllegalAction("An action must be an object with \"do\".")
-            if action.get("do") in ("undo", "deadline"):
+            if action.get("do") in ("undo", "deadline", "time"):
                 raise IllegalAction(f"\"{action['do']}\" is not an action a player sends.")
             return self._act(_authorised(dict(action), cmd.source), self._t(cmd.at), cmd.source)
         raise IllegalAction(f"Unknown command {cmd.name!r}.")

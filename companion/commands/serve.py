@@ -181,7 +181,9 @@ class ZoneSaver:
         return result
 
     def status(self) -> dict[str, Any]:
-        result: dict[str, Any] = self.pipeline.status()
+        result: dict[str, Any] = dict(self.pipeline.status())
+        result.setdefault("zones", {n: [list(p) for p in pts]
+                                    for n, pts in self.pipeline.zones.polygons.items()})
         return result
 
     def set_zones(self, polygons: dict[str, list[tuple[float, float]]]) -> None:

@@ -57,3 +57,23 @@ def test_seats_as_a_count_and_unknown_option() -> None:
     head["options"] = {"colour": "red"}
     with pytest.raises(RecordError, match="unknown option"):
         replay_lines([json.dumps(head)])
+
+
+def test_time_line_delivers_trailing_deadlines() -> None:
+    r = replay_lines(lines({"t": 0, "do": "add", "n": 1}, {"t": 4.5, "do": "time"}))
+    assert r.state["timeouts"] == 2 and r.state["total"] == 1
+
+
+def test_export_ends_with_the_clock_when_deadlines_came_last() -> None:
+    from companion.games.base import Setup
+    from companion.session import Session
+
+    from . import tally
+
+    session = Session.start(tally, Setup(("A", "B")))  # type: ignore[arg-type]
+    session, _ = session.preview({"do": "add", "n": 1}, 0.0)
+    session, _ = session.preview_deadlines(2.5)
+    actions = session.record_actions()
+    assert actions[-1] == {"t": 2.0, "do": "time"}
+    head = json.dumps({"record": "table-companion", "version": 1, "game": "tally", "seats": 2})
+    assert replay_lines([head, *map(json.dumps, actions)]).session.state == session.state
