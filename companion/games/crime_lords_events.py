@@ -281,7 +281,7 @@ EVENTS: tuple[type, ...] = (
 )
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in EVENTS}
 #: events that do not count as "an action" for passing (drawing is step 3, not an action)
-NOT_ACTIONS = (CardEntered, CenterAdded, SpecialDrawn, IncomeCollected, CrookPaid)
+NOT_ACTIONS = (CardEntered, CenterAdded, SpecialDrawn, IncomeCollected, CrookPaid, PayOffDone)
 
 
 # --- the fold ----------------------------------------------------------------------
