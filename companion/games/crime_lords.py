@@ -66,7 +66,7 @@ from companion.games.crime_lords_events import (
     UnhappyChanged,
     WarTurnPassed,
 )
-from companion.games.crime_lords_events import apply as _apply
+from companion.games.crime_lords_fold import apply as _apply
 from companion.games.crime_lords_rules import racket_score
 from companion.games.crime_lords_state import Mob, State, parse_options
 

@@ -19,8 +19,8 @@ from companion.games.crime_lords_events import (
     GameWon,
     PlayerOut,
     UnhappyChanged,
-    apply,
 )
+from companion.games.crime_lords_fold import apply
 from companion.games.crime_lords_state import MAX_POWER, Mob, State
 
 LEAVE_AT = 3  # the third Unhappy marker makes a Crook quit

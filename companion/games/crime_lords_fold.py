@@ -1,0 +1,410 @@
+"""Crime Lords' fold: ``apply(state, event)`` records what an event says happened."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion.games.crime_lords_events import (
+    NOT_ACTIONS,
+    AttackAnnounced,
+    AttackRolled,
+    AttackWithdrawn,
+    BossChosen,
+    CardBought,
+    CardEntered,
+    CenterAdded,
+    CrookKilled,
+    CrookLeft,
+    CrookMoved,
+    CrookPaid,
+    CrookPlaced,
+    GameStarted,
+    GameWon,
+    GangWarEnded,
+    GangWarJoined,
+    GangWarStarted,
+    Helped,
+    IncomeCollected,
+    MobTaken,
+    ModifierAdded,
+    MoneyChanged,
+    PayOffDone,
+    PlayerOut,
+    PowerRaised,
+    ProtectorNamed,
+    RacketMoved,
+    Retokened,
+    ShowdownCommitted,
+    ShowdownRevealed,
+    SpecialDiscarded,
+    SpecialDrawn,
+    TokenRestored,
+    TokenSpent,
+    TurnEnded,
+    UnhappyChanged,
+    WarTurnPassed,
+)
+from companion.games.crime_lords_state import (
+    MAX_POWER,
+    Attack,
+    Crook,
+    Holding,
+    Mob,
+    State,
+    War,
+    card_from_stats,
+)
+
+
+def fold(state: State, events: list[Any]) -> State:
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def apply(state: State, event: Any) -> State:
+    """The state after ``event``."""
+    handler = _HANDLERS[type(event)]
+    new: State = handler(state, event)
+    if new.phase == "turn" and new.step == "actions" and not isinstance(event, NOT_ACTIONS):
+        new = replace(new, acted=True)
+    return new
+
+
+def _mob(state: State, seat: int) -> Mob:
+    return state.mobs[seat]
+
+
+def _set_crook(state: State, seat: int, card: str, **changes: Any) -> State:
+    mob = _mob(state, seat)
+    crook = mob.crook(card)
+    assert crook is not None, card
+    return state.with_mob(seat, mob.with_crook(replace(crook, **changes)))
+
+
+def _mob_taken(s: State, e: MobTaken) -> State:
+    mob = replace(_mob(s, e.seat), mob_card=e.card, mob_name=e.name, boss_bonus=e.boss_bonus)
+    return s.with_mob(e.seat, mob).logged(f"{s.seats[e.seat]} runs {e.name}.")
+
+
+def _card_entered(s: State, e: CardEntered) -> State:
+    return replace(s, cards=s.cards + (card_from_stats(e.card, e.kind, e.stats),))
+
+
+def _card_bought(s: State, e: CardBought) -> State:
+    mob = _mob(s, e.seat)
+    mob = replace(mob, auction_money=mob.auction_money - e.price)
+    if e.kind == "crook":
+        mob = replace(mob, crooks=mob.crooks + (Crook(e.card),))
+    elif e.kind == "racket":
+        mob = replace(mob, rackets=mob.rackets + (Holding(e.card),))
+    else:
+        mob = replace(mob, specials=mob.specials + (e.card,))
+    what = "a Special" if e.kind == "special" else s.label(e.card)
+    return s.with_mob(e.seat, mob).logged(f"{s.seats[e.seat]} bought {what} for {e.price} G.")
+
+
+def _center_added(s: State, e: CenterAdded) -> State:
+    return replace(s, center=s.center + ((e.card, 0),)).logged(
+        f"{s.label(e.card)} is now uncontrolled."
+    )
+
+
+def _special_drawn(s: State, e: SpecialDrawn) -> State:
+    mob = _mob(s, e.seat)
+    mob = replace(mob, specials=mob.specials + (e.card,))
+    return s.with_mob(e.seat, mob).logged(f"{s.seats[e.seat]} drew a Special.")
+
+
+def _special_discarded(s: State, e: SpecialDiscarded) -> State:
+    mob = _mob(s, e.seat)
+    mob = replace(mob, specials=tuple(c for c in mob.specials if c != e.card))
+    return replace(s.with_mob(e.seat, mob), discard=s.discard + (e.card,)).logged(
+        f"{s.seats[e.seat]} played a Special ({e.card})."
+    )
+
+
+def _boss_chosen(s: State, e: BossChosen) -> State:
+    s = _set_crook(s, e.seat, e.card, superior=None, unhappy=0)
+    s = s.with_mob(e.seat, replace(_mob(s, e.seat), boss=e.card))
+    return s.logged(f"{s.label(e.card)} is the Boss of {s.seats[e.seat]}'s Mob.")
+
+
+def _crook_placed(s: State, e: CrookPlaced) -> State:
+    return _set_crook(s, e.seat, e.card, superior=e.under)
+
+
+def _game_started(s: State, e: GameStarted) -> State:
+    mobs = tuple(
+        replace(
+            m, money=e.money, auction_money=0,
+            crooks=tuple(replace(c, token=True) for c in m.crooks),
+            rackets=tuple(replace(h, token=s.card(h.card).power > 0) for h in m.rackets),
+        )
+        for m in s.mobs
+    )
+    s = replace(s, mobs=mobs, phase="turn", step="collect", turn=e.first)
+    return s.logged(f"The war for the city begins: {s.seats[e.first]} plays first.")
+
+
+def _income(s: State, e: IncomeCollected) -> State:
+    mob = _mob(s, e.seat)
+    s = s.with_mob(e.seat, replace(mob, money=mob.money + e.amount))
+    return s.logged(f"{s.seats[e.seat]} collected income from {len(mob.rackets)} Racket(s).")
+
+
+def _payoff_done(s: State, e: PayOffDone) -> State:
+    return replace(s, step="actions", acted=False).logged(f"{s.seats[e.seat]} paid off the gang.")
+
+
+def _paid(s: State, e: CrookPaid) -> State:
+    mob = _mob(s, e.seat)
+    return s.with_mob(e.seat, replace(mob, money=mob.money - e.paid))
+
+
+def _unhappy(s: State, e: UnhappyChanged) -> State:
+    crook = _mob(s, e.seat).crook(e.card)
+    assert crook is not None
+    s = _set_crook(s, e.seat, e.card, unhappy=max(0, crook.unhappy + e.delta))
+    word = "gets an Unhappy marker" if e.delta > 0 else "loses an Unhappy marker"
+    if abs(e.delta) > 1:
+        word = f"gets {e.delta} Unhappy markers" if e.delta > 0 else "loses his Unhappy markers"
+    return s.logged(f"{s.label(e.card)} {word} ({e.reason}).")
+
+
+def _crook_left(s: State, e: CrookLeft) -> State:
+    mob = _mob(s, e.seat)
+    gone = mob.crook(e.card)
+    assert gone is not None
+    crooks = tuple(
+        replace(c, superior=None) if c.superior == e.card else c
+        for c in mob.crooks
+        if c.card != e.card
+    )
+    mob = replace(mob, crooks=crooks, boss=None if mob.boss == e.card else mob.boss)
+    s = s.with_mob(e.seat, mob)
+    if e.to == "center":
+        s = replace(s, center=s.center + ((e.card, gone.plus),))
+        where = "goes uncontrolled"
+    else:
+        s = replace(s, discard=s.discard + (e.card,))
+        where = "leaves town"
+    return s.logged(f"{s.label(e.card)} {where} ({e.reason}).")
+
+
+def _holding_token(s: State, seat: int, card: str, token: bool) -> State:
+    mob = _mob(s, seat)
+    if mob.crook(card) is not None:
+        return _set_crook(s, seat, card, token=token)
+    rackets = tuple(replace(h, token=token) if h.card == card else h for h in mob.rackets)
+    return s.with_mob(seat, replace(mob, rackets=rackets))
+
+
+def _token_spent(s: State, e: TokenSpent) -> State:
+    return _holding_token(s, e.seat, e.card, False)
+
+
+def _token_restored(s: State, e: TokenRestored) -> State:
+    return _holding_token(s, e.seat, e.card, True)
+
+
+def _retokened(s: State, e: Retokened) -> State:
+    mob = _mob(s, e.seat)
+    crooks = tuple(replace(c, token=True) for c in mob.crooks)
+    rackets = mob.rackets
+    if e.rackets:
+        rackets = tuple(replace(h, token=s.card(h.card).power > 0) for h in rackets)
+    return s.with_mob(e.seat, replace(mob, crooks=crooks, rackets=rackets))
+
+
+def _money(s: State, e: MoneyChanged) -> State:
+    mob = _mob(s, e.seat)
+    return s.with_mob(e.seat, replace(mob, money=mob.money + e.delta))
+
+
+def _announced(s: State, e: AttackAnnounced) -> State:
+    attack = Attack(
+        seat=e.seat, kind=e.kind, attacker=e.attacker, target=e.target, defender=e.defender,
+        stage=e.stage, money=e.money, war=e.war,
+    )
+    verb = {"recruit": "recruit", "takeover": "take over", "hit": "Hit"}[e.kind]
+    s = replace(s, attack=attack)
+    return s.logged(f"{s.label(e.attacker)} attempts to {verb} {s.label(e.target)}.")
+
+
+def _attack(s: State) -> Attack:
+    assert s.attack is not None
+    return s.attack
+
+
+def _protector(s: State, e: ProtectorNamed) -> State:
+    s = replace(s, attack=replace(_attack(s), protector=e.card, stage="showdown"))
+    if e.card is None:
+        return s.logged(f"{s.seats[e.seat]} names no protector.")
+    return s.logged(f"{s.label(e.card)} protects {s.label(_attack(s).target)}.")
+
+
+def _committed(s: State, e: ShowdownCommitted) -> State:
+    a = _attack(s)
+    committed = tuple(c for c in a.committed if c[0] != e.seat) + ((e.seat, e.amount, e.side),)
+    return replace(s, attack=replace(a, committed=committed)).logged(
+        f"{s.seats[e.seat]} has a hand on the table."
+    )
+
+
+def _revealed(s: State, e: ShowdownRevealed) -> State:
+    for seat, amount, _side in e.amounts:
+        mob = _mob(s, seat)
+        s = s.with_mob(seat, replace(mob, money=mob.money - amount))
+    shown = ", ".join(f"{s.seats[seat]} {amount} G {side}" for seat, amount, side in e.amounts)
+    s = replace(s, attack=replace(_attack(s), revealed=e.amounts, committed=(), stage="support"))
+    return s.logged(f"Showdown: {shown or 'nobody spent anything'}.")
+
+
+def _helped(s: State, e: Helped) -> State:
+    a = _attack(s)
+    s = replace(s, attack=replace(a, helpers=a.helpers + ((e.seat, e.card, e.side),)))
+    verb = "aids the attack" if e.side == "attack" else "defends"
+    if a.kind == "hit" and e.side == "defense":
+        verb = "hides out"
+    return s.logged(f"{s.label(e.card)} {verb}.")
+
+
+def _modifier(s: State, e: ModifierAdded) -> State:
+    a = _attack(s)
+    s = replace(s, attack=replace(a, modifiers=a.modifiers + ((e.value, e.why),)))
+    return s.logged(f"{e.value:+d}: {e.why}.")
+
+
+def _withdrawn(s: State, e: AttackWithdrawn) -> State:
+    return replace(s, attack=None).logged(f"{s.seats[e.seat]} backs out of the attack.")
+
+
+def _rolled(s: State, e: AttackRolled) -> State:
+    result = "succeeds" if e.success else "fails"
+    roll = "+".join(str(d) for d in e.dice) or "no roll"
+    last = (("dice", e.dice), ("needed", e.needed), ("success", e.success),
+            ("counted", e.counted), ("breakdown", e.breakdown))
+    s = replace(s, attack=None, last_roll=last)
+    return s.logged(f"Rolled {roll}, needed {e.needed} or less: the attack {result}.")
+
+
+def _subtree(mob: Mob, card: str) -> tuple[Crook, ...]:
+    keep = {card, *mob.below(card)}
+    return tuple(c for c in mob.crooks if c.card in keep)
+
+
+def _crook_moved(s: State, e: CrookMoved) -> State:
+    if e.from_seat is None:
+        plus = dict(s.center).get(e.card, 0)
+        s = replace(s, center=tuple(x for x in s.center if x[0] != e.card))
+        moving: tuple[Crook, ...] = (Crook(e.card, e.under, 0, False, plus),)
+    else:
+        old = _mob(s, e.from_seat)
+        moving = _subtree(old, e.card)
+        names = {c.card for c in moving}
+        old = replace(old, crooks=tuple(c for c in old.crooks if c.card not in names))
+        s = s.with_mob(e.from_seat, old)
+        moving = tuple(replace(c, superior=e.under) if c.card == e.card else c for c in moving)
+    mob = _mob(s, e.to_seat)
+    s = s.with_mob(e.to_seat, replace(mob, crooks=mob.crooks + moving))
+    if e.from_seat == e.to_seat:
+        return s.logged(f"{s.label(e.card)} moves under {s.label(e.under or '')}.")
+    return s.logged(f"{s.label(e.card)} joins {s.seats[e.to_seat]}'s Mob.")
+
+
+def _racket_moved(s: State, e: RacketMoved) -> State:
+    token = False
+    if e.from_seat is None:
+        s = replace(s, center=tuple(x for x in s.center if x[0] != e.card))
+    else:
+        old = _mob(s, e.from_seat)
+        token = any(h.card == e.card and h.token for h in old.rackets)
+        old = replace(old, rackets=tuple(h for h in old.rackets if h.card != e.card))
+        s = s.with_mob(e.from_seat, old)
+    if e.to_seat is None:
+        return replace(s, center=s.center + ((e.card, 0),)).logged(
+            f"{s.label(e.card)} is now uncontrolled."
+        )
+    mob = _mob(s, e.to_seat)
+    s = s.with_mob(e.to_seat, replace(mob, rackets=mob.rackets + (Holding(e.card, token),)))
+    return s.logged(f"{s.seats[e.to_seat]} controls {s.label(e.card)}.")
+
+
+def _killed(s: State, e: CrookKilled) -> State:
+    if e.seat is None:
+        s = replace(s, center=tuple(x for x in s.center if x[0] != e.card))
+        return replace(s, discard=s.discard + (e.card,)).logged(f"{s.label(e.card)} was Hit.")
+    s = _crook_left(s, CrookLeft(e.seat, e.card, "discard", "Hit"))
+    return replace(s, log=s.log[:-1] + (f"{s.label(e.card)} was Hit.",))
+
+
+def _power(s: State, e: PowerRaised) -> State:
+    crook = _mob(s, e.seat).crook(e.card)
+    assert crook is not None
+    plus = min(crook.plus + e.by, max(0, MAX_POWER - s.card(e.card).power))
+    s = _set_crook(s, e.seat, e.card, plus=plus)
+    return s.logged(f"{s.label(e.card)} gains {e.by} Power for the Hit.")
+
+
+def _turn_ended(s: State, e: TurnEnded) -> State:
+    s = replace(s, turn=e.next, step="collect", acted=False)
+    return s.logged(f"{s.seats[e.seat]}'s turn ends; {s.seats[e.next]} is next.")
+
+
+def _war_started(s: State, e: GangWarStarted) -> State:
+    s = replace(s, war=War(e.origin, e.seats, e.turn), turn=e.turn, step="war")
+    return s.logged("Gang War! " + " and ".join(s.seats[x] for x in e.seats) + " are at war.")
+
+
+def _war_joined(s: State, e: GangWarJoined) -> State:
+    war = s.war
+    assert war is not None
+    seats = tuple(x for x in range(len(s.seats)) if x in war.seats or x == e.seat)
+    return replace(s, war=replace(war, seats=seats)).logged(
+        f"{s.seats[e.seat]} is drawn into the Gang War."
+    )
+
+
+def _war_turn(s: State, e: WarTurnPassed) -> State:
+    war = s.war
+    assert war is not None
+    passes = war.passes + 1 if e.passed else 0
+    s = replace(s, war=replace(war, turn=e.to, passes=passes), turn=e.to)
+    return s.logged(f"{s.seats[e.seat]} passes." if e.passed else s.log[-1])
+
+
+def _war_ended(s: State, e: GangWarEnded) -> State:
+    s = replace(s, war=None, turn=e.next, step="collect", acted=False)
+    return s.logged(f"The Gang War is over; {s.seats[e.next]} is next.")
+
+
+def _player_out(s: State, e: PlayerOut) -> State:
+    mob = replace(_mob(s, e.seat), out=True)
+    return s.with_mob(e.seat, mob).logged(f"{s.seats[e.seat]} has no Crook left and is out.")
+
+
+def _won(s: State, e: GameWon) -> State:
+    names = " and ".join(s.seats[x] for x in e.winners)
+    verb = "controls" if len(e.winners) == 1 else "share"
+    return replace(s, winners=e.winners, scores=e.scores, phase="over", attack=None).logged(
+        f"{names} {verb} the city!"
+    )
+
+
+_HANDLERS: dict[type, Any] = {
+    MobTaken: _mob_taken, CardEntered: _card_entered, CardBought: _card_bought,
+    CenterAdded: _center_added, SpecialDrawn: _special_drawn,
+    SpecialDiscarded: _special_discarded, BossChosen: _boss_chosen, CrookPlaced: _crook_placed,
+    GameStarted: _game_started, IncomeCollected: _income, CrookPaid: _paid,
+    UnhappyChanged: _unhappy, CrookLeft: _crook_left, TokenSpent: _token_spent,
+    TokenRestored: _token_restored, Retokened: _retokened, MoneyChanged: _money,
+    AttackAnnounced: _announced, ProtectorNamed: _protector, ShowdownCommitted: _committed,
+    ShowdownRevealed: _revealed, Helped: _helped, ModifierAdded: _modifier,
+    AttackWithdrawn: _withdrawn, AttackRolled: _rolled, CrookMoved: _crook_moved,
+    RacketMoved: _racket_moved, CrookKilled: _killed, PowerRaised: _power,
+    TurnEnded: _turn_ended, GangWarStarted: _war_started, GangWarJoined: _war_joined,
+    WarTurnPassed: _war_turn, GangWarEnded: _war_ended, PlayerOut: _player_out, GameWon: _won,
+    PayOffDone: _payoff_done,
+}
