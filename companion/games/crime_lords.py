@@ -13,7 +13,8 @@ Actions (a record line without ``t``)::
             start {first}
     turn:   collect {seat, pay_order?}; draw {seat, card, stats?}; end_turn {seat};
             pass_turn {seat}; move {seat, card, under}; drop {seat, card};
-            visit {seat, card, racket}; retire_boss {seat, card}
+            visit {seat, card, racket}; retire_boss {seat, card};
+            claim {seat, from, rackets, tokens?} (after wiping out a Mob)
     attack: attack {seat, kind: recruit|takeover|hit, attacker, target, money?};
             protect {seat, card|null}; showdown {seat, amount, side?}; now {seat};
             withdraw {seat}; assist {seat, card}; defend {seat, card};
@@ -105,6 +106,7 @@ ACTIONS: dict[str, Handler] = {
     "drop": turn_.drop,
     "visit": turn_.visit,
     "retire_boss": turn_.retire_boss,
+    "claim": turn_.claim,
     "give": turn_.give,
     "play_special": turn_.play_special,
     "adjust": turn_.adjust,

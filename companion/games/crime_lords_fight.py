@@ -249,7 +249,7 @@ def roll_dice(state: State, action: Action) -> list[Any]:
     counted = b.state.last_roll is not None and dict(b.state.last_roll)["counted"]
     if a.war:
         _war_after_hit(b, a, bool(counted))
-    elif boss_hit and counted and a.defender is not None:
+    elif boss_hit and counted and a.defender is not None and not b.state.mobs[a.defender].out:
         _war_starts(b, a.seat, a.defender)
     return b.events
 

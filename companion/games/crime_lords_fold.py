@@ -381,7 +381,7 @@ def _war_ended(s: State, e: GangWarEnded) -> State:
 
 
 def _player_out(s: State, e: PlayerOut) -> State:
-    mob = replace(_mob(s, e.seat), out=True)
+    mob = replace(_mob(s, e.seat), out=True, wiped_by=e.by)
     return s.with_mob(e.seat, mob).logged(f"{s.seats[e.seat]} has no Crook left and is out.")
 
 

@@ -18,6 +18,7 @@ from companion.games.crime_lords_events import (
     CrookPlaced,
     GameWon,
     PlayerOut,
+    RacketMoved,
     UnhappyChanged,
 )
 from companion.games.crime_lords_fold import apply
@@ -124,6 +125,14 @@ def check_out(b: Builder, seat: int, by: int | None) -> None:
     mob = b.state.mobs[seat]
     if not mob.crooks and not mob.out and b.state.phase == "turn":
         b.emit(PlayerOut(seat, by))
+        if by is None:
+            release_rackets(b, seat)
+
+
+def release_rackets(b: Builder, seat: int) -> None:
+    """An eliminated Mob's Rackets that nobody claimed go to the uncontrolled area."""
+    for holding in b.state.mobs[seat].rackets:
+        b.emit(RacketMoved(seat, None, holding.card))
 
 
 # --- pay-off -----------------------------------------------------------------------
@@ -201,6 +210,9 @@ def racket_score(state: State, seat: int) -> int:
 
 def check_victory(b: Builder) -> None:
     """At the end of a turn or of a Gang War: everyone with enough Rackets wins together."""
+    for seat, mob in enumerate(b.state.mobs):
+        if mob.out and mob.rackets:
+            release_rackets(b, seat)
     state = b.state
     live = [x for x, m in enumerate(state.mobs) if not m.out]
     scores = tuple(racket_score(state, x) for x in range(len(state.seats)))

@@ -137,6 +137,7 @@ class Mob:
     rackets: tuple[Holding, ...] = ()
     specials: tuple[str, ...] = ()
     out: bool = False
+    wiped_by: int | None = None
 
     def crook(self, card: str) -> Crook | None:
         return next((c for c in self.crooks if c.card == card), None)

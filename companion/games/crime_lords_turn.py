@@ -36,6 +36,7 @@ from companion.games.crime_lords_rules import (
     placement_problem,
     power,
     promotion_markers,
+    release_rackets,
     unhappy,
 )
 from companion.games.crime_lords_setup import enter, in_play, kind_of, own_crook, seat_of
@@ -253,4 +254,34 @@ def adjust(state: State, action: Action) -> list[Any]:
         b.emit(PowerRaised(seat, card, delta))
     else:
         b.emit(TokenSpent(seat, card, why))
+    return b.events
+
+
+def claim(state: State, action: Action) -> list[Any]:
+    """The player who wiped out a Mob takes one of its Rackets, one more per Action Token
+    spent now; the rest go to the uncontrolled area."""
+    seat = seat_of(state, action)
+    gone = get_int(action, "from", lo=0, hi=len(state.seats) - 1)
+    mob = state.mobs[gone]
+    require(mob.out and mob.wiped_by == seat and bool(mob.rackets),
+            f"{state.seats[seat]} has no Rackets of {state.seats[gone]}'s Mob to claim.")
+    rackets, tokens = action.get("rackets"), action.get("tokens") or []
+    owned = {h.card for h in mob.rackets}
+    require(isinstance(rackets, list) and set(rackets) <= owned and len(set(rackets)) ==
+            len(rackets), "'rackets' must list Rackets of the wiped-out Mob.")
+    require(isinstance(tokens, list), "'tokens' must list your cards that spend a token.")
+    assert isinstance(rackets, list) and isinstance(tokens, list)
+    require(len(rackets) <= 1 + len(tokens),
+            "One Racket is free; each more needs an Action Token spent ('tokens').")
+    b = Builder(state)
+    mine = state.mobs[seat]
+    for card in tokens:
+        crook = mine.crook(card)
+        holding = next((h for h in mine.rackets if h.card == card), None)
+        require(bool(crook.token if crook else holding and holding.token),
+                f"{state.label(card)} has no Action Token to spend.")
+        b.emit(TokenSpent(seat, card, "claiming a Racket"))
+    for card in rackets:
+        b.emit(RacketMoved(gone, seat, card))
+    release_rackets(b, gone)
     return b.events

@@ -239,3 +239,30 @@ def test_double_cross() -> None:
     assert mob.boss == "crook_02" and mob.crook("crook_01") is None
     assert mob.crook("crook_02").plus == 2 and mob.crook("crook_02").unhappy == 0
     assert t.state.war is None
+
+
+def test_wiping_out_a_mob_and_claiming_its_rackets() -> None:
+    t = deep_mobs()
+    t.do(do="give", seat=1, to=2, card="racket_02")
+    t.do(do="give", seat=1, to=2, card="racket_05")
+    t.do(do="attack", seat=0, kind="hit", attacker="crook_01", target="crook_09")
+    t.do(do="modify", seat=0, value=10, why="a Special")
+    t.do(do="roll", seat=0, dice=[1, 1])  # Cy's only Crook, his Boss: Cy is out, no war
+    assert t.state.mobs[2].out and t.state.war is None
+    with pytest.raises(IllegalAction, match="One Racket is free"):
+        t.do(do="claim", seat=0, **{"from": 2}, rackets=["racket_02", "racket_05"])
+    t.do(do="claim", seat=0, **{"from": 2}, rackets=["racket_02", "racket_05"],
+         tokens=["crook_02"])
+    assert [h.card for h in t.state.mobs[0].rackets] == ["racket_02", "racket_05"]
+    assert not t.state.mobs[0].crook("crook_02").token
+
+
+def test_unclaimed_rackets_go_uncontrolled_at_end_of_turn() -> None:
+    t = deep_mobs()
+    t.do(do="give", seat=1, to=2, card="racket_02")
+    t.do(do="attack", seat=0, kind="hit", attacker="crook_01", target="crook_09")
+    t.do(do="modify", seat=0, value=10, why="a Special")
+    t.do(do="roll", seat=0, dice=[1, 1])
+    t.do(do="end_turn", seat=0)
+    assert t.state.in_center("racket_02") and not t.state.mobs[2].rackets
+    assert t.state.turn == 1  # Cy (seat 2) is out: after Ann comes Ben
