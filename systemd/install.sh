@@ -47,7 +47,7 @@ fi
 # --- 1. Debian packages -----------------------------------------------------------
 # libzbar0: pyzbar's library; python3-picamera2 and python3-lgpio come from the
 # Raspberry Pi archive (Raspberry Pi OS has it): the PyPI lgpio is a different library.
-base_pkgs=(python3 python3-venv python3-pip libzbar0 avahi-daemon)
+base_pkgs=(python3 python3-venv python3-pip libzbar0 avahi-daemon libnss-mdns)
 pi_pkgs=(python3-picamera2 python3-lgpio)
 if [ "$APT" = 1 ]; then
   say "Installing Debian packages"

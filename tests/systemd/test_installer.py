@@ -125,6 +125,7 @@ def test_installer_runs_to_the_end(installed: tuple[Path, subprocess.CompletedPr
                                    ) -> None:
     root, result = installed
     log = result.stdout + result.stderr
+    print(log)  # shown with `pytest -rP`: what the installer said
     assert result.returncode == 0, log[-4000:]
     assert "python3-lgpio is not available here" in log  # plain Debian: said, not hidden
     assert "starts at next boot" in log  # no systemd running in a chroot
