@@ -34,3 +34,22 @@ def test_nasty7_table_shows_stacks_and_turn_but_not_the_count(app: Flask, table:
     assert 'aria-label="35 cards in the stack"' in html
     assert '<li class="turn">' in html and 'class="timer"' in html
     assert "count" not in html.lower()  # the running count (3) is never shown in play
+
+
+@pytest.mark.skipif("casablanca" not in GAMES, reason="Casablanca engine not installed")
+def test_casablanca_phone_announces_a_move_with_its_form(
+    app: Flask, table: Table, state_dir: Path
+) -> None:
+    from tests.web.conftest import as_host, join, post_json, start_game
+
+    start_game(table, ["Ann", "Ben"], game="casablanca")
+    host = as_host(app, state_dir)
+    ann, ben = join(app, host, 0), join(app, host, 1)
+    page = ann.get("/seat/0").get_data(as_text=True)
+    assert 'data-do="move"' in page and 'name="suitcase"' in page
+    assert 'data-do="move"' not in ben.get("/seat/1").get_data(as_text=True)  # not his turn
+    # what the form posts (agent, to, suitcase) is an action the table accepts
+    resp = post_json(ann, "/api/seat/0/action",
+                     {"action": {"do": "move", "agent": "red", "to": "basar", "suitcase": False}})
+    assert resp.status_code == 200 and resp.get_json()["accepted"], resp.get_json()
+    assert table.hub.latest().public["pending"] is not None
