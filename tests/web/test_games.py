@@ -53,3 +53,22 @@ def test_casablanca_phone_announces_a_move_with_its_form(
                      {"action": {"do": "move", "agent": "red", "to": "basar", "suitcase": False}})
     assert resp.status_code == 200 and resp.get_json()["accepted"], resp.get_json()
     assert table.hub.latest().public["pending"] is not None
+
+
+@pytest.mark.skipif("illegal" not in GAMES, reason="Illegal engine not installed")
+def test_illegal_phone_has_forms_for_every_choice(
+    app: Flask, table: Table, state_dir: Path
+) -> None:
+    from tests.web.conftest import as_host, join, post_json, start_game
+
+    start_game(table, ["Ann", "Ben", "Cy"], game="illegal")
+    host = as_host(app, state_dir)
+    ann = join(app, host, 0)
+    page = ann.get("/seat/0").get_data(as_text=True)
+    for form in ('data-do="play"', 'data-do="discard"', 'name="take"', 'name="cancel"',
+                 'data-type="list3"'):
+        assert form in page, form
+    # the one-card discard form posts a list of one card: the table accepts it
+    resp = post_json(ann, "/api/seat/0/action",
+                     {"action": {"do": "discard", "cards": ["market_open"]}})
+    assert resp.get_json()["accepted"], resp.get_json()

@@ -136,6 +136,8 @@ function fieldValue(el) {
   if (type === "float") return parseFloat(raw);
   if (type === "json") return JSON.parse(raw);
   if (type === "ints") return raw.split(/[,\s]+/).filter(Boolean).map((x) => parseInt(x, 10));
+  if (type === "list") return [raw];  // one card, sent as a list
+  if (type === "list3") return [raw, raw, raw];  // three identical cards
   return raw;
 }
 
