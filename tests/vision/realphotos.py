@@ -11,6 +11,7 @@ real codes in an image that its truth file does not list (they are not false rea
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,19 @@ from vision.sources import IMAGE_SUFFIXES, read_image
 
 HERE = Path(__file__).parent
 EXPECTATIONS = HERE / "expectations"
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "qr-photos"
+def _find_photos() -> Path:
+    """The shared photos: $TABLE_COMPANION_PHOTOS, ../shared beside the clone, /work/shared."""
+    candidates = [Path(os.environ["TABLE_COMPANION_PHOTOS"])] if os.environ.get(
+        "TABLE_COMPANION_PHOTOS") else []
+    candidates += [Path(__file__).resolve().parents[3] / "shared" / "data" / "qr-photos",
+                   Path("/work/shared/data/qr-photos")]
+    for path in candidates:
+        if path.is_dir():
+            return path
+    return candidates[0]
+
+
+DATA = _find_photos()
 
 
 @dataclass
