@@ -92,20 +92,17 @@ class Session:
 
     def preview_deadlines(self, until: float) -> tuple[Session, list[Batch]]:
         """The session after every deadline due at or before ``until``."""
-        session: Session = self
         batches: list[Batch] = []
-        for _ in range(10_000):
-            due = self.engine.next_deadline(session.state)
-            if due is None or due > until or due <= session.quiet_until:
-                return session, batches
-            events = self.engine.decide(session.state, {"do": DEADLINE}, due)
-            if not events:
-                raise RuntimeError(f"{self.engine.name}: the deadline at {due} changed nothing")
-            state = base.fold(self.engine, session.state, events)
-            batch = Batch("deadline", due, {"do": DEADLINE}, tuple(events))
-            session = session._with(state, batch)
-            batches.append(batch)
-        raise RuntimeError(f"{self.engine.name}: more than 10000 deadlines in a row")
+
+        def keep(due: float, events: list[Any]) -> None:
+            batches.append(Batch("deadline", due, {"do": DEADLINE}, tuple(events)))
+
+        state = base.deliver_deadlines(self.engine, self.state, until, keep,
+                                       after=self.quiet_until)
+        if not batches:
+            return self, []
+        return replace(self, state=state, batches=(*self.batches, *batches),
+                       last_t=batches[-1].t), batches
 
     def next_deadline(self) -> float | None:
         """When the clock must next deliver a deadline (game time), if ever."""

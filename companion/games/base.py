@@ -85,6 +85,12 @@ class Outcome:
     termination: Termination = Termination.WON
     detail: Mapping[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def of(cls, winners: tuple[int, ...], detail: Mapping[str, Any]) -> Outcome:
+        """A game won by ``winners``: one seat wins, several share the win."""
+        termination = Termination.WON if len(winners) == 1 else Termination.SHARED
+        return cls(tuple(winners), termination, detail)
+
     def to_json(self) -> dict[str, Any]:
         """The outcome as record/replay JSON: ``winner`` plus the engine's details."""
         winner: JSON = list(self.winners)
@@ -254,19 +260,24 @@ def run_action(
 
 
 def deliver_deadlines(
-    engine: Engine, state: Any, until: float, on_events: Callable[[float, list[Any]], None]
+    engine: Engine,
+    state: Any,
+    until: float,
+    on_events: Callable[[float, list[Any]], None],
+    after: float = float("-inf"),
 ) -> Any:
     """Deliver every deadline due at or before ``until``, in time order.
 
-    Used by replay and by the table loop, so timed rules behave the same live and
-    replayed. ``on_events(t, events)`` sees each deadline's events.
+    Used by replay and by the table loop (through ``Session``), so timed rules behave
+    the same live and replayed. ``on_events(t, events)`` sees each deadline's events.
+    A deadline due at or before ``after`` is not delivered (and stops the delivery).
     """
     for _ in range(10_000):  # a bound, so a buggy engine cannot hang the table
         due = engine.next_deadline(state)
-        if due is None or due > until:
+        if due is None or due > until or due <= after:
             return state
         state, events = run_action(engine, state, {"do": DEADLINE}, due)
-        on_events(due, events)
         if not events:
             raise RuntimeError(f"{engine.name}: deadline at {due} produced no event")
+        on_events(due, events)
     raise RuntimeError(f"{engine.name}: more than 10000 deadlines in a row")

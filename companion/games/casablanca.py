@@ -61,7 +61,6 @@ from companion.games.base import (
     IllegalAction,
     Outcome,
     Setup,
-    Termination,
     check_options,
     check_seats,
     get_int,
@@ -392,12 +391,7 @@ def outcome(state: State) -> Outcome | None:
     """The winner(s) once an agent carried the suitcase home; ``None`` before."""
     if state.winners is None:
         return None
-    shared = len(state.winners) > 1
-    return Outcome(
-        winners=state.winners,
-        termination=Termination.SHARED if shared else Termination.WON,
-        detail={"agent": state.winning_agent, "moved_by": state.mover},
-    )
+    return Outcome.of(state.winners, {"agent": state.winning_agent, "moved_by": state.mover})
 
 
 def next_deadline(state: State) -> float | None:

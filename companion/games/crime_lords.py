@@ -50,7 +50,6 @@ from companion.games.base import (
     Engine,
     Outcome,
     Setup,
-    Termination,
     check_options,
     check_seats,
     get_str,
@@ -153,9 +152,8 @@ def outcome(state: State) -> Outcome | None:
     """The winners once a Mob controls enough Rackets at the end of a turn or Gang War."""
     if state.winners is None:
         return None
-    termination = Termination.WON if len(state.winners) == 1 else Termination.SHARED
     detail = {"rackets": list(state.scores), "needed": state.options.rackets_to_win}
-    return Outcome(state.winners, termination, detail)
+    return Outcome.of(state.winners, detail)
 
 
 def next_deadline(state: State) -> float | None:

@@ -52,7 +52,6 @@ from companion.games.base import (
     Outcome,
     Setup,
     SetupError,
-    Termination,
     check_options,
     check_seats,
 )
@@ -151,11 +150,9 @@ def outcome(state: State) -> Outcome | None:
     """The hand's (or the match's) result once every seat revealed its hand."""
     if state.scores is None:
         return None
-    shared = len(state.winners) > 1
-    return Outcome(
-        winners=state.winners,
-        termination=Termination.SHARED if shared else Termination.WON,
-        detail={
+    return Outcome.of(
+        state.winners,
+        {
             "scores": list(state.scores),
             "match": list(state.totals),
             "hand": state.hand_no,

@@ -36,7 +36,6 @@ from companion.games.base import (
     IllegalAction,
     Outcome,
     Setup,
-    Termination,
     check_options,
     check_seats,
     get_int,
@@ -401,8 +400,7 @@ def outcome(state: State) -> Outcome | None:
         "names": [state.seats[s] for s in winners],
         "stacks": list(state.stacks),
     }
-    kind = Termination.WON if len(winners) == 1 else Termination.SHARED
-    return Outcome(winners, kind, detail)
+    return Outcome.of(winners, detail)
 
 
 def next_deadline(state: State) -> float | None:
