@@ -85,15 +85,12 @@ def start_demo_game(table: Table, game: str = "nasty7", players: Sequence[str] =
         raise RuntimeError(f"the demo could not start {game}: {result.reason}")
 
 
-class Director:
-    """Keeps the demo going: presses a simulated seat button now and then, rules on the
-    accusation with the host buttons, and starts a new game a while after one ends."""
+class _Background:
+    """A demo part that runs ``_run`` in its own daemon thread until ``stop()``."""
 
-    def __init__(self, table: Table, press: Callable[[str, int | None], None] | None,
-                 game: str = "nasty7", every_s: float = 23.0) -> None:
-        self.table, self.press, self.game, self.every_s = table, press, game, every_s
+    def __init__(self, name: str) -> None:
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="demo-director", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
         self._thread.start()
@@ -101,6 +98,19 @@ class Director:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(5)
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class Director(_Background):
+    """Keeps the demo going: presses a simulated seat button now and then, rules on the
+    accusation with the host buttons, and starts a new game a while after one ends."""
+
+    def __init__(self, table: Table, press: Callable[[str, int | None], None] | None,
+                 game: str = "nasty7", every_s: float = 23.0) -> None:
+        super().__init__("demo-director")
+        self.table, self.press, self.game, self.every_s = table, press, game, every_s
 
     def _run(self) -> None:
         next_accuse = time.monotonic() + self.every_s
@@ -149,7 +159,7 @@ def source_of(action: dict[str, object]) -> str:
     return f"seat:{seat}" if isinstance(seat, int) and not isinstance(seat, bool) else "host"
 
 
-class RecordPlayer:
+class RecordPlayer(_Background):
     """Plays a recorded game at the table as phones and host would: one command at a
     time through ``Table.submit`` (so through the same checks and the store), paced
     between ``min_gap`` and ``max_gap`` seconds; starts again a while after the end."""
@@ -158,19 +168,11 @@ class RecordPlayer:
                  max_gap: float = 2.5) -> None:
         import json
 
+        super().__init__("demo-record")
         self.table, self.min_gap, self.max_gap = table, min_gap, max_gap
         self.header = json.loads(lines[0])
         self.actions = [json.loads(line) for line in lines[1:]]
         self.refused: list[str] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="demo-record", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(5)
 
     def play_once(self) -> None:
         """Start the recorded game and send every action (refusals are kept, not fatal)."""

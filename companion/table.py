@@ -78,8 +78,8 @@ class Snapshot:
         # it goes to that seat only; refusals of the camera or host go to everyone.
         if self.refusal is None:
             return None
-        source = str(self.refusal.get("source", ""))
-        if source.startswith("seat:") and source != f"seat:{seat}":
+        owner = seat_of(str(self.refusal.get("source", "")))
+        if owner is not None and owner != seat:
             return None
         return dict(self.refusal)
 
@@ -293,7 +293,7 @@ class Table:
         if inp.role == "undo" and inp.hold:
             return self._act({"do": "undo"}, t, "host")
         data = {"kind": "button", "seat": inp.seat, "role": inp.role, "hold": inp.hold, "t": t}
-        return self._from_input(data, t, f"seat:{inp.seat}" if inp.seat is not None else "host")
+        return self._from_input(data, t, _source(inp))
 
     def _from_input(self, data: dict[str, Any], t: float, source: str) -> Result:
         assert self.session is not None
@@ -371,8 +371,7 @@ class Table:
 
     def _refuse(self, reason: str, source: str) -> Result:
         self._refusal = {"reason": reason, "source": source, "t": round(self.now(), 3)}
-        seat = int(source.split(":")[1]) if source.startswith("seat:") else None
-        self._publish([("refused", seat)])
+        self._publish([("refused", seat_of(source))])
         return Result(False, reason=reason)
 
     def _signals(self, batches: list[Batch]) -> list[tuple[str, int | None]]:
@@ -437,6 +436,13 @@ class Table:
         return out
 
 
+def seat_of(source: str) -> int | None:
+    """The seat a ``"seat:N"`` source names, or None for the host, camera or table."""
+    if source.startswith("seat:"):
+        return int(source.split(":", 1)[1])
+    return None
+
+
 def _source(inp: Input) -> str:
     if isinstance(inp, Command):
         return inp.source
@@ -452,9 +458,9 @@ def _require_host(cmd: Command) -> None:
 
 def _authorised(action: dict[str, Any], source: str) -> dict[str, Any]:
     """A seat may only act as itself: fill in its seat, refuse acting for another."""
-    if not source.startswith("seat:"):
+    seat = seat_of(source)
+    if seat is None:
         return action
-    seat = int(source.split(":", 1)[1])
     if "seat" not in action:
         action["seat"] = seat
     claimed = action.get("seat")

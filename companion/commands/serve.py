@@ -70,12 +70,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
            parts: list[Any]) -> int:
-    from companion import sdnotify
+    from companion import games, sdnotify
     from web import create_app
     from web.auth import host_line
     from web.server import serve
 
-    game = args.game or "nasty7"
+    game = games.get(args.game or "nasty7").name  # canonical from here on
     camera = _start_vision(config, table, args.demo, game, parts)
     appliance, press = _start_hardware(config, table, args.demo, parts)
     if args.demo:
@@ -111,15 +111,13 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
 def _start_demo(table: Table, game: str, press: Any) -> Any:
     """The Nasty 7 plays through the camera; the other games replay a recorded game
     through the phones' and host's commands."""
-    from companion import games
     from companion.demo import Director, RecordPlayer, demo_record, start_demo_game
 
-    name = games.get(game).name
-    if name == "nasty7":
-        start_demo_game(table, name)
-        director: Any = Director(table, press, name)
+    if game == "nasty7":
+        start_demo_game(table, game)
+        director: Any = Director(table, press, game)
     else:
-        director = RecordPlayer(table, demo_record(name))
+        director = RecordPlayer(table, demo_record(game))
     director.start()
     return director
 
@@ -200,9 +198,7 @@ def _demo_source(config: Config, game: str) -> Any:
     from vision.synthetic import CardPlay, SyntheticTable
 
     script: list[CardPlay] = []
-    from companion import games
-
-    if games.get(game).name == "nasty7":  # other demos play through phones: an empty table
+    if game == "nasty7":  # other demos play through phones: an empty table
         by_kind = demo_payloads("nasty7")
         script = [CardPlay(p.payload, at=p.at, zone="pile", removed_at=p.removed_at)
                   for p in demo_plays(by_kind)]

@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -18,15 +13,7 @@ import pytest
 
 from companion.commands.serve import ZoneSaver, saved_zones
 from companion.config import Config
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from tests.demo_server import demo_server
 
 
 def get(url: str) -> tuple[int, Any]:
@@ -40,22 +27,9 @@ def get(url: str) -> tuple[int, Any]:
 
 @pytest.mark.slow
 def test_demo_serves_a_live_game_and_stops_cleanly(state_dir: Path) -> None:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--demo", "--host", "127.0.0.1",
-         "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-        env={**os.environ, "TABLE_COMPANION_STATE": str(state_dir)},
-    )
-    try:
-        assert proc.stdout is not None
-        host_line = ""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not host_line.startswith("Host:"):
-            host_line = proc.stdout.readline().strip()
-        assert host_line.startswith("Host: http://"), host_line
-        token = host_line.split("token=", 1)[1]
-        base = f"http://127.0.0.1:{port}"
+    with demo_server(state_dir) as server:
+        token = server.host_line.split("token=", 1)[1]
+        base = server.url
         plays = 0
         deadline = time.monotonic() + 40
         while time.monotonic() < deadline and plays == 0:
@@ -70,19 +44,8 @@ def test_demo_serves_a_live_game_and_stops_cleanly(state_dir: Path) -> None:
         assert get(base + "/host")[0] == 403
         assert get(f"{base}/host?token={token}")[0] == 200
         assert get(base + "/api/seat/0")[0] == 403
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise
-        if proc.stdout:
-            proc.stdout.close()
-        err = proc.stderr.read() if proc.stderr else ""
-        if proc.stderr:
-            proc.stderr.close()
-    assert proc.returncode == 0, err[-2000:]
+    err = server.log.read_text(encoding="utf-8")
+    assert server.proc.returncode == 0, err[-2000:]
     assert "Traceback" not in err, err[-2000:]
 
 

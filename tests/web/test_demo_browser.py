@@ -3,19 +3,14 @@ the synthetic camera, and a hesitation penalty shows up on the page."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.demo_server import ROOT, demo_server
+
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -32,29 +27,8 @@ pytestmark = [
 
 @pytest.fixture
 def demo_url(state_dir: Path) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--demo", "--host", "127.0.0.1",
-         "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
-        env={**os.environ, "TABLE_COMPANION_STATE": str(state_dir)},
-    )
-    try:
-        assert proc.stdout is not None
-        line, deadline = "", time.monotonic() + 60
-        while time.monotonic() < deadline and not line.startswith("Host:"):
-            line = proc.stdout.readline()
-        assert line.startswith("Host:"), "companion serve --demo did not start"
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        finally:
-            if proc.stdout:
-                proc.stdout.close()
+    with demo_server(state_dir) as server:
+        yield server.url
 
 
 def test_demo_table_on_a_phone(demo_url: str) -> None:
