@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from companion.inputs import Command
+from companion.inputs import HOST, Command, Source
 from companion.table import Table
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ def start_demo_game(table: Table, game: str = "nasty7", players: Sequence[str] =
     if snap.game == game and snap.outcome is None:
         return
     result = table.submit(Command("start", {"game": game, "players": list(players)},
-                                  source="host")).result(10)
+                                  source=HOST)).result(10)
     if not result.accepted:
         raise RuntimeError(f"the demo could not start {game}: {result.reason}")
 
@@ -153,10 +153,10 @@ def has_demo_record(game: str) -> bool:
     return resources.files("companion").joinpath("demos", f"{game}.jsonl").is_file()
 
 
-def source_of(action: dict[str, object]) -> str:
+def source_of(action: dict[str, object]) -> Source:
     """Who sends a recorded action at the demo table: that seat's phone, else the host."""
     seat = action.get("seat")
-    return f"seat:{seat}" if isinstance(seat, int) and not isinstance(seat, bool) else "host"
+    return Source.of_seat(seat) if isinstance(seat, int) and not isinstance(seat, bool) else HOST
 
 
 class RecordPlayer(_Background):

@@ -13,6 +13,40 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from companion.games.base import ButtonRole
+
+SourceKind = Literal["host", "cli", "camera", "table", "seat"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Who sent an input: the host, the CLI, the camera, the table itself, or a seat.
+
+    ``str(source)`` is its wire form in refusals and logs (``"host"``, ``"seat:2"``);
+    seats count from 0 here, as in the engines.
+    """
+
+    kind: SourceKind
+    seat: int | None = None
+
+    @classmethod
+    def of_seat(cls, seat: int) -> Source:
+        return cls("seat", seat)
+
+    @property
+    def is_host(self) -> bool:
+        """The host's phone or the command line: may start, end, undo and rule."""
+        return self.kind in ("host", "cli")
+
+    def __str__(self) -> str:
+        return f"seat:{self.seat}" if self.kind == "seat" else self.kind
+
+
+HOST = Source("host")
+CLI = Source("cli")
+CAMERA = Source("camera")
+TABLE = Source("table")
+
 
 @dataclass(frozen=True)
 class TagSeen:
@@ -40,9 +74,6 @@ class TagLeft:
     serial: int | None = None
 
 
-ButtonRole = Literal["seat", "confirm", "undo", "next"]
-
-
 @dataclass(frozen=True)
 class ButtonPressed:
     """One press of a button (debounced); ``hold`` when it was a long press."""
@@ -60,17 +91,26 @@ class Command:
     ``name`` is ``"action"`` (``args["action"]`` is a game action JSON object),
     ``"start"`` (``args``: ``game``, ``players``, ``options``, optional ``seed``),
     ``"undo"``, ``"end"`` (abandon the running game) or ``"finish_hand"``.
-    ``source`` says who sent it: ``"host"``, ``"seat:N"`` or ``"cli"``; a seat may
-    only act for itself.
+    ``source`` says who sent it (the host, the CLI or a seat); a seat may only act
+    for itself.
     """
 
     name: str
     args: Mapping[str, Any] = field(default_factory=dict)
-    source: str = "host"
+    source: Source = HOST
     at: float | None = None
 
 
 Input = TagSeen | TagLeft | ButtonPressed | Command
+
+
+def source_of(inp: Input) -> Source:
+    """Who sent ``inp``: a command says so, a seat button is that seat, tags are the camera."""
+    if isinstance(inp, Command):
+        return inp.source
+    if isinstance(inp, ButtonPressed):
+        return Source.of_seat(inp.seat) if inp.seat is not None else HOST
+    return CAMERA
 
 
 @dataclass(frozen=True)

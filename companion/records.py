@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
-from companion.games import base
 from companion.games.base import IllegalAction, Setup, SetupError
 from companion.session import Session
 
@@ -157,12 +156,9 @@ def replay_lines(lines: Iterable[str]) -> Replay:
 def finish(game: str, session: Session) -> Replay:
     """The JSON-ready end of a session: full state and outcome."""
     engine = session.engine
-    state = session.state
     # An engine may settle what the end of a record means (Casablanca: an announced
     # action nobody protested takes effect); the session itself stays as recorded.
-    end_of_record = getattr(engine, "end_of_record", None)
-    if end_of_record is not None:
-        state = base.fold(engine, state, end_of_record(state))
+    state = engine.settle_record(session.state)
     outcome = engine.outcome(state)
     return Replay(game, engine.state_json(state), outcome.to_json() if outcome else None, session)
 

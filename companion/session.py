@@ -16,16 +16,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
-from companion.games import base
-from companion.games.base import DEADLINE, Engine, IllegalAction, Setup
+from companion.games.base import DEADLINE, IllegalAction, Setup
+from companion.games.codec import event_from_json, event_to_json
+from companion.games.engine import AnyEngine
 from companion.store import NewEvent, StoredEvent
 
 ACTION = "ActionTaken"  # first event of an action batch: the action as recorded
 DEADLINE_EVENT = "DeadlineReached"  # first event of a deadline batch
 UNDONE = "Undone"  # an undo batch: {"batch": first seq of the batch taken back}
 TABLE_EVENTS = (ACTION, DEADLINE_EVENT, UNDONE)
+#: what produced a batch
+BatchKind = Literal["action", "deadline", "undo"]
+_KIND_OF_HEAD: dict[str, BatchKind] = {ACTION: "action", DEADLINE_EVENT: "deadline",
+                                       UNDONE: "undo"}
 #: a record line that only says the clock reached ``t`` (deadlines after the last action)
 CLOCK = "time"
 
@@ -34,7 +39,7 @@ CLOCK = "time"
 class Batch:
     """What one input produced; ``kind`` is ``action``, ``deadline`` or ``undo``."""
 
-    kind: str
+    kind: BatchKind
     t: float
     action: Mapping[str, Any]
     events: tuple[Any, ...] = ()
@@ -48,7 +53,7 @@ class Batch:
         head = ACTION if self.kind == "action" else DEADLINE_EVENT
         rows = [NewEvent(self.t, head, dict(self.action))]
         for event in self.events:
-            name, payload = base.event_to_json(event)
+            name, payload = event_to_json(event)
             rows.append(NewEvent(self.t, name, payload))
         return rows
 
@@ -57,7 +62,7 @@ class Batch:
 class Session:
     """A game in progress: engine, setup, every batch, and the folded state."""
 
-    engine: Engine
+    engine: AnyEngine
     setup: Setup
     state: Any
     batches: tuple[Batch, ...] = ()
@@ -67,7 +72,7 @@ class Session:
     stored_seqs: tuple[int, ...] = field(default=(), compare=False)
 
     @classmethod
-    def start(cls, engine: Engine, setup: Setup) -> Session:
+    def start(cls, engine: AnyEngine, setup: Setup) -> Session:
         """A new game; raises ``SetupError`` when seats or options do not fit."""
         return cls(engine, setup, engine.new_game(setup))
 
@@ -86,7 +91,7 @@ class Session:
         if action.get("do") == CLOCK:  # only the time passed: its deadlines are already in
             return self, []
         events = self.engine.decide(self.state, action, t)
-        state = base.fold(self.engine, self.state, events)
+        state = self.engine.fold(self.state, events)
         batch = Batch("action", t, dict(action), tuple(events))
         return self._with(state, batch), [batch]
 
@@ -97,8 +102,7 @@ class Session:
         def keep(due: float, events: list[Any]) -> None:
             batches.append(Batch("deadline", due, {"do": DEADLINE}, tuple(events)))
 
-        state = base.deliver_deadlines(self.engine, self.state, until, keep,
-                                       after=self.quiet_until)
+        state = self.engine.deliver_deadlines(self.state, until, keep, after=self.quiet_until)
         if not batches:
             return self, []
         return replace(self, state=state, batches=(*self.batches, *batches),
@@ -140,7 +144,7 @@ class Session:
         state = self.engine.new_game(self.setup)
         for i, b in enumerate(self.batches):
             if i not in undone:
-                state = base.fold(self.engine, state, b.events)
+                state = self.engine.fold(state, b.events)
         return state
 
     def _with(self, state: Any, batch: Batch) -> Session:
@@ -164,11 +168,11 @@ class Session:
         return replace(self, stored_seqs=(*self.stored_seqs, *batch_seqs))
 
     @classmethod
-    def rebuild(cls, engine: Engine, setup: Setup, rows: Sequence[StoredEvent]) -> Session:
+    def rebuild(cls, engine: AnyEngine, setup: Setup, rows: Sequence[StoredEvent]) -> Session:
         """The session stored in ``rows`` (a power cut, a restart): fold, never re-decide."""
         session = cls.start(engine, setup)
         by_seq: dict[int, int] = {}
-        heads: list[tuple[str, StoredEvent]] = []
+        heads: list[tuple[BatchKind, StoredEvent]] = []
         events: list[list[Any]] = []
         undone: dict[int, int] = {}  # batch index of an undo -> index it takes back
         quiet = -1.0
@@ -178,11 +182,10 @@ class Session:
                 if row.type == UNDONE:
                     undone[len(heads)] = by_seq[int(row.payload["batch"])]
                     quiet = row.t
-                kind = {ACTION: "action", DEADLINE_EVENT: "deadline", UNDONE: "undo"}[row.type]
-                heads.append((kind, row))
+                heads.append((_KIND_OF_HEAD[row.type], row))
                 events.append([])
             else:
-                events[-1].append(base.event_from_json(engine.event_types, row.type, row.payload))
+                events[-1].append(event_from_json(engine.event_types, row.type, row.payload))
         batches = tuple(
             Batch(kind, row.t, {"do": "undo"} if kind == "undo" else dict(row.payload),
                   tuple(evs), undone.get(i))

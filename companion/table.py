@@ -20,8 +20,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import games
-from companion.games.base import IllegalAction, Setup, SetupError
-from companion.inputs import ButtonPressed, Command, Input, Result, TagLeft, TagSeen
+from companion.games.base import (
+    Action,
+    ButtonInput,
+    IllegalAction,
+    Setup,
+    SetupError,
+    SignalOut,
+    TableInput,
+    TagInput,
+)
+from companion.inputs import (
+    HOST,
+    TABLE,
+    ButtonPressed,
+    Command,
+    Input,
+    Result,
+    Source,
+    TagLeft,
+    TagSeen,
+    source_of,
+)
 from companion.records import Header, record_lines, seat_names
 from companion.session import Batch, Session
 from companion.store import EventStore, GameInfo, StoreError, latest_open_game
@@ -29,11 +49,28 @@ from companion.store import EventStore, GameInfo, StoreError, latest_open_game
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-Listener = Callable[["Snapshot", list[tuple[str, int | None]]], None]
+Listener = Callable[["Snapshot", list[SignalOut]], None]
 
 #: action keys that may be shown to everyone in the history (amounts never are)
 PUBLIC_ACTION_KEYS = ("do", "seat", "by", "against", "card", "target", "agent", "to", "kind",
                       "upheld", "suitcase")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An input the table refused, with its reason, sender and game time."""
+
+    reason: str
+    source: Source
+    t: float
+
+    def visible_to(self, seat: int | None) -> bool:
+        """A seat's own refusal can reveal its secrets ("you need $1,000 on Red"): it goes
+        to that seat only; refusals of the camera, host or table go to everyone."""
+        return self.source.seat is None or self.source.seat == seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "source": str(self.source), "t": self.t}
 
 
 @dataclass(frozen=True)
@@ -52,7 +89,7 @@ class Snapshot:
     outcome: Mapping[str, Any] | None = None
     now: float = 0.0
     deadline: float | None = None
-    refusal: Mapping[str, Any] | None = None
+    refusal: Refusal | None = None
     can_undo: bool = False
 
     def public_json(self) -> dict[str, Any]:
@@ -74,14 +111,9 @@ class Snapshot:
         }
 
     def _refusal_for(self, seat: int | None) -> dict[str, Any] | None:
-        # A seat's own refusal can reveal its secrets ("you need $1,000 on Red"):
-        # it goes to that seat only; refusals of the camera or host go to everyone.
-        if self.refusal is None:
+        if self.refusal is None or not self.refusal.visible_to(seat):
             return None
-        owner = seat_of(str(self.refusal.get("source", "")))
-        if owner is not None and owner != seat:
-            return None
-        return dict(self.refusal)
+        return self.refusal.to_json()
 
     def seat_json(self, seat: int) -> dict[str, Any]:
         """Seat ``seat``'s private view plus the public part; only for that seat."""
@@ -127,7 +159,7 @@ class Table:
         self._origin = clock()
         self._seq = 0
         self._next_seq = 1
-        self._refusal: dict[str, Any] | None = None
+        self._refusal: Refusal | None = None
         self._queue: queue.Queue[tuple[Input | None, Future[Result]]] = queue.Queue()
         self._listeners: list[Listener] = []
         self._thread: threading.Thread | None = None
@@ -230,7 +262,7 @@ class Table:
         except StoreError as exc:
             self._store_retry_at = self.clock() + 1.0  # no busy loop on a failing disk
             log.error("could not store a deadline: %s", exc)
-            self._refuse(f"Not saved, retrying: {exc}", "table")
+            self._refuse(f"Not saved, retrying: {exc}", TABLE)
 
     def process(self, inp: Input) -> Result:
         """Handle one input synchronously (on the loop thread, or in tests)."""
@@ -241,12 +273,12 @@ class Table:
                 return self._tag(inp)
             if isinstance(inp, ButtonPressed):
                 return self._button(inp)
-            return self._refuse(f"unknown input {type(inp).__name__}", "table")
+            return self._refuse(f"unknown input {type(inp).__name__}", TABLE)
         except IllegalAction as exc:
-            return self._refuse(exc.reason, _source(inp))
+            return self._refuse(exc.reason, source_of(inp))
         except StoreError as exc:
             log.error("store failure: %s", exc)
-            return self._refuse(f"Not saved, please repeat: {exc}", _source(inp))
+            return self._refuse(f"Not saved, please repeat: {exc}", source_of(inp))
 
     def _t(self, at: float | None) -> float:
         return (self.now() if at is None else at - self._origin)
@@ -273,9 +305,9 @@ class Table:
         raise IllegalAction(f"Unknown command {cmd.name!r}.")
 
     def _tag(self, inp: TagSeen | TagLeft) -> Result:
-        kind = "tag_seen" if isinstance(inp, TagSeen) else "tag_left"
+        seen = isinstance(inp, TagSeen)
         if inp.status != "ok":
-            if kind == "tag_left":
+            if not seen:
                 return Result(True, ignored=True)
             raise IllegalAction("Unknown tag: this code was not printed for any of our decks.")
         if self.session is None or self.info is None:
@@ -283,29 +315,27 @@ class Table:
         if inp.game != self.info.game:
             raise IllegalAction(f"That card belongs to a {inp.game} deck, not to this game.")
         t = self._t(inp.at)
-        data = {"kind": kind, "card": inp.card, "serial": inp.serial, "zone": inp.zone, "t": t}
-        return self._from_input(data, t, "camera")
+        return self._from_input(TagInput(seen, inp.card, inp.serial, inp.zone, t), source_of(inp))
 
     def _button(self, inp: ButtonPressed) -> Result:
         t = self._t(inp.at)
         if self.session is None:
             return Result(True, ignored=True)
         if inp.role == "undo" and inp.hold:
-            return self._act({"do": "undo"}, t, "host")
-        data = {"kind": "button", "seat": inp.seat, "role": inp.role, "hold": inp.hold, "t": t}
-        return self._from_input(data, t, _source(inp))
+            return self._act({"do": "undo"}, t, HOST)
+        return self._from_input(ButtonInput(inp.role, inp.seat, inp.hold, t), source_of(inp))
 
-    def _from_input(self, data: dict[str, Any], t: float, source: str) -> Result:
+    def _from_input(self, inp: TableInput, source: Source) -> Result:
         assert self.session is not None
-        self._commit_deadlines(t)
-        action = self.session.engine.action_for_input(self.session.state, data)
+        self._commit_deadlines(inp.t)
+        action: Action | None = self.session.engine.action_for_input(self.session.state, inp)
         if action is None:
             return Result(True, ignored=True)
-        return self._act(dict(action), t, source)
+        return self._act(dict(action), inp.t, source)
 
     # --- the one place that changes the game ----------------------------------------
 
-    def _act(self, action: dict[str, Any], t: float, source: str) -> Result:
+    def _act(self, action: dict[str, Any], t: float, source: Source) -> Result:
         assert self.session is not None
         self._commit_deadlines(t)
         session, batches = self.session.preview(action, t)  # IllegalAction: nothing changes
@@ -369,12 +399,12 @@ class Table:
         self._publish([])
         return Result(True)
 
-    def _refuse(self, reason: str, source: str) -> Result:
-        self._refusal = {"reason": reason, "source": source, "t": round(self.now(), 3)}
-        self._publish([("refused", seat_of(source))])
+    def _refuse(self, reason: str, source: Source) -> Result:
+        self._refusal = Refusal(reason, source, round(self.now(), 3))
+        self._publish([("refused", source.seat)])
         return Result(False, reason=reason)
 
-    def _signals(self, batches: list[Batch]) -> list[tuple[str, int | None]]:
+    def _signals(self, batches: list[Batch]) -> list[SignalOut]:
         assert self.session is not None
         events = [e for b in batches for e in b.events]
         if any(b.kind == "undo" for b in batches):
@@ -383,7 +413,7 @@ class Table:
 
     # --- output ---------------------------------------------------------------------
 
-    def _publish(self, signals: list[tuple[str, int | None]]) -> None:
+    def _publish(self, signals: list[SignalOut]) -> None:
         self._seq += 1
         snap = self._snapshot()
         self.hub.publish(snap)
@@ -436,29 +466,14 @@ class Table:
         return out
 
 
-def seat_of(source: str) -> int | None:
-    """The seat a ``"seat:N"`` source names, or None for the host, camera or table."""
-    if source.startswith("seat:"):
-        return int(source.split(":", 1)[1])
-    return None
-
-
-def _source(inp: Input) -> str:
-    if isinstance(inp, Command):
-        return inp.source
-    if isinstance(inp, ButtonPressed):
-        return f"seat:{inp.seat}" if inp.seat is not None else "host"
-    return "camera"
-
-
 def _require_host(cmd: Command) -> None:
-    if cmd.source not in ("host", "cli"):
+    if not cmd.source.is_host:
         raise IllegalAction("Only the host can do that.")
 
 
-def _authorised(action: dict[str, Any], source: str) -> dict[str, Any]:
+def _authorised(action: dict[str, Any], source: Source) -> dict[str, Any]:
     """A seat may only act as itself: fill in its seat, refuse acting for another."""
-    seat = seat_of(source)
+    seat = source.seat
     if seat is None:
         return action
     if "seat" not in action:

@@ -2,37 +2,31 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from companion import games
 from companion.decks.errors import DeckError
-from companion.games import MODULES
-from companion.games.cards import Catalog, catalog
+from companion.games.cards import Catalog, catalog, catalog_document
 
 #: games whose deck counts the owner may edit (the split is not public)
 EDITABLE_COUNTS = frozenset({"nasty7"})
 
-_ALIASES = {
-    "nasty_7": "nasty7",
-    "the_nasty_7": "nasty7",
-    "fiese7": "nasty7",
-    "fiese_7": "nasty7",
-    "die_fiesen_7": "nasty7",
-    "crimelords": "crime_lords",
-}
 _TEXT_MAX = 200
 _INT_RANGE = range(-999, 10_000)
 
 
 def canonical_game(name: str) -> str:
-    """The canonical game name for ``name`` or an alias; ValueError names the choices."""
-    wanted = name.strip().lower().replace("-", "_").replace(" ", "_")
-    wanted = _ALIASES.get(wanted, wanted)
-    if wanted in MODULES:
-        return wanted
-    raise DeckError(f"unknown game {name!r}; the games are {', '.join(MODULES)}")
+    """The canonical game name for ``name`` or an alias (the one registry of games).
+
+    Raises ``DeckError`` naming the games.
+    """
+    try:
+        return games.canonical(name)
+    except games.UnknownGameError:
+        raise DeckError(
+            f"unknown game {name!r}; the games are {', '.join(games.available())}"
+        ) from None
 
 
 def base_catalog(game: str) -> Catalog | None:
@@ -47,10 +41,9 @@ def base_catalog(game: str) -> Catalog | None:
 def stats_fields(game: str) -> dict[str, dict[str, str]]:
     """Kind -> field -> "int" | "text": the stats an owner may enter (may be empty)."""
     try:
-        text = resources.files("companion.games").joinpath("data", f"{game}.json").read_text()
+        fields = catalog_document(game).get("stats_fields", {})
     except (FileNotFoundError, ModuleNotFoundError):
         return {}
-    fields = json.loads(text).get("stats_fields", {})
     return {str(k): {str(f): str(t) for f, t in v.items()} for k, v in fields.items()}
 
 
@@ -75,15 +68,9 @@ def check_stats(game: str, kind: str, stats: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
-#: how a game is called on printed sheets and in listings
-GAME_TITLES = {
-    "nasty7": "The Nasty 7",
-    "illegal": "Illegal",
-    "casablanca": "Casablanca",
-    "crime_lords": "Crime Lords",
-}
-
-
 def game_title(game: str) -> str:
-    """The printed title of ``game``."""
-    return GAME_TITLES.get(game, game)
+    """The printed title of ``game`` (its engine's title), as sheets and listings show it."""
+    try:
+        return games.get(game).title
+    except games.UnknownGameError:
+        return game

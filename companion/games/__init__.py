@@ -1,57 +1,49 @@
-"""The games: one pure rules engine per module, found by name or alias.
-
-``get("fiese7")`` returns the engine module of The Nasty 7; ``available()`` lists the
-engines that are installed. Engines follow ``companion.games.base.Engine``.
-"""
+"""TRANSITIONAL registry (replaced at merge): imports game packages lazily, skips unconverted ones."""
 
 from __future__ import annotations
 
 import importlib
-from typing import cast
 
-from companion.games.base import Engine
+from companion.games.engine import AnyEngine, normalise
 
-#: canonical name -> module that implements it
-MODULES: dict[str, str] = {
-    "nasty7": "companion.games.nasty7",
-    "illegal": "companion.games.illegal",
-    "casablanca": "companion.games.casablanca",
-    "crime_lords": "companion.games.crime_lords",
-}
-
-_extra: dict[str, Engine] = {}
+_BUILT_IN = ("nasty7", "illegal", "casablanca", "crime_lords")
+_extra: dict[str, AnyEngine] = {}
 
 
 class UnknownGameError(LookupError):
     """A game name that no installed engine answers to."""
 
 
-def register(engine: Engine) -> None:
-    """Add an engine that is not one of the built-in modules (tests, plug-ins)."""
+def register(engine: AnyEngine) -> None:
     _extra[engine.name] = engine
 
 
-def available() -> dict[str, Engine]:
-    """Every installed engine by canonical name (an engine not written yet is absent)."""
-    found: dict[str, Engine] = {}
-    for name, module in MODULES.items():
+def available() -> dict[str, AnyEngine]:
+    found: dict[str, AnyEngine] = {}
+    for name in _BUILT_IN:
         try:
-            found[name] = cast(Engine, importlib.import_module(module))
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+            module = importlib.import_module(f"companion.games.{name}")
+        except Exception:
+            continue
+        engine = getattr(module, "engine", None)
+        if engine is not None:
+            found[name] = engine
     found.update(_extra)
     return found
 
 
-def get(name: str) -> Engine:
-    """The engine called ``name`` or one of its aliases (case-insensitive)."""
-    wanted = name.strip().lower().replace("-", "_").replace(" ", "_")
+def get(name: str) -> AnyEngine:
     engines = available()
     for engine in engines.values():
-        if wanted == engine.name or wanted in engine.aliases:
+        if engine.answers_to(name):
             return engine
-    if wanted in MODULES:
-        raise UnknownGameError(f"not available yet: the {wanted} engine is not written yet")
     names = ", ".join(sorted(engines)) or "none"
     raise UnknownGameError(f"unknown game {name!r}; installed games: {names}")
+
+
+def canonical(name: str) -> str:
+    return get(name).name
+
+
+ENGINES: tuple[AnyEngine, ...] = ()
+__all__ = ["UnknownGameError", "available", "canonical", "get", "normalise", "register"]

@@ -1,4 +1,4 @@
-"""Card catalogs: every card of every game, as data (``companion/games/data/<game>.json``).
+"""Card catalogs: every card of every game, as data (``companion/games/<game>/data/cards.json``).
 
 A catalog lists card *types* with how many physical copies the deck has::
 
@@ -78,7 +78,17 @@ def parse_catalog(data: dict[str, Any]) -> Catalog:
 
 
 @cache
+def catalog_document(game: str) -> dict[str, Any]:
+    """The built-in catalog file of ``game`` (canonical engine name), as JSON.
+
+    Raises ``FileNotFoundError`` or ``ModuleNotFoundError`` for a game without one.
+    """
+    data = resources.files(f"companion.games.{game}").joinpath("data", "cards.json")
+    document: dict[str, Any] = json.loads(data.read_text("utf-8"))
+    return document
+
+
+@cache
 def catalog(game: str) -> Catalog:
     """The built-in catalog of ``game`` (canonical engine name)."""
-    text = resources.files("companion.games").joinpath("data", f"{game}.json").read_text("utf-8")
-    return parse_catalog(json.loads(text))
+    return parse_catalog(catalog_document(game))

@@ -1,0 +1,167 @@
+"""The rules engine contract: one ``Engine`` object per game (python-chess shape, event-sourced).
+
+Each game package builds exactly one ``Engine[State, Event]`` in its ``__init__`` from
+its pure functions; ``companion.games.get`` finds it by name or alias. mypy checks each
+function against the contract when the engine is built.
+
+- ``start(setup)`` builds the initial ``State`` (a frozen dataclass) from a setup whose
+  seats were checked and whose options were merged with the defaults
+  (``Engine.new_game`` does both, then calls ``start``).
+- ``decide(state, action, now)`` returns the past-tense events an action causes, or
+  raises ``IllegalAction`` with a reason a player understands.
+- ``apply(state, event)`` folds one event into a new state; ``outcome(state)`` is the
+  end of the game as a value (``None`` while it goes on).
+- ``next_deadline(state)`` tells the table loop when to deliver ``{"do": "deadline"}``
+  (the 3-second rule); replay delivers it at exactly that time.
+- ``public_view(state)`` is what everyone may see; ``seat_view(state, seat)`` is the only
+  way hidden information leaves, and only to that seat's phone. ``state_json`` is the
+  referee's view (``companion replay --json``).
+- ``signals(state, events)``: ``(signal, seat or None)`` for the buzzer and LEDs
+  (names from ``base.SIGNALS``).
+- ``action_for_input(state, inp)`` turns a camera or button input (``base.TableInput``)
+  into an action, ``None`` if it means nothing now, or raises ``IllegalAction``.
+- ``end_of_record(state)`` (optional): events that settle what the end of a record
+  means (Casablanca: an announced action nobody protested takes effect).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar
+
+from companion.games.base import (
+    DEADLINE,
+    Action,
+    IllegalAction,
+    Outcome,
+    Setup,
+    SetupError,
+    SignalOut,
+    TableInput,
+)
+from companion.games.cards import Catalog, catalog
+
+S = TypeVar("S")
+E = TypeVar("E")
+
+#: the most deadlines delivered in a row, so a buggy engine cannot hang the table
+MAX_DEADLINES = 10_000
+
+
+def normalise(name: str) -> str:
+    """A game name as the registry compares it: lower case, ``_`` for spaces and dashes."""
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+@dataclass(frozen=True, eq=False)
+class Engine(Generic[S, E]):
+    """One game's rules: its names, seat range, options, event types and pure functions."""
+
+    name: str
+    title: str
+    aliases: tuple[str, ...]
+    min_seats: int
+    max_seats: int
+    #: option name -> default value; a header option not listed here is refused.
+    default_options: Mapping[str, Any]
+    #: event type name -> event class, for loading stored events.
+    event_types: Mapping[str, type]
+    start: Callable[[Setup], S]
+    decide: Callable[[S, Action, float], list[E]]
+    apply: Callable[[S, E], S]
+    outcome: Callable[[S], Outcome | None]
+    next_deadline: Callable[[S], float | None]
+    public_view: Callable[[S], dict[str, Any]]
+    seat_view: Callable[[S, int], dict[str, Any]]
+    state_json: Callable[[S], dict[str, Any]]
+    signals: Callable[[S, Sequence[E]], list[SignalOut]]
+    action_for_input: Callable[[S, TableInput], Action | None]
+    end_of_record: Callable[[S], list[E]] | None = None
+
+    # --- names ----------------------------------------------------------------------
+
+    def answers_to(self, name: str) -> bool:
+        """Whether ``name`` (any case, dashes or spaces) is this game's name or an alias."""
+        wanted = normalise(name)
+        return wanted == self.name or wanted in {normalise(a) for a in self.aliases}
+
+    @property
+    def catalog(self) -> Catalog:
+        """The game's built-in card catalog (``<game>/data/cards.json``)."""
+        return catalog(self.name)
+
+    # --- setup ----------------------------------------------------------------------
+
+    def check_seats(self, setup: Setup) -> None:
+        """Raise ``SetupError`` unless the seat count is one the game supports."""
+        if not self.min_seats <= setup.n_seats <= self.max_seats:
+            raise SetupError(
+                f"{self.title} is played by {self.min_seats} to {self.max_seats} players, "
+                f"not {setup.n_seats}"
+            )
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults merged with ``options``; an unknown option raises ``SetupError``."""
+        unknown = sorted(set(options) - set(self.default_options))
+        if unknown:
+            known = ", ".join(sorted(self.default_options)) or "none"
+            raise SetupError(
+                f"{self.name}: unknown option(s) {', '.join(unknown)}; known options: {known}"
+            )
+        merged = dict(self.default_options)
+        merged.update(options)
+        return merged
+
+    def new_game(self, setup: Setup) -> S:
+        """The initial state; ``SetupError`` says which seat count or option to change."""
+        self.check_seats(setup)
+        return self.start(replace(setup, options=self.check_options(setup.options)))
+
+    # --- running --------------------------------------------------------------------
+
+    def fold(self, state: S, events: Sequence[E]) -> S:
+        """Apply ``events`` in order."""
+        for event in events:
+            state = self.apply(state, event)
+        return state
+
+    def run(self, state: S, action: Action, now: float) -> tuple[S, list[E]]:
+        """Decide and apply one action: ``(new state, events)``; raises ``IllegalAction``."""
+        events = self.decide(state, action, now)
+        return self.fold(state, events), events
+
+    def settle_record(self, state: S) -> S:
+        """The state a finished record stands for (``end_of_record``, if the game has one)."""
+        if self.end_of_record is None:
+            return state
+        return self.fold(state, self.end_of_record(state))
+
+    def deliver_deadlines(
+        self,
+        state: S,
+        until: float,
+        on_events: Callable[[float, list[E]], None],
+        after: float = float("-inf"),
+    ) -> S:
+        """Deliver every deadline due at or before ``until``, in time order.
+
+        Used by replay and by the table loop (through ``Session``), so timed rules behave
+        the same live and replayed. ``on_events(t, events)`` sees each deadline's events.
+        A deadline due at or before ``after`` is not delivered (and stops the delivery).
+        """
+        for _ in range(MAX_DEADLINES):
+            due = self.next_deadline(state)
+            if due is None or due > until or due <= after:
+                return state
+            state, events = self.run(state, {"do": DEADLINE}, due)
+            if not events:
+                raise RuntimeError(f"{self.name}: deadline at {due} produced no event")
+            on_events(due, events)
+        raise RuntimeError(f"{self.name}: more than {MAX_DEADLINES} deadlines in a row")
+
+
+#: An engine of any game, as the registry and the table loop hold it.
+AnyEngine = Engine[Any, Any]
+
+__all__ = ["AnyEngine", "Engine", "IllegalAction", "normalise"]
