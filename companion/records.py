@@ -16,6 +16,7 @@ from typing import Any
 from companion import games
 from companion.games.base import IllegalAction, Setup, SetupError
 from companion.session import Session
+from companion.store import EventStore
 
 RECORD = "table-companion"
 #: the newest format this code writes; every older one is still read.
@@ -174,3 +175,12 @@ def record_lines(header: Header, actions: Sequence[Mapping[str, Any]]) -> list[s
     out = [json.dumps(header.to_json(), ensure_ascii=False)]
     out.extend(json.dumps(dict(a), ensure_ascii=False) for a in actions)
     return out
+
+
+def export_lines(store: EventStore, game_id: str) -> list[str]:
+    """The record of a stored game, header first; raises ``StoreError`` or ``LookupError``."""
+    info = store.game(game_id)
+    engine = games.get(info.game)
+    header = Header(info.game, info.seats, info.options, info.seed)
+    session = Session.rebuild(engine, header.setup(), store.events(game_id))
+    return record_lines(header, session.record_actions())

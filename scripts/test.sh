@@ -8,6 +8,8 @@ echo "== ruff"
 ruff check .
 echo "== mypy --strict (companion, vision)"
 mypy --strict companion vision
+echo "== lint-imports (what may import what; no import cycles: pyproject.toml)"
+lint-imports --no-logo
 echo "== pytest"
 rm -f artifacts/junit.xml
 status=0

@@ -32,8 +32,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def demo_server(state_dir: Path) -> Iterator[DemoServer]:
-    """A demo table on a free loopback port; yields once it printed its ``Host:`` line.
+def demo_server(state_dir: Path, game: str | None = None) -> Iterator[DemoServer]:
+    """A demo table (of ``game``, default The Nasty 7) on a free loopback port; yields
+    once it printed its ``Host:`` line.
 
     On exit it is sent SIGTERM and waited for (killed after 20 s, and the test fails).
     """
@@ -42,7 +43,7 @@ def demo_server(state_dir: Path) -> Iterator[DemoServer]:
     with log.open("w", encoding="utf-8") as err:
         proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--demo", "--host", "127.0.0.1",
-             "--port", str(port)],
+             "--port", str(port), *(["--game", game] if game else [])],
             stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT,
             env={**os.environ, "TABLE_COMPANION_STATE": str(state_dir)},
         )

@@ -6,25 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion import games
 from companion.paths import state_dir
-from companion.records import Header, record_lines
-from companion.session import Session
+from companion.records import export_lines
 from companion.store import SqliteStore, StoreError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game_id", nargs="?", help="the game to export (omit to list games)")
     parser.add_argument("--out", type=Path, help="write to this file instead of stdout")
-
-
-def export_lines(store: SqliteStore, game_id: str) -> list[str]:
-    """The record of a stored game, header first; raises ``StoreError``."""
-    info = store.game(game_id)
-    engine = games.get(info.game)
-    header = Header(info.game, info.seats, info.options, info.seed)
-    session = Session.rebuild(engine, header.setup(), store.events(game_id))
-    return record_lines(header, session.record_actions())
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,19 +2,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from typing import cast
 
 import pytest
 
 from companion import games
-from companion.games.base import Engine
+from companion.games.engine import AnyEngine
 
 from . import tally
 
 
 @pytest.fixture(autouse=True)
-def tally_engine() -> Iterator[Engine]:
-    engine = cast(Engine, tally)
+def tally_engine() -> Iterator[AnyEngine]:
+    engine = tally.engine
     games.register(engine)
     yield engine
 

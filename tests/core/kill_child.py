@@ -11,10 +11,8 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import cast
 
 from companion import games
-from companion.games.base import Engine
 from companion.inputs import Command
 from companion.store import SqliteStore
 from companion.table import Table
@@ -22,7 +20,7 @@ from tests.core import tally
 
 
 def main(db: Path) -> None:
-    games.register(cast(Engine, tally))
+    games.register(tally.engine)
     table = Table(SqliteStore(db))
     table.start()
     if table.session is None:

@@ -7,26 +7,22 @@ Seats take turns adding 1..9 to a shared total; whoever takes the total to
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games.base import (
     DEADLINE,
+    ButtonInput,
     Outcome,
     Setup,
-    check_options,
-    check_seats,
+    TableInput,
+    TagInput,
     get_int,
     require,
 )
+from companion.games.engine import Engine
 
-name = "tally"
-aliases = ("tally_test",)
-title = "Tally (test game)"
-min_seats = 2
-max_seats = 6
 default_options: Mapping[str, Any] = {"target": 30, "hesitation_s": 2.0}
 
 
@@ -64,10 +60,8 @@ class SecretNoted:
 event_types = {c.__name__: c for c in (Added, TimedOut, SecretNoted)}
 
 
-def new_game(setup: Setup) -> State:
-    me = sys.modules[__name__]
-    opts = check_options(me, setup.options)  # type: ignore[arg-type]
-    check_seats(me, setup)  # type: ignore[arg-type]
+def start(setup: Setup) -> State:
+    opts = setup.options
     return State(setup.n_seats, int(opts["target"]), float(opts["hesitation_s"]),
                  secrets=(0,) * setup.n_seats)
 
@@ -140,9 +134,30 @@ def state_json(state: State) -> dict[str, Any]:
             "secrets": list(state.secrets)}
 
 
-def action_for_input(state: State, inp: Mapping[str, Any]) -> dict[str, Any] | None:
-    if inp.get("kind") == "tag_seen" and inp.get("zone") == "pile":
-        return {"do": "add", "n": int(str(inp.get("serial") or 1)) % 9 + 1}
-    if inp.get("kind") == "button" and inp.get("role") == "seat":
-        return {"do": "add", "seat": inp.get("seat"), "n": 1}
+def action_for_input(state: State, inp: TableInput) -> dict[str, Any] | None:
+    if isinstance(inp, TagInput) and inp.seen and inp.zone == "pile":
+        return {"do": "add", "n": int(str(inp.serial or 1)) % 9 + 1}
+    if isinstance(inp, ButtonInput) and inp.role == "seat":
+        return {"do": "add", "seat": inp.seat, "n": 1}
     return None
+
+
+engine: Engine[State, Any] = Engine(
+    name="tally",
+    title="Tally (test game)",
+    aliases=("tally_test",),
+    min_seats=2,
+    max_seats=6,
+    default_options=default_options,
+    event_types=event_types,
+    start=start,
+    decide=decide,
+    apply=apply,
+    outcome=outcome,
+    next_deadline=next_deadline,
+    public_view=public_view,
+    seat_view=seat_view,
+    state_json=state_json,
+    signals=signals,
+    action_for_input=action_for_input,
+)

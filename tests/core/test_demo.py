@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.demo import RecordPlayer, demo_payloads, demo_plays, demo_record, source_of
-from companion.inputs import TagSeen
+from companion.inputs import HOST, Source, TagSeen
 from companion.records import replay_lines
 from companion.store import MemoryStore
 from companion.table import Table
@@ -28,9 +28,10 @@ def test_recorded_demo_plays_through_the_table_without_refusal(game: str) -> Non
 
 
 def test_phone_actions_come_from_their_seat() -> None:
-    assert source_of({"do": "bribe", "seat": 2}) == "seat:2"
-    assert source_of({"do": "resolve"}) == "host"
-    assert source_of({"do": "x", "seat": True}) == "host"
+    assert source_of({"do": "bribe", "seat": 2}) == Source.of_seat(2)
+    assert str(source_of({"do": "bribe", "seat": 2})) == "seat:2"
+    assert source_of({"do": "resolve"}) == HOST
+    assert source_of({"do": "x", "seat": True}) == HOST
 
 
 def test_nasty7_demo_script_is_a_game_with_hesitations() -> None:

@@ -13,12 +13,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import cast
 
 import pytest
 
 from companion import games
-from companion.games.base import Engine
 from companion.records import replay_lines
 from companion.store import SqliteStore, latest_open_game
 from companion.table import Table
@@ -46,7 +44,7 @@ def run_and_kill(db: Path, delay: float) -> list[str]:
 
 @pytest.mark.slow
 def test_sigkill_loses_no_acknowledged_event(tmp_path: Path) -> None:
-    games.register(cast(Engine, tally))
+    games.register(tally.engine)
     db = tmp_path / "events.sqlite3"
     rng = random.Random(1234)
     acked: list[str] = []

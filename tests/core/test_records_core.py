@@ -70,7 +70,7 @@ def test_export_ends_with_the_clock_when_deadlines_came_last() -> None:
 
     from . import tally
 
-    session = Session.start(tally, Setup(("A", "B")))  # type: ignore[arg-type]
+    session = Session.start(tally.engine, Setup(("A", "B")))
     session, _ = session.preview({"do": "add", "n": 1}, 0.0)
     session, _ = session.preview_deadlines(2.5)
     actions = session.record_actions()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.inputs import ButtonPressed, Command, TagSeen
+from companion.inputs import HOST, ButtonPressed, Command, Source, TagSeen
 from companion.store import EventStore, MemoryStore, NewEvent, StoredEvent, StoreError
 from companion.table import Snapshot, Table
 
@@ -27,7 +27,7 @@ def start(table: Table, **args: Any) -> None:
     assert res.accepted, res.reason
 
 
-def act(table: Table, action: dict[str, Any], source: str = "host") -> Any:
+def act(table: Table, action: dict[str, Any], source: Source = HOST) -> Any:
     return table.process(Command("action", {"action": action}, source=source))
 
 
@@ -61,25 +61,25 @@ def test_refusal_is_published_with_reason_and_changes_nothing(table: Table) -> N
     res = act(table, {"do": "add", "n": 4, "seat": 2})
     assert not res.accepted and "turn" in (res.reason or "")
     snap = table.hub.latest()
-    assert snap.refusal is not None and "seat 1's turn" in snap.refusal["reason"]
+    assert snap.refusal is not None and "seat 1's turn" in snap.refusal.reason
     assert snap.public["total"] == 0
     assert table.info is not None and table.store.events(table.info.game_id) == []
 
 
 def test_garbage_from_a_phone_is_refused_clearly(table: Table) -> None:
     for junk in ({"action": "x"}, {"action": {"n": 1}}, {}, {"action": {"do": "deadline"}}):
-        res = table.process(Command("action", junk, source="seat:0"))
+        res = table.process(Command("action", junk, source=Source.of_seat(0)))
         assert not res.accepted and res.reason
-    res = table.process(Command("teleport", {}, source="host"))
+    res = table.process(Command("teleport", {}, source=HOST))
     assert not res.accepted and "Unknown command" in (res.reason or "")
 
 
 def test_seat_can_only_act_for_itself(table: Table) -> None:
-    assert act(table, {"do": "add", "n": 1}, source="seat:0").accepted
-    res = act(table, {"do": "secret", "seat": 0, "value": 5}, source="seat:1")
+    assert act(table, {"do": "add", "n": 1}, source=Source.of_seat(0)).accepted
+    res = act(table, {"do": "secret", "seat": 0, "value": 5}, source=Source.of_seat(1))
     assert not res.accepted and "own seat" in (res.reason or "")
-    assert not table.process(Command("undo", source="seat:1")).accepted
-    assert not table.process(Command("start", {"game": "tally"}, source="seat:1")).accepted
+    assert not table.process(Command("undo", source=Source.of_seat(1))).accepted
+    assert not table.process(Command("start", {"game": "tally"}, source=Source.of_seat(1))).accepted
 
 
 def test_private_view_only_in_its_seat_slot(table: Table) -> None:
@@ -248,7 +248,7 @@ def test_snapshot_json_is_plain(table: Table) -> None:
 
 
 def test_a_seats_refusal_reaches_only_that_seat(table: Table) -> None:
-    res = act(table, {"do": "add", "n": 99}, source="seat:0")
+    res = act(table, {"do": "add", "n": 99}, source=Source.of_seat(0))
     assert not res.accepted
     snap = table.hub.latest()
     assert snap.public_json()["refusal"] is None
@@ -270,4 +270,5 @@ def test_a_second_writer_is_refused_and_nothing_is_doubled(clock: FakeClock) -> 
         first.tick()  # the deadline cannot be stored either, and is not retried in a loop
     assert first.info is not None
     assert len(store.events(first.info.game_id)) == 2
-    assert "another companion" in (first.hub.latest().refusal or {}).get("reason", "")
+    refusal = first.hub.latest().refusal
+    assert refusal is not None and "another companion" in refusal.reason

@@ -138,7 +138,7 @@ def test_refused_button_blinks_and_changes_nothing(
     settle(table, box)
     assert event_types(table) == before
     snap = table.hub.latest()
-    assert snap.refusal is not None and "cannot accuse themselves" in snap.refusal["reason"]
+    assert snap.refusal is not None and "cannot accuse themselves" in snap.refusal.reason
     assert_beeps(on_periods(buzzer), [0.06, 0.06])
 
 

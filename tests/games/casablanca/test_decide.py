@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import casablanca as engine
 from companion.games import get
 from companion.games.base import IllegalAction, Setup, SetupError, Termination
-from companion.games.casablanca_state import State
-from tests.games.test_casablanca_helpers import (
+from companion.games.casablanca import State, end_of_record, engine, settled
+from tests.games.casablanca.helpers import (
     RESOLVE,
     bribe,
     eliminate,
@@ -135,9 +134,9 @@ def test_resolve_commits_and_end_of_record_commits_what_is_pending() -> None:
     state = play(start(), move(0, "red", "basar"), RESOLVE)
     assert state.agent("red").space == "basar" and state.turn == 1
     pending = play(state, move(1, "blue", "basar"))
-    done = engine.settled(pending)
+    done = settled(pending)
     assert done.agent("blue").space == "basar"
-    assert engine.end_of_record(done) == []
+    assert end_of_record(done) == []
     assert done.follow_up == "blue"  # red is there too: blue may still eliminate
     closed = play(done, RESOLVE)
     assert closed.follow_up is None and closed.turn == 2
@@ -391,8 +390,8 @@ def test_new_game_accepts_a_setup_seed() -> None:
 
 def test_end_of_record_commits_a_pending_winning_move() -> None:
     state = _carry_home(bribe(0, red=500), bribe(1, red=900), bribe(2, red=100), bribe(3, red=100))
-    events = engine.end_of_record(state)
+    events = end_of_record(state)
     assert [type(e).__name__ for e in events] == ["MoveCommitted", "GameEnded"]
-    result = engine.outcome(engine.settled(state))
+    result = engine.outcome(settled(state))
     assert result is not None and result.winners == (1,)
     assert engine.outcome(state) is None  # the live table still waits for protests

@@ -7,14 +7,13 @@ player of the last card; the host's ``confirm`` button upholds, ``next`` rejects
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import Action, IllegalAction
-from companion.games.nasty7_state import FIGURES, State
+from companion.games.base import Action, ButtonInput, IllegalAction, TableInput, TagInput
+from companion.games.nasty7.state import FIGURES, State
 
 
-def action_for_input(state: State, inp: Mapping[str, Any]) -> Action | None:
+def action_for_input(state: State, inp: TableInput) -> Action | None:
     """A card seen in zone ``pile`` is a play; a seat button accuses the last player.
 
     The host's ``confirm`` button upholds a waiting accusation, ``next`` rejects it.
@@ -23,24 +22,23 @@ def action_for_input(state: State, inp: Mapping[str, Any]) -> Action | None:
     """
     if state.over:
         return None
-    kind = inp.get("kind")
-    if kind == "tag_seen" and inp.get("zone") == "pile":
+    if isinstance(inp, TagInput) and inp.seen and inp.zone == "pile":
         return _tag_play(state, inp)
-    if kind != "button":
+    if not isinstance(inp, ButtonInput):
         return None
-    role = inp.get("role")
-    if role == "seat" and isinstance(inp.get("seat"), int):
-        return _button_accuse(state, int(inp["seat"]))
+    role = inp.role
+    if role == "seat" and isinstance(inp.seat, int):
+        return _button_accuse(state, int(inp.seat))
     if role in ("confirm", "next") and state.accusation is not None:
         return {"do": "rule", "upheld": role == "confirm"}
     return None
 
 
-def _tag_play(state: State, inp: Mapping[str, Any]) -> Action:
-    card = inp.get("card")
+def _tag_play(state: State, inp: TagInput) -> Action:
+    card = inp.card
     if card not in FIGURES:
         raise IllegalAction(f"{card!r} is not a card of The Nasty 7: take it off the pile.")
-    serial = inp.get("serial")
+    serial = inp.serial
     if isinstance(serial, int) and serial in state.pile_serials:
         raise IllegalAction(
             f"Card #{serial} is already on the pile: the same card cannot be "

@@ -29,16 +29,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.games.base import IllegalAction
-from companion.games.nasty7_state import (
+from companion.games.base import IllegalAction, SignalOut
+from companion.games.nasty7.events import (
     AccusationWithdrawn,
     CardPlayed,
+    Event,
     GameEnded,
     PileTaken,
-    State,
-    deadline,
-    number_for,
 )
+from companion.games.nasty7.state import State, deadline, number_for
 
 _WHY = {
     "hesitation": "{o} hesitated",
@@ -135,9 +134,9 @@ def state_json(state: State) -> dict[str, Any]:
     }
 
 
-def signals(state: State, events: Sequence[Any]) -> list[tuple[str, int | None]]:
+def signals(state: State, events: Sequence[Event]) -> list[SignalOut]:
     """Buzzer/LED signals for ``events`` that led to ``state`` (names from base.SIGNALS)."""
-    out: list[tuple[str, int | None]] = []
+    out: list[SignalOut] = []
     for e in events:
         if isinstance(e, CardPlayed):
             out.append(("card", e.seat))

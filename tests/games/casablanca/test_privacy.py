@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from companion.games import casablanca as engine
-from companion.games.base import event_from_json, event_to_json, run_action
-from companion.games.casablanca_state import ProtestSettled, State
-from tests.games.test_casablanca_helpers import (
+from companion.games.casablanca import State, engine
+from companion.games.casablanca.events import ProtestSettled
+from companion.games.codec import event_from_json, event_to_json
+from tests.games.casablanca.helpers import (
     RESOLVE,
     bribe,
     eliminate,
@@ -59,7 +59,7 @@ def walk(reveal: str) -> Iterator[tuple[State, list[Any]]]:
     state = start(protest_reveal=reveal)
     yield state, []
     for action in GAME:
-        state, events = run_action(engine, state, action, 0.0)
+        state, events = engine.run(state, action, 0.0)
         yield state, events
 
 
@@ -118,9 +118,9 @@ def test_everything_is_revealed_once_the_game_is_over() -> None:
 
 def test_refusals_of_a_bribe_name_no_amount() -> None:
     state = start()
-    state, _ = run_action(engine, state, bribe(0, red=9300), 0.0)
-    state, _ = run_action(engine, state, bribe(1, red=100), 0.0)
-    state, _ = run_action(engine, state, bribe(2, red=100), 0.0)
+    state, _ = engine.run(state, bribe(0, red=9300), 0.0)
+    state, _ = engine.run(state, bribe(1, red=100), 0.0)
+    state, _ = engine.run(state, bribe(2, red=100), 0.0)
     with pytest.raises(Exception) as info:
         engine.decide(state, bribe(0, blue=800), 0.0)
     assert not numbers(str(info.value)) - {100}

@@ -10,16 +10,11 @@ from hypothesis import event as note
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games import nasty7
-from companion.games.base import (
-    IllegalAction,
-    deliver_deadlines,
-    event_from_json,
-    event_to_json,
-    fold,
-)
-from companion.games.nasty7_state import CARDS, FIGURES, MISTAKES, PileTaken, State, number_for
-from tests.games.test_nasty7_helpers import start
+from companion.games.base import IllegalAction
+from companion.games.codec import event_from_json, event_to_json
+from companion.games.nasty7 import CARDS, FIGURES, MISTAKES, State, engine, number_for
+from companion.games.nasty7.events import PileTaken
+from tests.games.nasty7.helpers import start
 
 PLAY = st.builds(lambda c: {"do": "play", "card": c}, st.sampled_from(CARDS))
 ACTIONS = st.one_of(
@@ -50,20 +45,20 @@ def _check(state: State) -> None:
     assert state.count == number_for(state.figures)
     assert len(state.pile) == len(state.pile_serials)
     if not state.pile:
-        assert nasty7.next_deadline(state) is None
+        assert engine.next_deadline(state) is None
     if not state.over:
         assert all(n > 0 for s, n in enumerate(state.stacks) if s != state.finisher)
-    view = nasty7.public_view(state)
+    view = engine.public_view(state)
     assert json.loads(json.dumps(view)) == view
     if state.reveal is None:  # the running count is not on the table
-        assert nasty7.public_view(replace(state, figures=state.figures + 5)) == view
+        assert engine.public_view(replace(state, figures=state.figures + 5)) == view
 
 
 def _round_trip(events: list[Any]) -> None:
     for event in events:
         name, payload = event_to_json(event)
         stored = json.loads(json.dumps(payload))
-        assert event_from_json(nasty7.event_types, name, stored) == event
+        assert event_from_json(engine.event_types, name, stored) == event
 
 
 @settings(max_examples=150, deadline=None)
@@ -75,24 +70,24 @@ def test_random_games_keep_every_invariant(game: tuple[int, dict[str, Any], list
     all_events: list[Any] = []
     for gap, action in steps:
         t += gap
-        state = deliver_deadlines(nasty7, state, t, lambda _t, evs: all_events.extend(evs))
+        state = engine.deliver_deadlines(state, t, lambda _t, evs: all_events.extend(evs))
         if action["do"] == "accuse":
             action = {**action, "against": state.last_player or 0}
             if action["upheld"] is None:
                 del action["upheld"]
         try:
-            events = nasty7.decide(state, action, t)
+            events = engine.decide(state, action, t)
         except IllegalAction as exc:
             assert len(exc.reason) > 10
             continue
         all_events.extend(events)
-        state = fold(nasty7, state, events)
+        state = engine.fold(state, events)
         _check(state)
         if state.over:
-            assert nasty7.outcome(state) is not None
+            assert engine.outcome(state) is not None
             assert all(state.stacks[w] == 0 for w in state.winners)
             break
     note("game over" if state.over else "game goes on")
     note(f"{sum(isinstance(e, PileTaken) for e in all_events) // 3 * 3}+ pile moves")
     _round_trip(all_events)
-    assert fold(nasty7, start(seats, **options), all_events) == state  # events alone rebuild it
+    assert engine.fold(start(seats, **options), all_events) == state  # events alone rebuild it

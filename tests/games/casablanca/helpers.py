@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.games import casablanca as engine
-from companion.games.base import Setup, run_action
-from companion.games.casablanca_state import State
+from companion.games.base import Setup
+from companion.games.casablanca import State, engine
 
 SEATS = ("Ann", "Ben", "Cy")
 
@@ -19,7 +18,7 @@ def start(seats: tuple[str, ...] = SEATS, **options: Any) -> State:
 def play(state: State, *actions: Mapping[str, Any]) -> State:
     """Fold ``actions`` one by one (each must be accepted)."""
     for action in actions:
-        state, _ = run_action(engine, state, action, 0.0)
+        state, _ = engine.run(state, action, 0.0)
     return state
 
 
@@ -27,7 +26,7 @@ def play_all(state: State, actions: Iterable[Mapping[str, Any]]) -> tuple[State,
     """Fold ``actions`` and return the state and every event."""
     events: list[Any] = []
     for action in actions:
-        state, new = run_action(engine, state, action, 0.0)
+        state, new = engine.run(state, action, 0.0)
         events.extend(new)
     return state, events
 

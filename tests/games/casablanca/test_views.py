@@ -1,4 +1,4 @@
-"""Casablanca's views, table inputs, signals and replay state."""
+"""Casablanca's views, signals and replay state."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games import casablanca as engine
-from companion.games.base import IllegalAction, run_action
-from companion.games.casablanca_state import EliminationCommitted, State
-from tests.games.test_casablanca_helpers import (
+from companion.games.base import IllegalAction
+from companion.games.casablanca import State, engine
+from companion.games.casablanca.events import EliminationCommitted
+from tests.games.casablanca.helpers import (
     RESOLVE,
     bribe,
     eliminate,
@@ -103,51 +103,14 @@ def test_state_json_has_the_replay_keys() -> None:
     json.dumps(out)
 
 
-def test_tag_in_a_new_zone_announces_a_move() -> None:
-    state = start()
-    seen = {"kind": "tag_seen", "card": "red", "serial": 5, "zone": "basar", "t": 1.0}
-    action = engine.action_for_input(state, seen)
-    assert action == {"do": "move", "seat": 0, "agent": "red", "to": "basar", "suitcase": False}
-    state = play(state, action)
-    assert engine.action_for_input(state, seen) is None  # already announced
-    assert engine.action_for_input(state, {**seen, "zone": "airport", "card": "brown"}) is None
-    nxt = engine.action_for_input(state, {**seen, "card": "blue"})
-    assert nxt is not None and nxt["seat"] == 1  # Ann's move stands first: Ben's turn
-    assert engine.action_for_input(state, {**seen, "card": "suitcase"}) is None
-    assert engine.action_for_input(state, {**seen, "kind": "tag_left"}) is None
-
-
-def test_tag_move_of_a_carrier_keeps_the_suitcase() -> None:
-    state = play(start(), move(0, "red", "basar"), move(1, "red", "souk", suitcase=True), RESOLVE)
-    seen = {"kind": "tag_seen", "card": "red", "serial": 5, "zone": "kasbah", "t": 9.0}
-    assert engine.action_for_input(state, seen) == {
-        "do": "move",
-        "seat": 2,
-        "agent": "red",
-        "to": "kasbah",
-        "suitcase": True,
-    }
-
-
-def test_buttons_protest_and_confirm() -> None:
-    state = play(start(), bribe(0, red=500), move(1, "red", "basar"))
-    press = {"kind": "button", "seat": 0, "role": "seat", "hold": False, "t": 2.0}
-    assert engine.action_for_input(state, press) == {"do": "protest", "seat": 0}
-    confirm = {**press, "role": "confirm", "seat": None}
-    assert engine.action_for_input(state, confirm) == {"do": "resolve"}
-    idle = play(state, RESOLVE)
-    assert engine.action_for_input(idle, press) is None
-    assert engine.action_for_input(idle, confirm) is None
-
-
 def test_signals_for_protests_turns_and_the_end() -> None:
     state = play(start(), bribe(0, red=500))
     state = play(state, move(1, "red", "basar"))
-    state, events = run_action(engine, state, protest(0), 0.0)
+    state, events = engine.run(state, protest(0), 0.0)
     assert engine.signals(state, events) == [("upheld", 0)]
-    state, events = run_action(engine, state, move(1, "blue", "basar"), 0.0)
+    state, events = engine.run(state, move(1, "blue", "basar"), 0.0)
     assert engine.signals(state, events) == []
-    state, events = run_action(engine, state, RESOLVE, 0.0)
+    state, events = engine.run(state, RESOLVE, 0.0)
     assert engine.signals(state, events) == [("turn", 2)]
     assert engine.next_deadline(state) is None
 
@@ -181,7 +144,7 @@ def test_money_is_never_created_and_bribes_never_fall_but_by_elimination(
     gone = [0, 0, 0]  # money paid for eliminations or lost with an eliminated agent
     for action in script:
         try:
-            after, events = run_action(engine, state, action, 0.0)
+            after, events = engine.run(state, action, 0.0)
         except IllegalAction:
             continue
         eliminations = [e for e in events if isinstance(e, EliminationCommitted)]

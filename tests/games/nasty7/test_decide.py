@@ -7,16 +7,10 @@ from typing import Any
 
 import pytest
 
-from companion.games import nasty7
-from companion.games.base import (
-    IllegalAction,
-    Setup,
-    SetupError,
-    Termination,
-    event_from_json,
-    event_to_json,
-)
-from companion.games.nasty7_state import (
+from companion.games.base import IllegalAction, Setup, SetupError, Termination
+from companion.games.codec import event_from_json, event_to_json
+from companion.games.nasty7 import State, engine, number_for
+from companion.games.nasty7.events import (
     AccusationOpened,
     AccusationRuled,
     AccusationWithdrawn,
@@ -25,11 +19,9 @@ from companion.games.nasty7_state import (
     GameEnded,
     PenaltyCardsGiven,
     PileTaken,
-    State,
     WordSet,
-    number_for,
 )
-from tests.games.test_nasty7_helpers import act, plays, run, start
+from tests.games.nasty7.helpers import act, plays, run, start
 
 # --- the seed's worked example (the first test) -----------------------------------
 
@@ -50,7 +42,7 @@ WORKED_EXAMPLE = [
 
 def test_the_seeds_worked_example_replays_exactly() -> None:
     seats = ("Abby", "Beth", "Carter", "Debbie")
-    state = nasty7.new_game(Setup(seats))
+    state = engine.new_game(Setup(seats))
     for i, (player, card, said, skipper) in enumerate(WORKED_EXAMPLE):
         assert seats[state.turn] == player, f"card {i + 1}: expected {player} to play"
         before = state.figures
@@ -126,7 +118,7 @@ def test_starter_option_chooses_who_plays_first() -> None:
 def test_bad_setups_say_what_to_change(seats: int, options: dict[str, Any], words: str) -> None:
     names = tuple(f"P{i}" for i in range(seats))
     with pytest.raises(SetupError, match=words):
-        nasty7.new_game(Setup(names, options))
+        engine.new_game(Setup(names, options))
 
 
 # --- turns and twins ----------------------------------------------------------------
@@ -211,16 +203,16 @@ def test_hesitation_after_three_seconds_gives_the_seat_to_play_the_pile(
 
 def test_no_deadline_before_a_rounds_first_card() -> None:
     state = start(3)
-    assert nasty7.next_deadline(state) is None
+    assert engine.next_deadline(state) is None
     state = act(state, {"do": "play", "card": "racketeer"}, 5.0)
-    assert nasty7.next_deadline(state) == 8.0
+    assert engine.next_deadline(state) == 8.0
     state = act(state, {"do": "deadline"}, 8.0)
-    assert nasty7.next_deadline(state) is None and state.turn == 1
+    assert engine.next_deadline(state) is None and state.turn == 1
 
 
 def test_the_deadline_follows_the_hesitation_option_and_the_skip() -> None:
     state = run(start(3, hesitation_s=2.0), plays("twin_racketeer", start_t=1.5))
-    assert nasty7.next_deadline(state) == 3.5
+    assert engine.next_deadline(state) == 3.5
     state = act(state, {"do": "deadline"}, 3.5)
     assert state.reveal is not None and state.reveal.seat == 2  # seat 1 skipped; seat 2 waited
 
@@ -268,7 +260,7 @@ def test_a_false_accusation_deals_the_pile_to_the_accusers_from_the_accused_left
 def test_a_pending_accusation_stops_the_clock_collects_accusers_and_is_ruled() -> None:
     state = run(start(4), plays("racketeer", "racketeer", "racketeer"))
     state = act(state, {"do": "accuse", "by": [0], "against": 2}, 3.5)
-    assert nasty7.next_deadline(state) is None and state.reveal is not None
+    assert engine.next_deadline(state) is None and state.reveal is not None
     state = act(state, {"do": "accuse", "by": [3, 0], "against": 2}, 4.0)
     assert state.accusation is not None and state.accusation.by == (0, 3)
     with pytest.raises(IllegalAction, match="host must rule first"):
@@ -282,7 +274,7 @@ def test_a_withdrawn_accusation_restarts_the_clock_without_penalty() -> None:
     state = act(state, {"do": "accuse", "by": [2], "against": 0}, 1.5)
     state = act(state, {"do": "withdraw"}, 10.0)
     assert state.accusation is None and state.reveal is None
-    assert nasty7.next_deadline(state) == 13.0 and state.stacks == (35, 36, 36)
+    assert engine.next_deadline(state) == 13.0 and state.stacks == (35, 36, 36)
 
 
 @pytest.mark.parametrize("action, words", [
@@ -393,7 +385,7 @@ def test_even_nastier_only_for_the_starters_first_card(
 ) -> None:
     state = run(start(3, **options), plays(*cards))
     pile = len(state.pile)
-    events = nasty7.decide(state, {"do": "mistake", "seat": offender, "kind": "wrong_number"}, 9)
+    events = engine.decide(state, {"do": "mistake", "seat": offender, "kind": "wrong_number"}, 9)
     assert not any(isinstance(e, PenaltyCardsGiven) for e in events)
     assert PileTaken((offender,), (pile,), offender, "wrong_number", offender) in events
 
@@ -428,11 +420,11 @@ def _last_card() -> State:
 
 def test_the_last_card_wins_at_the_next_play() -> None:
     state = _last_card()
-    assert state.finisher == 1 and nasty7.outcome(state) is None
+    assert state.finisher == 1 and engine.outcome(state) is None
     events: list[Any] = []
     state = run(state, [(4.5, {"do": "play", "card": "racketeer"})], events)
     assert events == [GameEnded((1,))]
-    outcome = nasty7.outcome(state)
+    outcome = engine.outcome(state)
     assert outcome is not None and outcome.winners == (1,)
     assert outcome.termination is Termination.WON
     assert outcome.to_json()["winner"] == 1
@@ -440,7 +432,7 @@ def test_the_last_card_wins_at_the_next_play() -> None:
 
 def test_the_last_card_wins_when_nobody_contests_it_in_time() -> None:
     state = _last_card()
-    assert nasty7.next_deadline(state) == 7.0
+    assert engine.next_deadline(state) == 7.0
     state = act(state, {"do": "deadline"}, 7.0)
     assert state.over and state.winners == (1,) and state.stacks[2] == 1
 
@@ -468,20 +460,20 @@ def test_a_false_accusation_or_anothers_mistake_ends_the_game(action: dict[str, 
 
 def test_nothing_is_accepted_after_the_game_is_over() -> None:
     state = act(_last_card(), {"do": "deadline"}, 7.0)
-    assert nasty7.next_deadline(state) is None
+    assert engine.next_deadline(state) is None
     with pytest.raises(IllegalAction, match="game is over: Ben won"):
         act(state, {"do": "play", "card": "gun"}, 9.0)
 
 
 def test_a_ruling_event_is_followed_by_the_pile_move() -> None:
     state = run(start(3), plays("racketeer"))
-    events = nasty7.decide(state, {"do": "accuse", "by": [1, 2], "against": 0, "upheld": False}, 2)
+    events = engine.decide(state, {"do": "accuse", "by": [1, 2], "against": 0, "upheld": False}, 2)
     assert [type(e) for e in events] == [AccusationOpened, AccusationRuled, PileTaken]
     assert events[2] == PileTaken((1, 2), (1, 0), 1, "not_upheld", 0)
 
 
 def test_card_played_records_time_turn_and_serial() -> None:
-    events = nasty7.decide(start(3), {"do": "play", "card": "gun", "serial": 4}, 1.25)
+    events = engine.decide(start(3), {"do": "play", "card": "gun", "serial": 4}, 1.25)
     assert events == [CardPlayed(0, "gun", 1.25, True, 4)]
 
 
@@ -502,11 +494,11 @@ SAMPLE_EVENTS = [
 
 
 def test_the_samples_cover_every_event_type() -> None:
-    assert {type(e).__name__ for e in SAMPLE_EVENTS} == set(nasty7.event_types)
+    assert {type(e).__name__ for e in SAMPLE_EVENTS} == set(engine.event_types)
 
 
 @pytest.mark.parametrize("event", SAMPLE_EVENTS, ids=lambda e: type(e).__name__)
 def test_events_round_trip_through_json(event: Any) -> None:
     name, payload = event_to_json(event)
     stored = json.loads(json.dumps(payload))
-    assert event_from_json(nasty7.event_types, name, stored) == event
+    assert event_from_json(engine.event_types, name, stored) == event

@@ -1,55 +1,17 @@
-"""The Nasty 7 (*Die fiesen 7*): the count, skips, the 3-second rule, accusations, stacks.
+"""The Nasty 7: ``decide(state, action, now)``, its handlers and the penalties.
 
-A pure engine (``companion.games.base.Engine``); the rules and every interpretation are
-in ``docs/rules/nasty7.md``. Actions (record lines without ``t``):
-
-- ``{"do": "play", "card": id}`` by the seat whose turn it is; optional ``"seat"`` (a
-  different seat marks an out-of-turn play: that seat takes the pile) and ``"serial"``
-  (the physical card, so the same card cannot be played twice while on the pile).
-- ``{"do": "accuse", "by": [seats], "against": seat, "upheld": bool}`` settles at once;
-  without ``upheld`` it opens a pending accusation (the count is revealed, the clock
-  stops) that more seats may join with further ``accuse`` actions, settled by
-  ``{"do": "rule", "upheld": bool}`` or dropped by ``{"do": "withdraw"}``.
-- ``{"do": "mistake", "seat": s, "kind": "wrong_number"|"wrong_word"|"spoke_on_gun"}``.
-- ``{"do": "word", "text": "..."}`` (option ``nasty``; optional ``"seat"``).
-- ``{"do": "deadline"}`` at ``next_deadline``: the hesitation rule (or, after a seat's
-  last card, the end of the game).
-
-Views: ``public_view`` (the table: ``status``, ``seats`` with card counts, ``turn``,
-``skipping``, ``pile``, ``top``, ``word``, ``deadline``/``timer`` for the hesitation bar,
-``accusation``, ``revealed_count``/``revealed`` only on an accusation or a penalty, never
-the running count during play), ``seat_view`` (adds ``you``, ``your_cards``,
-``your_turn``, ``you_skip``, ``can_accuse``, ``choose_word``) and ``state_json`` (the
-referee: everything). Every key is documented in ``companion.games.nasty7_views``.
+Each handler checks an action against the rules (``docs/rules/nasty7.md``) and returns
+the past-tense events it causes, or raises ``IllegalAction`` with a reason a player
+understands. ``outcome`` and ``next_deadline`` answer the engine's queries.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from companion.games.base import (
-    Action,
-    Engine,
-    IllegalAction,
-    Outcome,
-    Setup,
-    check_options,
-    check_seats,
-    get_int,
-    get_str,
-    require,
-)
-from companion.games.nasty7_state import (
-    CARDS,
-    EVENT_TYPES,
-    FIGURES,
-    MISTAKES,
-    PHONES,
-    TWINS,
-    Accusation,
+from companion.games.base import Action, IllegalAction, Outcome, get_int, get_str, require
+from companion.games.nasty7.events import (
     AccusationOpened,
     AccusationRuled,
     AccusationWithdrawn,
@@ -59,64 +21,19 @@ from companion.games.nasty7_state import (
     GameEnded,
     PenaltyCardsGiven,
     PileTaken,
-    Reveal,
-    State,
     WordSet,
-    deadline,
-    number_for,
-    rules_from_options,
 )
-from companion.games.nasty7_table import action_for_input
-from companion.games.nasty7_views import public_view, seat_view, signals, state_json
-
-# fmt: off
-__all__ = [
-    "name", "aliases", "title", "min_seats", "max_seats", "default_options", "event_types",
-    "new_game", "decide", "apply", "outcome", "next_deadline", "public_view", "seat_view",
-    "signals", "state_json", "action_for_input", "number_for", "State",
-]
-# fmt: on
-
-name = "nasty7"
-aliases: tuple[str, ...] = ("fiese7", "fiese_7", "die_fiesen_7", "the_nasty_7", "nasty_7")
-title = "The Nasty 7"
-min_seats = 2
-max_seats = 6
-default_options: Mapping[str, Any] = {
-    "hesitation_s": 3.0,
-    "deck_size": 110,
-    "no_twins": False,
-    "nasty": False,
-    "even_nastier": False,
-    "starter": 0,
-    "word": "hmmmrrr",
-}
-event_types: Mapping[str, type] = EVENT_TYPES
-
-_ME = cast(Engine, sys.modules[__name__])
-
-
-# --- setup --------------------------------------------------------------------------
-
-
-def new_game(setup: Setup) -> State:
-    """The dealt table: ``deck_size // seats`` cards each, the rest back in the box.
-
-    Raises ``SetupError`` for a seat count outside 2..6 or a bad option value.
-    """
-    check_seats(_ME, setup)
-    rules = rules_from_options(check_options(_ME, setup.options), setup.n_seats)
-    each, left = divmod(rules.deck_size, setup.n_seats)
-    return State(
-        seats=tuple(setup.seats),
-        rules=rules,
-        stacks=(each,) * setup.n_seats,
-        out_of_game=left,
-        turn=rules.starter,
-        round_starter=rules.starter,
-        word=rules.word,
-    )
-
+from companion.games.nasty7.fold import apply
+from companion.games.nasty7.state import (
+    CARDS,
+    MISTAKES,
+    TWINS,
+    Accusation,
+    MistakeKind,
+    PileReason,
+    State,
+    deadline,
+)
 
 # --- decide -------------------------------------------------------------------------
 
@@ -211,7 +128,7 @@ def _decide_withdraw(state: State, action: Action, now: float) -> list[Event]:
 
 def _decide_mistake(state: State, action: Action, now: float) -> list[Event]:
     seat = _seat(state, action, "seat")
-    kind = get_str(action, "kind", MISTAKES)
+    kind = cast(MistakeKind, get_str(action, "kind", MISTAKES))
     _require_no_accusation(state)
     require(
         bool(state.pile), "No card is on the pile: a mistake counts only after a card was played."
@@ -265,7 +182,7 @@ _HANDLERS: dict[str, Callable[[State, Action, float], list[Event]]] = {
 # --- penalties ----------------------------------------------------------------------
 
 
-def _penalty(state: State, seat: int, why: str) -> list[Event]:
+def _penalty(state: State, seat: int, why: PileReason) -> list[Event]:
     """``seat`` takes the pile and starts; even nastier adds the opponents' top cards."""
     events: list[Event] = [PileTaken((seat,), (len(state.pile),), seat, why, seat)]
     first_card = len(state.pile) == 1 and state.last_player == seat == state.round_starter
@@ -304,86 +221,6 @@ def _close(state: State, events: list[Event]) -> list[Event]:
     after = _fold(state, events)
     empty = tuple(s for s, n in enumerate(after.stacks) if n == 0)
     return [*events, GameEnded(empty)] if empty and not after.over else events
-
-
-# --- apply --------------------------------------------------------------------------
-
-
-def apply(state: State, event: Any) -> State:
-    """The state after ``event`` (one of ``event_types``)."""
-    if isinstance(event, CardPlayed):
-        return _apply_card(state, event)
-    if isinstance(event, PileTaken):
-        return _apply_pile(state, event)
-    if isinstance(event, AccusationOpened):
-        reveal = Reveal(state.figures, "accusation", event.against)
-        return replace(state, accusation=Accusation(event.by, event.against), reveal=reveal)
-    if isinstance(event, AccusersJoined):
-        assert state.accusation is not None
-        acc = Accusation(state.accusation.by + event.by, state.accusation.against)
-        return replace(state, accusation=acc)
-    if isinstance(event, AccusationRuled):
-        return replace(state, accusation=None)
-    if isinstance(event, AccusationWithdrawn):
-        return replace(state, accusation=None, reveal=None, timer_from=event.at)
-    if isinstance(event, PenaltyCardsGiven):
-        stacks = [n - 1 if s in event.by else n for s, n in enumerate(state.stacks)]
-        stacks[event.to] += len(event.by)
-        return replace(state, stacks=tuple(stacks))
-    if isinstance(event, WordSet):
-        return replace(state, word=event.text, word_set=True)
-    if isinstance(event, GameEnded):
-        return replace(state, over=True, winners=event.winners, timer_from=None)
-    raise TypeError(f"not a Nasty 7 event: {event!r}")
-
-
-def _apply_card(state: State, e: CardPlayed) -> State:
-    stacks = list(state.stacks)
-    stacks[e.seat] -= 1
-    step = 2 if e.card in TWINS else 1
-    word_seat = state.word_seat
-    if word_seat is None and e.card in PHONES:
-        word_seat = e.seat
-    return replace(
-        state,
-        stacks=tuple(stacks),
-        pile=state.pile + (e.card,),
-        pile_serials=state.pile_serials + (e.serial,),
-        figures=state.figures + FIGURES[e.card],
-        turn=(e.seat + step) % state.n_seats,
-        last_player=e.seat,
-        timer_from=e.at,
-        word_seat=word_seat,
-        reveal=None,
-        finisher=e.seat if e.in_turn and stacks[e.seat] == 0 else None,
-        plays=state.plays + 1,
-    )
-
-
-def _apply_pile(state: State, e: PileTaken) -> State:
-    stacks = list(state.stacks)
-    for seat, cards in zip(e.seats, e.cards, strict=True):
-        stacks[seat] += cards
-    finisher = (
-        state.finisher if state.finisher is not None and stacks[state.finisher] == 0 else None
-    )
-    return replace(
-        state,
-        stacks=tuple(stacks),
-        pile=(),
-        pile_serials=(),
-        figures=0,
-        turn=e.starter,
-        last_player=None,
-        round_no=state.round_no + 1,
-        round_starter=e.starter,
-        timer_from=None,
-        word=state.rules.word,
-        word_seat=None,
-        word_set=False,
-        reveal=Reveal(state.figures, e.why, e.offender),
-        finisher=finisher,
-    )
 
 
 # --- queries ------------------------------------------------------------------------

@@ -6,40 +6,36 @@ written here (they never name an amount: privacy is the feature).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.games import casablanca_views as views
-from companion.games.casablanca_state import (
-    Agent,
-    Announced,
+from companion.games.casablanca.events import (
     BribesPlaced,
     EliminationAnnounced,
     EliminationCommitted,
+    Event,
     GameEnded,
     MoveAnnounced,
     MoveCommitted,
-    Protest,
     ProtestSettled,
-    State,
     TurnPassed,
+)
+from companion.games.casablanca.state import (
+    Agent,
+    Announced,
+    Protest,
+    State,
+    announcement_text,
 )
 
 
-def apply(state: State, event: Any) -> State:
+def apply(state: State, event: Event) -> State:
     """Fold one event into a new state."""
     handler = _APPLY.get(type(event))
     if handler is None:
         raise TypeError(f"casablanca: not an event of this game: {event!r}")
     return handler(state, event)
-
-
-def fold(state: State, events: Sequence[Any]) -> State:
-    """Apply ``events`` in order."""
-    for event in events:
-        state = apply(state, event)
-    return state
 
 
 def _logged(state: State, line: str) -> State:
@@ -63,9 +59,7 @@ def _apply_announced(state: State, e: MoveAnnounced | EliminationAnnounced) -> S
     else:
         pending = Announced("eliminate", e.seat, e.agent, target=e.target)
     state = replace(state, pending=pending, last=pending)
-    return _logged(
-        state, f"{state.seats[e.seat]} announces: {views.announcement_text(state, pending)}"
-    )
+    return _logged(state, f"{state.seats[e.seat]} announces: {announcement_text(state, pending)}")
 
 
 def _apply_protest(state: State, e: ProtestSettled) -> State:

@@ -1,164 +1,75 @@
-"""Casablanca (Amigo): secret bribe sheets, protests settled blind, eliminations, the winner.
+"""Casablanca's rules: what each action causes (``decide``), and the end of the game.
 
-The engine follows ``companion.games.base.Engine``. Rules choices: docs/rules/casablanca.md;
-record actions: docs/records.md. Seats are in clockwise order and seat 0 starts.
-
-Actions (a record line without ``t``)::
-
-    {"do": "bribe", "seat": s, "amounts": [{"agent": a, "amount": 500}, ...]}
-    {"do": "move", "seat": s, "agent": a, "to": space or "home", "suitcase": bool}
-    {"do": "eliminate", "seat": s, "agent": a, "target": b}
-    {"do": "protest", "seat": p}       against the pending move/elimination
-    {"do": "resolve"}                  commit the pending action / end a follow-up window
-
-A move or elimination is *announced* (pending) and takes effect when the next action
-that is not a protest arrives (its events come first, then that action's), on
-``{"do": "resolve"}`` (the table's confirm button), or at the end of a record:
-replay folds ``end_of_record(state)`` after the last line. ``outcome`` never treats a
-pending action as done, so the live table does not end a game before its protests.
-With ``move_then_eliminate`` a committed move whose agent shares its space with an
-agent it could eliminate leaves a *follow-up window*: the mover may still announce an
-elimination with that agent; the next seat's action (or ``resolve``) closes it.
-
-Privacy: amounts leave only through ``seat_view`` of their seat, and through
-``public_view`` once the game is over. Refusal reasons never contain a bribe amount,
-but a refusal of a seat's own bribe/protest/elimination says something about its
-sheet: send it to that seat's phone only. ``BribesPlaced`` events carry the amounts,
-so raw events must never be sent to clients.
-
-``public_view(state)`` keys:
-  ``game``, ``title``, ``status`` (one human line), ``seats`` (names), ``turn`` (seat
-  on turn, ``None`` when over), ``phase`` (``"turn"`` | ``"pending"`` | ``"follow_up"``
-  | ``"over"``), ``agents`` (list of ``{id, name, colour, homebase, space, at_home,
-  status: "active"|"eliminated", suitcase: bool}``), ``suitcase`` (``{space, agent}``),
-  ``pending`` (``None`` or an announcement: ``{kind: "move"|"eliminate", seat, agent,
-  to, suitcase, target, text, protests: [{seat, upheld, called}], may_protest: [seats
-  whose turn to protest has not passed], result}``), ``last`` (the last announcement,
-  same shape, ``result`` ``"pending"``|``"done"``|``"cancelled"``), ``may_bribe`` (the
-  seat on turn has not lost a protest this turn), ``follow_up`` (agent id or ``None``),
-  ``log`` (recent public lines), ``options`` (``budget``, ``step``,
-  ``elimination_cost``, ``eliminate_in_home``, ``move_then_eliminate``,
-  ``protest_reveal``), ``over``, ``winners`` (seats or ``None``), ``reveal`` (``None``
-  until the end, then ``{bribes: [{agent: amount}] per seat, left: [per seat]}``).
-``called`` is the last amount called in the bidding ritual (``None`` with
-``protest_reveal: "winner"``).
-
-``seat_view(state, seat)``: the public view plus ``me``: ``{seat, name, bribes: {agent:
-amount} for every agent, left, spent, can_bribe, why_not_bribe, can_protest,
-why_not_protest, can_move, can_eliminate_with: [agents with enough bribe], on_turn}``.
+Bribes, moves and eliminations are checked here; a move or elimination is only
+*announced* (``MoveAnnounced``/``EliminationAnnounced``) and is committed by ``_commit``
+when the next action that is not a protest arrives, on ``{"do": "resolve"}``, or by
+``end_of_record``. Refusal reasons never name a bribe amount.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from companion.games import casablanca_views as views
 from companion.games.base import (
     Action,
-    Engine,
     IllegalAction,
     Outcome,
-    Setup,
-    check_options,
-    check_seats,
     get_int,
     get_str,
     require,
 )
-from companion.games.casablanca_fold import apply, fold
-from companion.games.casablanca_state import (
-    EVENT_TYPES,
-    HOME,
-    MIN_CALL,
-    Agent,
-    Announced,
+from companion.games.casablanca.events import (
     BribesPlaced,
     EliminationAnnounced,
     EliminationCommitted,
+    Event,
     GameEnded,
     MoveAnnounced,
     MoveCommitted,
     ProtestSettled,
-    State,
     TurnPassed,
-    catalog_agents,
-    parse_options,
 )
+from companion.games.casablanca.fold import apply
+from companion.games.casablanca.state import HOME, MIN_CALL, Announced, State
+from companion.games.emit import Emitter
 
-name = "casablanca"
-aliases: tuple[str, ...] = ("casa", "casablanca_amigo")
-title = "Casablanca"
-min_seats = 2
-max_seats = 8
-default_options: Mapping[str, Any] = {
-    "agents": catalog_agents(),
-    "budget": 10_000,
-    "step": 100,
-    "elimination_cost": 1_000,
-    "eliminate_in_home": False,
-    "move_then_eliminate": True,
-    "protest_reveal": "called",
-    "suitcase_start": "basar",
-    "board": None,
-}
-event_types: Mapping[str, type] = EVENT_TYPES
-
-ACTIONS = ("bribe", "move", "eliminate", "protest", "resolve")
+#: The actions of a record line's ``do``.
+ActionName = Literal["bribe", "move", "eliminate", "protest", "resolve"]
+ACTIONS: tuple[ActionName, ...] = ("bribe", "move", "eliminate", "protest", "resolve")
 
 
-def new_game(setup: Setup) -> State:
-    """The opening: agents in their homebases, the suitcase on its start space."""
-    this = cast(Engine, sys.modules[__name__])
-    check_seats(this, setup)
-    options = parse_options(check_options(this, setup.options))
-    n = setup.n_seats
-    return State(
-        seats=tuple(setup.seats),
-        options=options,
-        agents=tuple(Agent(a.id, a.homebase) for a in options.agents),
-        bribes=tuple(tuple(0 for _ in options.agents) for _ in range(n)),
-        left=tuple(options.budget for _ in range(n)),
-        suitcase_space=options.suitcase_start,
-    )
 
-
-# --- decide ----------------------------------------------------------------------
-
-
-def decide(state: State, action: Action, now: float) -> list[Any]:
+def decide(state: State, action: Action, now: float) -> list[Event]:
     """The events ``action`` causes; ``IllegalAction`` says why it is refused."""
     do = get_str(action, "do")
     require(do in ACTIONS, f"Casablanca has no action {do!r}: use {', '.join(ACTIONS)}.")
     require(state.winners is None, "The game is over: start a new game to play again.")
     if do == "protest":
-        return _decide_protest(state, action)
+        return decide_protest(state, action)
     if do == "resolve":
         return _decide_resolve(state)
-    events: list[Any] = []
+    out: Emitter[State, Event] = Emitter(state, apply)
     if state.pending is not None:
-        events = _commit(state)
-        state = fold(state, events)
+        out.emit(*_commit(state))
         require(
-            state.winners is None,
+            out.state.winners is None,
             "The announced move carries the suitcase home and ends the game: confirm it "
             "(resolve) instead of playing on.",
         )
-    seat = _seat(state, action)
-    if state.follow_up is not None and seat != state.turn:
-        passed = TurnPassed(state.turn, state.next_seat(state.turn))
-        events.append(passed)
-        state = apply(state, passed)
+    seat = _seat(out.state, action)
+    if out.state.follow_up is not None and seat != out.state.turn:
+        out.emit(TurnPassed(out.state.turn, out.state.next_seat(out.state.turn)))
+    state = out.state
     require(
         seat == state.turn,
         f"It is {state.seats[state.turn]}'s turn, not {state.seats[seat]}'s: wait for your turn.",
     )
     if do == "bribe":
-        return events + _decide_bribe(state, seat, action)
+        return out.events + _decide_bribe(state, seat, action)
     if do == "move":
-        return events + _decide_move(state, seat, action)
-    return events + _decide_eliminate(state, seat, action)
+        return out.events + _decide_move(state, seat, action)
+    return out.events + _decide_eliminate(state, seat, action)
 
 
 def _seat(state: State, action: Action) -> int:
@@ -193,7 +104,7 @@ def bribe_barred(state: State, seat: int) -> str | None:
     return None
 
 
-def _decide_bribe(state: State, seat: int, action: Action) -> list[Any]:
+def _decide_bribe(state: State, seat: int, action: Action) -> list[Event]:
     barred = bribe_barred(state, seat)
     require(barred is None, barred or "")
     agents, amounts = _bribe_items(state, action.get("amounts"))
@@ -230,7 +141,7 @@ def _bribe_items(state: State, raw: Any) -> tuple[list[str], list[int]]:
     return agents, amounts
 
 
-def _decide_move(state: State, seat: int, action: Action) -> list[Any]:
+def _decide_move(state: State, seat: int, action: Action) -> list[Event]:
     require(state.follow_up is None, bribe_barred(state, seat) or "")
     agent = _active_agent(state, action, "agent")
     label = state.name(agent)
@@ -259,7 +170,7 @@ def _decide_move(state: State, seat: int, action: Action) -> list[Any]:
     return [MoveAnnounced(seat, agent, to, bool(suitcase))]
 
 
-def _decide_eliminate(state: State, seat: int, action: Action) -> list[Any]:
+def _decide_eliminate(state: State, seat: int, action: Action) -> list[Event]:
     agent = _active_agent(state, action, "agent")
     target = _active_agent(state, action, "target")
     label, victim = state.name(agent), state.name(target)
@@ -290,7 +201,8 @@ def _decide_eliminate(state: State, seat: int, action: Action) -> list[Any]:
     return [EliminationAnnounced(seat, agent, target)]
 
 
-def _decide_protest(state: State, action: Action) -> list[Any]:
+def decide_protest(state: State, action: Action) -> list[Event]:
+    """A protest against the pending announcement, settled blind by the two bribes."""
     pending = state.pending
     require(
         pending is not None,
@@ -321,7 +233,7 @@ def _decide_protest(state: State, action: Action) -> list[Any]:
     return [ProtestSettled(seat, pending.agent, mine > theirs, called)]
 
 
-def _decide_resolve(state: State) -> list[Any]:
+def _decide_resolve(state: State) -> list[Event]:
     if state.pending is not None:
         return _commit(state)
     require(
@@ -331,7 +243,7 @@ def _decide_resolve(state: State) -> list[Any]:
     return [TurnPassed(state.turn, state.next_seat(state.turn))]
 
 
-def _commit(state: State) -> list[Any]:
+def _commit(state: State) -> list[Event]:
     """The events that make the pending announcement take effect."""
     pending = state.pending
     assert pending is not None
@@ -372,7 +284,7 @@ def can_follow_up(state: State, agent: str) -> bool:
     )
 
 
-def end_of_record(state: State) -> list[Any]:
+def end_of_record(state: State) -> list[Event]:
     """Events that commit what is still pending when a record ends (replay folds them)."""
     if state.pending is None or state.winners is not None:
         return []
@@ -381,10 +293,12 @@ def end_of_record(state: State) -> list[Any]:
 
 def settled(state: State) -> State:
     """``state`` with its pending announcement committed, as the next action would see it."""
-    return fold(state, end_of_record(state))
+    out: Emitter[State, Event] = Emitter(state, apply)
+    out.emit(*end_of_record(state))
+    return out.state
 
 
-# --- the rest of the contract ----------------------------------------------------
+# --- the end of the game ---------------------------------------------------------
 
 
 def outcome(state: State) -> Outcome | None:
@@ -396,104 +310,4 @@ def outcome(state: State) -> Outcome | None:
 
 def next_deadline(state: State) -> float | None:
     """Casablanca has no timed rules."""
-    return None
-
-
-def public_view(state: State) -> dict[str, Any]:
-    """What everyone may see (no amount before the end); keys in the module docstring."""
-    return views.public_view(state)
-
-
-def seat_view(state: State, seat: int) -> dict[str, Any]:
-    """The public view plus ``me``: that seat's own sheet and what it may do now."""
-    after = settled(state)
-    over = after.winners is not None
-    if after.follow_up is not None and seat == after.next_seat(after.turn):
-        after = fold(after, [TurnPassed(after.turn, seat)])  # its action closes the window
-    on_turn = not over and seat == after.turn
-    may = {
-        "on_turn": on_turn,
-        "can_move": on_turn and after.follow_up is None,
-        "why_not_bribe": "The game is over." if over else _bribe_refusal(after, seat),
-        "why_not_protest": _protest_refusal(state, seat),
-    }
-    return views.seat_view(state, seat, may)
-
-
-def _bribe_refusal(state: State, seat: int) -> str | None:
-    if state.left[seat] < state.options.step:
-        return "You have spent your whole budget: move or eliminate instead."
-    return bribe_barred(state, seat)
-
-
-def _protest_refusal(state: State, seat: int) -> str | None:
-    if state.winners is not None:
-        return "The game is over."
-    try:
-        _decide_protest(state, {"do": "protest", "seat": seat})
-    except IllegalAction as exc:
-        return exc.reason
-    return None
-
-
-def state_json(state: State) -> dict[str, Any]:
-    """Everything, for ``companion replay --json`` (replay knows every sheet)."""
-    return views.state_json(state)
-
-
-def signals(state: State, events: Sequence[Any]) -> list[tuple[str, int | None]]:
-    """Buzzer/LED cues: protest verdicts, the turn passing, the end."""
-    out: list[tuple[str, int | None]] = []
-    for event in events:
-        if isinstance(event, ProtestSettled):
-            out.append(("upheld" if event.upheld else "not_upheld", event.seat))
-        elif isinstance(event, TurnPassed):
-            out.append(("turn", event.to_seat))
-        elif isinstance(event, GameEnded):
-            out.append(("game_over", None))
-    return out
-
-
-def action_for_input(state: State, inp: Mapping[str, Any]) -> Action | None:
-    """A tagged agent stand in a new zone announces a move; seat buttons protest.
-
-    The zone name is taken as the space id. The move takes the suitcase along only
-    when the agent carries it already (picking it up is done on a phone). The
-    confirm button resolves what is pending.
-    """
-    if state.winners is not None:
-        return None
-    kind = inp.get("kind")
-    if kind == "button":
-        return _button_action(state, inp)
-    if kind != "tag_seen":
-        return None
-    agent, zone = inp.get("card"), inp.get("zone")
-    ids = {a.id for a in state.agents}
-    if not isinstance(zone, str) or not zone or agent not in ids:
-        return None
-    assert isinstance(agent, str)
-    pending = state.pending
-    if (
-        pending is not None
-        and pending.kind == "move"
-        and (pending.agent, pending.to) == (agent, zone)
-    ):
-        return None  # already announced
-    after = settled(state)
-    here = after.agent(agent)
-    if not here.active or here.space == zone or after.winners is not None:
-        return None
-    seat = after.turn if after.follow_up is None else after.next_seat(after.turn)
-    carried = after.suitcase_agent == agent
-    return {"do": "move", "seat": seat, "agent": agent, "to": zone, "suitcase": carried}
-
-
-def _button_action(state: State, inp: Mapping[str, Any]) -> Action | None:
-    role = inp.get("role")
-    if role == "confirm" and (state.pending is not None or state.follow_up is not None):
-        return {"do": "resolve"}
-    seat = inp.get("seat")
-    if role == "seat" and state.pending is not None and isinstance(seat, int):
-        return {"do": "protest", "seat": seat}
     return None

@@ -1,24 +1,23 @@
-"""Casablanca's JSON views: the table's, one seat's, and replay's full state.
+"""Casablanca's JSON views: the table's, one seat's, replay's full state, and signals.
 
-The keys are documented in ``companion/games/casablanca.py``. ``public_view`` reads no
+The keys are documented in ``companion.games.casablanca``. ``public_view`` reads no
 bribe and no unspent budget before the game is over; ``seat_view`` adds the sheet of
 one seat only. Keep it that way: privacy is the feature.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Literal
 
-from companion.games.casablanca_state import MIN_CALL, Announced, State
+from companion.games.base import IllegalAction, SignalOut
+from companion.games.casablanca.decide import bribe_barred, decide_protest, settled
+from companion.games.casablanca.events import Event, GameEnded, ProtestSettled, TurnPassed
+from companion.games.casablanca.fold import apply
+from companion.games.casablanca.state import MIN_CALL, Announced, State, announcement_text
 
-
-def announcement_text(state: State, a: Announced) -> str:
-    """A human line for an announced move or elimination."""
-    label = state.name(a.agent)
-    if a.kind == "eliminate":
-        return f"{label} eliminates {state.name(a.target)}."
-    carrying = " with the suitcase" if a.suitcase else ""
-    return f"{label} moves to {a.to}{carrying}."
+#: What the table waits for (``public_view``'s ``phase``).
+Phase = Literal["turn", "pending", "follow_up", "over"]
 
 
 def _announcement(state: State, a: Announced | None) -> dict[str, Any] | None:
@@ -61,7 +60,7 @@ def _agents(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def _phase(state: State) -> str:
+def _phase(state: State) -> Phase:
     if state.winners is not None:
         return "over"
     if state.pending is not None:
@@ -131,11 +130,44 @@ def public_view(state: State) -> dict[str, Any]:
     }
 
 
-def seat_view(state: State, seat: int, may: dict[str, Any]) -> dict[str, Any]:
-    """The public view plus ``me``: that seat's sheet and ``may`` (the engine's verdicts).
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    """The public view plus ``me``: that seat's own sheet and what it may do now."""
+    return _seat_view(state, seat, _may(state, seat))
 
-    ``may`` holds ``on_turn``, ``can_move``, ``why_not_bribe`` and ``why_not_protest``.
-    """
+
+def _may(state: State, seat: int) -> dict[str, Any]:
+    """``on_turn``, ``can_move``, ``why_not_bribe`` and ``why_not_protest`` of ``seat``."""
+    after = settled(state)
+    over = after.winners is not None
+    if after.follow_up is not None and seat == after.next_seat(after.turn):
+        after = apply(after, TurnPassed(after.turn, seat))  # its action closes the window
+    on_turn = not over and seat == after.turn
+    return {
+        "on_turn": on_turn,
+        "can_move": on_turn and after.follow_up is None,
+        "why_not_bribe": "The game is over." if over else _bribe_refusal(after, seat),
+        "why_not_protest": _protest_refusal(state, seat),
+    }
+
+
+def _bribe_refusal(state: State, seat: int) -> str | None:
+    if state.left[seat] < state.options.step:
+        return "You have spent your whole budget: move or eliminate instead."
+    return bribe_barred(state, seat)
+
+
+def _protest_refusal(state: State, seat: int) -> str | None:
+    if state.winners is not None:
+        return "The game is over."
+    try:
+        decide_protest(state, {"do": "protest", "seat": seat})
+    except IllegalAction as exc:
+        return exc.reason
+    return None
+
+
+def _seat_view(state: State, seat: int, may: dict[str, Any]) -> dict[str, Any]:
+    """The public view plus ``me``: that seat's sheet and ``may`` (the rules' verdicts)."""
     view = public_view(state)
     cost = state.options.elimination_cost
     why_bribe = may["why_not_bribe"]
@@ -182,3 +214,16 @@ def state_json(state: State) -> dict[str, Any]:
         "follow_up": state.follow_up,
         "winners": None if state.winners is None else list(state.winners),
     }
+
+
+def signals(state: State, events: Sequence[Event]) -> list[SignalOut]:
+    """Buzzer/LED cues: protest verdicts, the turn passing, the end."""
+    out: list[SignalOut] = []
+    for event in events:
+        if isinstance(event, ProtestSettled):
+            out.append(("upheld" if event.upheld else "not_upheld", event.seat))
+        elif isinstance(event, TurnPassed):
+            out.append(("turn", event.to_seat))
+        elif isinstance(event, GameEnded):
+            out.append(("game_over", None))
+    return out

@@ -1,6 +1,6 @@
-"""The Nasty 7: state, events and the count (the data half of ``companion.games.nasty7``).
+"""The Nasty 7: options, state and the count (events are in ``nasty7.events``).
 
-Everything here is a value: ``State`` and the events are frozen dataclasses, and
+Everything here is a value: ``State`` is a frozen dataclass, and
 ``number_for(n)`` is the number a player must say when ``n`` racketeers lie on the pile
 (1, 2, ..., 7, 6, ..., 1, 2, ...; period 12; 0 for an empty pile). Stacks are counted,
 not listed: the real deck is shuffled by hand, so nobody (not even the engine) knows
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
-from companion.games.base import SetupError
+from companion.games.base import Setup, SetupError
 
 #: card id -> racketeers it adds to the count (the issue's "figures")
 FIGURES: dict[str, int] = {
@@ -28,10 +28,26 @@ TWINS: frozenset[str] = frozenset({"twin_racketeer", "twin_phone"})
 PHONES: frozenset[str] = frozenset({"phone", "twin_phone"})
 
 #: kinds of a recorded mistake (``{"do": "mistake", "kind": ...}``)
-MISTAKES: tuple[str, ...] = ("wrong_number", "wrong_word", "spoke_on_gun")
+MistakeKind = Literal["wrong_number", "wrong_word", "spoke_on_gun"]
+MISTAKES: tuple[str, ...] = get_args(MistakeKind)
 
 #: why a pile was taken (``PileTaken.why``): the mistakes plus these
-PILE_REASONS: tuple[str, ...] = MISTAKES + ("hesitation", "out_of_turn", "upheld", "not_upheld")
+PileReason = Literal[MistakeKind, "hesitation", "out_of_turn", "upheld", "not_upheld"]
+PILE_REASONS: tuple[str, ...] = get_args(PileReason)
+
+#: why a count is shown to the table (``Reveal.why``): an accusation waits, or a pile move
+RevealReason = Literal["accusation", PileReason]
+
+#: option name -> default value (``engine.default_options``)
+DEFAULT_OPTIONS: Mapping[str, Any] = {
+    "hesitation_s": 3.0,
+    "deck_size": 110,
+    "no_twins": False,
+    "nasty": False,
+    "even_nastier": False,
+    "starter": 0,
+    "word": "hmmmrrr",
+}
 
 
 def number_for(figures: int) -> int:
@@ -48,7 +64,7 @@ def number_for(figures: int) -> int:
 
 @dataclass(frozen=True)
 class Rules:
-    """The options of one game, checked (see ``nasty7.default_options``)."""
+    """The options of one game, checked (see ``DEFAULT_OPTIONS``)."""
 
     hesitation_s: float = 3.0
     deck_size: int = 110
@@ -107,7 +123,7 @@ class Reveal:
     """
 
     figures: int
-    why: str
+    why: RevealReason
     seat: int
 
 
@@ -171,110 +187,20 @@ def deadline(state: State) -> float | None:
     return round(state.timer_from + state.rules.hesitation_s, 6)
 
 
-# --- events (stored via base.event_to_json; every field a JSON value) ---------------
+def start(setup: Setup) -> State:
+    """The dealt table: ``deck_size // seats`` cards each, the rest back in the box.
 
-
-@dataclass(frozen=True)
-class CardPlayed:
-    """``seat`` put ``card`` on the pile at game time ``at``; ``in_turn`` False: out of turn."""
-
-    seat: int
-    card: str
-    at: float
-    in_turn: bool = True
-    serial: int | None = None
-
-
-@dataclass(frozen=True)
-class AccusationOpened:
-    """``by`` accused ``against`` (the player of the last card); the count is revealed."""
-
-    by: tuple[int, ...]
-    against: int
-
-
-@dataclass(frozen=True)
-class AccusersJoined:
-    """More seats joined the waiting accusation."""
-
-    by: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class AccusationRuled:
-    """The host ruled on the waiting accusation; a ``PileTaken`` follows."""
-
-    upheld: bool
-
-
-@dataclass(frozen=True)
-class AccusationWithdrawn:
-    """The waiting accusation was dropped with no penalty; the clock restarts at ``at``."""
-
-    at: float
-
-
-@dataclass(frozen=True)
-class PileTaken:
-    """The pile went under the stacks of ``seats`` (``cards[i]`` each); a new round begins.
-
-    ``starter`` plays the new round's first card; ``why`` is one of ``PILE_REASONS``;
-    ``offender`` is the seat that was penalised or accused.
+    ``setup.options`` are already merged with the defaults (``Engine.new_game``); raises
+    ``SetupError`` for a bad option value.
     """
-
-    seats: tuple[int, ...]
-    cards: tuple[int, ...]
-    starter: int
-    why: str
-    offender: int
-
-
-@dataclass(frozen=True)
-class PenaltyCardsGiven:
-    """Even nastier: each of ``by`` gave the top card of its stack to ``to``."""
-
-    to: int
-    by: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class WordSet:
-    """Nasty rule: ``seat`` chose the word said for phones for the rest of the round."""
-
-    seat: int
-    text: str
-
-
-@dataclass(frozen=True)
-class GameEnded:
-    """The game is over: ``winners`` have no cards left."""
-
-    winners: tuple[int, ...]
-
-
-EVENT_TYPES: dict[str, type] = {
-    cls.__name__: cls
-    for cls in (
-        CardPlayed,
-        AccusationOpened,
-        AccusersJoined,
-        AccusationRuled,
-        AccusationWithdrawn,
-        PileTaken,
-        PenaltyCardsGiven,
-        WordSet,
-        GameEnded,
+    rules = rules_from_options(setup.options, setup.n_seats)
+    each, left = divmod(rules.deck_size, setup.n_seats)
+    return State(
+        seats=tuple(setup.seats),
+        rules=rules,
+        stacks=(each,) * setup.n_seats,
+        out_of_game=left,
+        turn=rules.starter,
+        round_starter=rules.starter,
+        word=rules.word,
     )
-}
-
-Event = (
-    CardPlayed
-    | AccusationOpened
-    | AccusersJoined
-    | AccusationRuled
-    | AccusationWithdrawn
-    | PileTaken
-    | PenaltyCardsGiven
-    | WordSet
-    | GameEnded
-)

@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from companion.games import nasty7
 from companion.games.base import SIGNALS, IllegalAction
-from companion.games.nasty7_state import State
-from tests.games.test_nasty7_helpers import act, plays, run, start
+from companion.games.nasty7 import State, engine
+from tests.games.nasty7.helpers import act, plays, run, start
 
 
 def _during_play() -> State:
@@ -22,14 +21,14 @@ def _during_play() -> State:
 def test_the_table_view_does_not_depend_on_the_running_count(extra: int) -> None:
     state = _during_play()
     other = replace(state, figures=state.figures + extra)
-    assert nasty7.public_view(other) == nasty7.public_view(state)
+    assert engine.public_view(other) == engine.public_view(state)
     for seat in range(4):
-        assert nasty7.seat_view(other, seat) == nasty7.seat_view(state, seat)
-    assert nasty7.state_json(other) != nasty7.state_json(state)  # the referee sees it
+        assert engine.seat_view(other, seat) == engine.seat_view(state, seat)
+    assert engine.state_json(other) != engine.state_json(state)  # the referee sees it
 
 
 def test_the_table_view_during_play() -> None:
-    view = nasty7.public_view(_during_play())
+    view = engine.public_view(_during_play())
     assert view["revealed_count"] is None and view["revealed"] is None
     assert [s["cards"] for s in view["seats"]] == [26, 26, 27, 26]
     assert (view["turn"], view["pile"], view["top"], view["last_player"]) == (0, 3, "gun", 3)
@@ -41,7 +40,7 @@ def test_the_table_view_during_play() -> None:
 
 def test_an_accusation_reveals_the_correct_number_and_stops_the_timer() -> None:
     state = act(_during_play(), {"do": "accuse", "by": [1], "against": 3}, 4.5)
-    view = nasty7.public_view(state)
+    view = engine.public_view(state)
     assert view["revealed_count"] == 4
     assert view["revealed"] == {"count": 4, "figures": 4, "why": "accusation", "seat": 3}
     assert view["accusation"] == {"by": [1], "against": 3}
@@ -52,9 +51,9 @@ def test_an_accusation_reveals_the_correct_number_and_stops_the_timer() -> None:
 def test_a_penalty_reveals_the_count_until_the_next_card() -> None:
     state = run(_during_play(), [(8.0, {"do": "play", "card": "gun"})])
     assert state.round_no == 2 and len(state.pile) == 1  # Ann hesitated at 6.0
-    assert nasty7.public_view(state)["revealed_count"] is None
+    assert engine.public_view(state)["revealed_count"] is None
     hesitated = act(_during_play(), {"do": "deadline"}, 6.0)
-    view = nasty7.public_view(hesitated)
+    view = engine.public_view(hesitated)
     assert view["revealed"] == {"count": 4, "figures": 4, "why": "hesitation", "seat": 0}
     assert view["status"] == "Ann hesitated; the count was 4. Ann starts the next round."
     assert view["deadline"] is None and view["pile"] == 0
@@ -81,42 +80,42 @@ def test_a_penalty_reveals_the_count_until_the_next_card() -> None:
 def test_status_lines(setup: dict[str, Any], actions: list[Any], status: str) -> None:
     seats = setup.pop("seats", 3)
     state = run(start(seats, **setup), actions)
-    assert nasty7.public_view(state)["status"] == status
+    assert engine.public_view(state)["status"] == status
 
 
 def test_seat_view_adds_only_that_seats_own_facts() -> None:
     state = _during_play()
-    view = nasty7.seat_view(state, 0)
-    public = nasty7.public_view(state)
+    view = engine.seat_view(state, 0)
+    public = engine.public_view(state)
     assert {k: v for k, v in view.items() if k in public} == public
     assert {k: view[k] for k in set(view) - set(public)} == {
         "you": 0, "your_cards": 26, "your_turn": True, "you_skip": False,
         "can_accuse": True, "choose_word": False,
     }  # fmt: skip
-    assert nasty7.seat_view(state, 3)["can_accuse"] is False  # Dee played the last card
+    assert engine.seat_view(state, 3)["can_accuse"] is False  # Dee played the last card
     with pytest.raises(IllegalAction, match="no seat 4"):
-        nasty7.seat_view(state, 4)
+        engine.seat_view(state, 4)
 
 
 def test_the_skipped_seat_is_shown() -> None:
     state = run(start(4), plays("racketeer", "twin_phone"))
-    view = nasty7.public_view(state)
+    view = engine.public_view(state)
     assert view["skipping"] == 2 and view["turn"] == 3
     assert [s["skips"] for s in view["seats"]] == [False, False, True, False]
-    assert nasty7.seat_view(state, 2)["you_skip"] is True
+    assert engine.seat_view(state, 2)["you_skip"] is True
 
 
 def test_the_word_chooser_is_shown_under_the_nasty_rule() -> None:
     state = run(start(3, nasty=True), plays("racketeer", "phone"))
-    assert nasty7.public_view(state)["word_chooser"] == 1
-    assert nasty7.seat_view(state, 1)["choose_word"] is True
+    assert engine.public_view(state)["word_chooser"] == 1
+    assert engine.seat_view(state, 1)["choose_word"] is True
     state = act(state, {"do": "word", "text": "peek-a-boo"}, 2.5)
-    assert nasty7.public_view(state)["word"] == "peek-a-boo"
-    assert nasty7.public_view(state)["word_chooser"] is None
+    assert engine.public_view(state)["word"] == "peek-a-boo"
+    assert engine.public_view(state)["word_chooser"] is None
 
 
 def test_state_json_is_the_full_state() -> None:
-    data = nasty7.state_json(_during_play())
+    data = engine.state_json(_during_play())
     assert {k: data[k] for k in ("figures", "count", "pile", "stacks", "next")} == {
         "figures": 4, "count": 4, "pile": 3, "stacks": [26, 26, 27, 26], "next": 0,
     }  # fmt: skip
@@ -127,11 +126,11 @@ def test_state_json_is_the_full_state() -> None:
 
 
 def _signals(state: State, action: dict[str, Any], t: float) -> list[tuple[str, int | None]]:
-    events = nasty7.decide(state, action, t)
+    events = engine.decide(state, action, t)
     after = state
     for event in events:
-        after = nasty7.apply(after, event)
-    found = nasty7.signals(after, events)
+        after = engine.apply(after, event)
+    found = engine.signals(after, events)
     assert all(name in SIGNALS for name, _ in found)
     return found
 

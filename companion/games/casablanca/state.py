@@ -1,24 +1,31 @@
-"""Casablanca's values: options, agents, the state and the past-tense events.
+"""Casablanca's values: options, agents, the state, and the opening (``start``).
 
 Everything here is a frozen dataclass made of tuples, so a state can be compared,
 hashed and stored. ``parse_options`` turns a record header's options into ``Options``
-(raising ``SetupError`` with what to change); the engine lives in ``casablanca.py``.
+(raising ``SetupError`` with what to change); the engine is built in
+``companion.games.casablanca``, the events are in ``events.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
-from companion.games.base import SetupError
+from companion.games.base import Setup, SetupError
 from companion.games.cards import catalog
 
 #: The smallest amount a protester may call in the bidding ritual (the rules: $100).
 MIN_CALL = 100
 #: The reserved ``to`` of a move: the moving agent's own homebase.
 HOME = "home"
-REVEALS = ("called", "winner")
+#: What a protest's bidding ritual shows the table: the last call, or only the verdict.
+ProtestReveal = Literal["called", "winner"]
+REVEALS: tuple[ProtestReveal, ...] = ("called", "winner")
+#: What an announcement is: a move or an elimination.
+AnnouncedKind = Literal["move", "eliminate"]
+#: Where an announcement stands: waiting for protests, taken effect, or stopped by one.
+AnnouncedResult = Literal["pending", "done", "cancelled"]
 
 
 def catalog_agents() -> dict[str, str]:
@@ -26,6 +33,20 @@ def catalog_agents() -> dict[str, str]:
     return {
         c.id: str(c.extra["homebase"]) for c in catalog("casablanca").cards if c.kind == "agent"
     }
+
+
+#: The header options and their defaults (an option not listed here is refused).
+DEFAULT_OPTIONS: Mapping[str, Any] = {
+    "agents": catalog_agents(),
+    "budget": 10_000,
+    "step": 100,
+    "elimination_cost": 1_000,
+    "eliminate_in_home": False,
+    "move_then_eliminate": True,
+    "protest_reveal": "called",
+    "suitcase_start": "basar",
+    "board": None,
+}
 
 
 # --- options ---------------------------------------------------------------------
@@ -49,7 +70,7 @@ class Options:
     elimination_cost: int
     eliminate_in_home: bool
     move_then_eliminate: bool
-    protest_reveal: str
+    protest_reveal: ProtestReveal
     suitcase_start: str
     #: ``((space, (neighbours...)), ...)`` or ``None`` when the board is not tracked
     board: tuple[tuple[str, tuple[str, ...]], ...] | None
@@ -138,12 +159,7 @@ def parse_options(options: Mapping[str, Any]) -> Options:
     cost = _positive_int(options, "elimination_cost")
     if budget % step:
         raise SetupError(f"casablanca: 'budget' ({budget}) must be a multiple of 'step' ({step})")
-    reveal = options["protest_reveal"]
-    if reveal not in REVEALS:
-        raise SetupError(
-            f"casablanca: option 'protest_reveal' must be one of {', '.join(REVEALS)}, "
-            f"got {reveal!r}"
-        )
+    reveal = _reveal(options["protest_reveal"])
     start = options["suitcase_start"]
     if not isinstance(start, str) or not start or start == HOME:
         raise SetupError("casablanca: option 'suitcase_start' must name a space, like 'basar'")
@@ -154,12 +170,23 @@ def parse_options(options: Mapping[str, Any]) -> Options:
         elimination_cost=cost,
         eliminate_in_home=_flag(options, "eliminate_in_home"),
         move_then_eliminate=_flag(options, "move_then_eliminate"),
-        protest_reveal=str(reveal),
+        protest_reveal=reveal,
         suitcase_start=start,
         board=_board(options.get("board")),
     )
     _check_board_spaces(parsed)
     return parsed
+
+
+def _reveal(raw: Any) -> ProtestReveal:
+    """The ``protest_reveal`` option as one of ``REVEALS``."""
+    for reveal in REVEALS:
+        if raw == reveal:
+            return reveal
+    raise SetupError(
+        f"casablanca: option 'protest_reveal' must be one of {', '.join(REVEALS)}, "
+        f"got {raw!r}"
+    )
 
 
 def _check_board_spaces(options: Options) -> None:
@@ -199,14 +226,14 @@ class Protest:
 class Announced:
     """A move or elimination waiting for protests (or, once settled, its result)."""
 
-    kind: str  # "move" | "eliminate"
+    kind: AnnouncedKind
     seat: int
     agent: str
     to: str = ""  # a move's destination space
     suitcase: bool = False  # a move takes the suitcase along
     target: str = ""  # an elimination's target
     protests: tuple[Protest, ...] = ()
-    result: str = "pending"  # "pending" | "done" | "cancelled"
+    result: AnnouncedResult = "pending"
 
     def key(self) -> tuple[str, str, str]:
         """What makes two announcements 'the same action' (a cancelled one may not return)."""
@@ -266,83 +293,30 @@ class State:
         return self.suitcase_space
 
 
-# --- events ----------------------------------------------------------------------
+def announcement_text(state: State, a: Announced) -> str:
+    """A human line for an announced move or elimination (the log and the views)."""
+    label = state.name(a.agent)
+    if a.kind == "eliminate":
+        return f"{label} eliminates {state.name(a.target)}."
+    carrying = " with the suitcase" if a.suitcase else ""
+    return f"{label} moves to {a.to}{carrying}."
 
 
-@dataclass(frozen=True)
-class BribesPlaced:
-    """A seat's secret bribes: ``amounts[i]`` on ``agents[i]`` (never sent to clients)."""
-
-    seat: int
-    agents: tuple[str, ...]
-    amounts: tuple[int, ...]
+# --- the opening -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class MoveAnnounced:
-    seat: int
-    agent: str
-    to: str
-    suitcase: bool
+def start(setup: Setup) -> State:
+    """The opening: agents in their homebases, the suitcase on its start space.
 
-
-@dataclass(frozen=True)
-class EliminationAnnounced:
-    seat: int
-    agent: str
-    target: str
-
-
-@dataclass(frozen=True)
-class ProtestSettled:
-    """A protest against the pending action; ``called`` is ``None`` when not revealed."""
-
-    seat: int
-    agent: str
-    upheld: bool
-    called: int | None
-
-
-@dataclass(frozen=True)
-class MoveCommitted:
-    seat: int
-    agent: str
-    origin: str
-    to: str
-    suitcase: bool
-
-
-@dataclass(frozen=True)
-class EliminationCommitted:
-    seat: int
-    agent: str
-    target: str
-    cost: int
-
-
-@dataclass(frozen=True)
-class GameEnded:
-    agent: str
-    mover: int
-    winners: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class TurnPassed:
-    seat: int
-    to_seat: int
-
-
-EVENT_TYPES: dict[str, type] = {
-    cls.__name__: cls
-    for cls in (
-        BribesPlaced,
-        MoveAnnounced,
-        EliminationAnnounced,
-        ProtestSettled,
-        MoveCommitted,
-        EliminationCommitted,
-        GameEnded,
-        TurnPassed,
+    ``setup.options`` are already merged with ``DEFAULT_OPTIONS`` (``Engine.new_game``).
+    """
+    options = parse_options(setup.options)
+    n = setup.n_seats
+    return State(
+        seats=tuple(setup.seats),
+        options=options,
+        agents=tuple(Agent(a.id, a.homebase) for a in options.agents),
+        bribes=tuple(tuple(0 for _ in options.agents) for _ in range(n)),
+        left=tuple(options.budget for _ in range(n)),
+        suitcase_space=options.suitcase_start,
     )
-}

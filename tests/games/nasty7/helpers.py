@@ -5,16 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.games import nasty7
-from companion.games.base import Setup, deliver_deadlines, run_action
-from companion.games.nasty7_state import State
+from companion.games.base import Setup
+from companion.games.nasty7 import State, engine
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay")
 
 
 def start(seats: int = 3, **options: Any) -> State:
     """A new game with the first ``seats`` names and ``options``."""
-    return nasty7.new_game(Setup(NAMES[:seats], options))
+    return engine.new_game(Setup(NAMES[:seats], options))
 
 
 def run(
@@ -22,10 +21,10 @@ def run(
 ) -> State:
     """Deliver due deadlines, then each ``(t, action)``, like replay does."""
     for t, action in actions:
-        state = deliver_deadlines(
-            nasty7, state, t, lambda _t, evs: events.extend(evs) if events is not None else None
+        state = engine.deliver_deadlines(
+            state, t, lambda _t, evs: events.extend(evs) if events is not None else None
         )
-        state, evs = run_action(nasty7, state, action, t)
+        state, evs = engine.run(state, action, t)
         if events is not None:
             events.extend(evs)
     return state
@@ -38,4 +37,4 @@ def plays(*cards: str, start_t: float = 1.0, step: float = 1.0) -> list[tuple[fl
 
 def act(state: State, action: Mapping[str, Any], t: float = 0.0) -> State:
     """Run one action at ``t`` without delivering deadlines."""
-    return run_action(nasty7, state, action, t)[0]
+    return engine.run(state, action, t)[0]

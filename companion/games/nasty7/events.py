@@ -1,0 +1,117 @@
+"""The Nasty 7: the past-tense events (stored via ``companion.games.codec``).
+
+Every field is a JSON value (tuples for lists); ``EVENT_TYPES`` maps each stored type
+name to its class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.games.nasty7.state import PileReason
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    """``seat`` put ``card`` on the pile at game time ``at``; ``in_turn`` False: out of turn."""
+
+    seat: int
+    card: str
+    at: float
+    in_turn: bool = True
+    serial: int | None = None
+
+
+@dataclass(frozen=True)
+class AccusationOpened:
+    """``by`` accused ``against`` (the player of the last card); the count is revealed."""
+
+    by: tuple[int, ...]
+    against: int
+
+
+@dataclass(frozen=True)
+class AccusersJoined:
+    """More seats joined the waiting accusation."""
+
+    by: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AccusationRuled:
+    """The host ruled on the waiting accusation; a ``PileTaken`` follows."""
+
+    upheld: bool
+
+
+@dataclass(frozen=True)
+class AccusationWithdrawn:
+    """The waiting accusation was dropped with no penalty; the clock restarts at ``at``."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class PileTaken:
+    """The pile went under the stacks of ``seats`` (``cards[i]`` each); a new round begins.
+
+    ``starter`` plays the new round's first card; ``why`` is one of ``PILE_REASONS``;
+    ``offender`` is the seat that was penalised or accused.
+    """
+
+    seats: tuple[int, ...]
+    cards: tuple[int, ...]
+    starter: int
+    why: PileReason
+    offender: int
+
+
+@dataclass(frozen=True)
+class PenaltyCardsGiven:
+    """Even nastier: each of ``by`` gave the top card of its stack to ``to``."""
+
+    to: int
+    by: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class WordSet:
+    """Nasty rule: ``seat`` chose the word said for phones for the rest of the round."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """The game is over: ``winners`` have no cards left."""
+
+    winners: tuple[int, ...]
+
+
+EVENT_TYPES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        CardPlayed,
+        AccusationOpened,
+        AccusersJoined,
+        AccusationRuled,
+        AccusationWithdrawn,
+        PileTaken,
+        PenaltyCardsGiven,
+        WordSet,
+        GameEnded,
+    )
+}
+
+Event = (
+    CardPlayed
+    | AccusationOpened
+    | AccusersJoined
+    | AccusationRuled
+    | AccusationWithdrawn
+    | PileTaken
+    | PenaltyCardsGiven
+    | WordSet
+    | GameEnded
+)
