@@ -8,9 +8,11 @@ A key is filled in by the engine only when exactly one value is possible.
 
 from __future__ import annotations
 
+from typing import cast
+
 from companion.games.base import Action, IllegalAction, get_int, get_str, require
-from companion.games.illegal_fold import Flow
-from companion.games.illegal_model import (
+from companion.games.illegal.deck import card, card_ids, is_business, kind, label, value
+from companion.games.illegal.events import (
     BusinessLost,
     BusinessTaken,
     CardPlayed,
@@ -18,17 +20,13 @@ from companion.games.illegal_model import (
     CardsPassed,
     HandEnded,
     HassleRemoved,
+    Needs,
     PlayPending,
     SkipsAdded,
     TakeoverCancelled,
-    card,
-    card_ids,
-    is_business,
-    kind,
-    label,
-    value,
 )
-from companion.games.illegal_rules import (
+from companion.games.illegal.fold import Emit
+from companion.games.illegal.legality import (
     availability_reason,
     hassle_targets,
     loss_choices,
@@ -36,9 +34,10 @@ from companion.games.illegal_rules import (
     solution_targets,
     takeover_victims,
 )
+from companion.games.illegal.state import Via
 
 
-def play(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+def play(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     """Check and play ``card_id`` for ``seat``; False when it is pending (see module doc)."""
     reason = play_reason(f.state, seat, card_id)
     require(reason is None, reason or "")
@@ -59,7 +58,7 @@ def play(f: Flow, seat: int, card_id: str, action: Action) -> bool:
     return True
 
 
-def lift_if_empty(f: Flow, seat: int, *, at_end_of_turn: bool = False) -> None:
+def lift_if_empty(f: Emit, seat: int, *, at_end_of_turn: bool = False) -> None:
     """Discard a Raid / Protection Money that has nothing left to take.
 
     At the end of its victim's turn always; at any other moment only with the option
@@ -74,19 +73,19 @@ def lift_if_empty(f: Flow, seat: int, *, at_end_of_turn: bool = False) -> None:
         f.emit(HassleRemoved(seat, hassle, "empty"))
 
 
-def _pend(f: Flow, seat: int, card_id: str, needs: str) -> bool:
+def _pend(f: Emit, seat: int, card_id: str, needs: Needs) -> bool:
     f.emit(PlayPending(seat, card_id, needs))
     return False
 
 
-def _seat_key(f: Flow, action: Action, key: str, choices: tuple[int, ...]) -> int | None:
+def _seat_key(f: Emit, action: Action, key: str, choices: tuple[int, ...]) -> int | None:
     """``action[key]`` as a seat, or the only possible one, or None (ask)."""
     if key in action and action[key] is not None:
         return get_int(action, key, lo=0, hi=f.state.n - 1)
     return choices[0] if len(choices) == 1 else None
 
 
-def _hassle(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+def _hassle(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     target = _seat_key(f, action, "target", hassle_targets(f.state, seat))
     if target is None:
         return _pend(f, seat, card_id, "target")
@@ -103,7 +102,7 @@ def _hassle(f: Flow, seat: int, card_id: str, action: Action) -> bool:
     return True
 
 
-def _solution(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+def _solution(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     target = _seat_key(f, action, "target", solution_targets(f.state, card_id))
     if target is None:
         return _pend(f, seat, card_id, "target")
@@ -134,7 +133,7 @@ def _solution(f: Flow, seat: int, card_id: str, action: Action) -> bool:
     return True
 
 
-def _paranoia_losses(f: Flow, seat: int, card_id: str, action: Action) -> tuple[str, ...] | None:
+def _paranoia_losses(f: Emit, seat: int, card_id: str, action: Action) -> tuple[str, ...] | None:
     """The businesses ``card_id`` costs its player, or None when the choice is missing."""
     own = f.state.seats[seat].businesses
     rule = card(card_id).extra.get("loses")
@@ -159,7 +158,7 @@ def _paranoia_losses(f: Flow, seat: int, card_id: str, action: Action) -> tuple[
     return (lose,)
 
 
-def _paranoia(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+def _paranoia(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     losses = _paranoia_losses(f, seat, card_id, action)
     if losses is None:
         return _pend(f, seat, card_id, "lose")
@@ -172,7 +171,7 @@ def _paranoia(f: Flow, seat: int, card_id: str, action: Action) -> bool:
     return True
 
 
-def _takeover(f: Flow, seat: int, card_id: str, action: Action) -> bool:
+def _takeover(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     victims = takeover_victims(f.state, seat)
     target = _seat_key(f, action, "target", victims)
     if target is None and victims:
@@ -194,12 +193,12 @@ def _takeover(f: Flow, seat: int, card_id: str, action: Action) -> bool:
     if own_hassle is not None:
         f.emit(HassleRemoved(seat, own_hassle, card_id))
     if target is not None and take is not None:
-        f.emit(BusinessTaken(seat, target, take, card_id, own_hassle))
+        f.emit(BusinessTaken(seat, target, take, cast(Via, card_id), own_hassle))
         lift_if_empty(f, target)
     return True
 
 
-def _magnum(f: Flow, seat: int, action: Action) -> bool:
+def _magnum(f: Emit, seat: int, action: Action) -> bool:
     st = f.state
     out_of_turn = seat != st.turn
     if action.get("cancel") is True:

@@ -2,25 +2,30 @@
 
 The state holds no hidden hand, so ``public_view`` is safe for everyone; ``seat_view``
 adds what only matters to that seat (which card types it may play now, and why not).
-The keys are documented in ``companion/games/illegal.py``.
+The keys are documented in ``companion/games/illegal/__init__.py``. ``signals`` answers
+the buzzer and LEDs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from companion.games.illegal_accounting import working
-from companion.games.illegal_fold import euros
-from companion.games.illegal_model import (
-    CHOOSE,
-    MORE,
-    OVER,
-    State,
-    card,
-    card_ids,
-    value,
+from companion.games.base import SignalOut
+from companion.games.illegal.accounting import working
+from companion.games.illegal.deck import card, card_ids, value
+from companion.games.illegal.events import (
+    BusinessLost,
+    BusinessTaken,
+    CardPlayed,
+    CardsDiscarded,
+    Event,
+    HandScored,
+    TurnStarted,
 )
-from companion.games.illegal_rules import play_reason
+from companion.games.illegal.fold import euros
+from companion.games.illegal.legality import play_reason
+from companion.games.illegal.state import CHOOSE, MORE, OVER, State
 
 
 def card_json(card_id: str) -> dict[str, Any]:
@@ -220,3 +225,20 @@ def state_json(state: State) -> dict[str, Any]:
         "match_over": state.match_over,
         "status": status(state),
     }
+
+
+def signals(state: State, events: Sequence[Event]) -> list[SignalOut]:
+    """Buzzer/LED signals: a card accepted, a business lost or taken, whose turn, game over."""
+    out: list[SignalOut] = []
+    for e in events:
+        if isinstance(e, CardPlayed | CardsDiscarded):
+            out.append(("card", e.seat))
+        elif isinstance(e, BusinessLost):
+            out.append(("penalty", e.seat))
+        elif isinstance(e, BusinessTaken):
+            out.append(("penalty", e.victim))
+        elif isinstance(e, TurnStarted):
+            out.append(("turn", e.seat))
+        elif isinstance(e, HandScored) and e.match_over:
+            out.append(("game_over", None))
+    return out

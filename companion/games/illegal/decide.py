@@ -1,53 +1,95 @@
 """Illegal: ``decide`` — an action in, the events it causes out (or ``IllegalAction``).
 
-A ``Flow`` folds each event as it is emitted, so later steps see the effects of earlier
-ones (a play, then the end of the turn, its loss, the draw, the next seat's turn).
-A play missing a target or choice becomes a pending play (``PlayPending``); the same
-seat playing the same card with the missing keys completes it.
+An ``Emitter`` folds each event as it is emitted, so later steps see the effects of
+earlier ones (a play, then the end of the turn, its loss, the draw, the next seat's
+turn). A play missing a target or choice becomes a pending play (``PlayPending``); the
+same seat playing the same card with the missing keys completes it. ``start``,
+``outcome`` and ``next_deadline`` answer the engine's other queries.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from companion.games import illegal_accounting as accounting
-from companion.games import illegal_plays as plays
-from companion.games.base import Action, IllegalAction, get_int, get_str, require
-from companion.games.illegal_fold import Flow
-from companion.games.illegal_model import (
-    CHOOSE,
-    HAND_SIZE,
-    MORE,
-    OVER,
+from companion.games.base import Action, IllegalAction, Outcome, Setup, get_int, get_str, require
+from companion.games.illegal.accounting import hand_scores, settle
+from companion.games.illegal.deck import card, card_ids, label, value
+from companion.games.illegal.events import (
     BusinessLost,
     CardDrawn,
     CardsDiscarded,
+    Event,
     HandDealt,
     HandEnded,
     HandRevealed,
     HandScored,
     HandShown,
     LossRequested,
-    State,
     TakeoverStood,
     TurnEnded,
     TurnSkipped,
     TurnStarted,
-    card,
-    card_ids,
-    label,
-    value,
 )
-from companion.games.illegal_rules import availability_reason, discard_reason, loss_choices
+from companion.games.illegal.fold import Emit, apply, emitter
+from companion.games.illegal.legality import availability_reason, discard_reason, loss_choices
+from companion.games.illegal.plays import lift_if_empty, play
+from companion.games.illegal.state import (
+    CHOOSE,
+    DEALT_PILE,
+    HAND_SIZE,
+    MORE,
+    OVER,
+    SeatState,
+    State,
+    parse_options,
+)
 
-DEALT_PILE = 108
+
+def start(setup: Setup) -> State:
+    """The first hand dealt: 7 cards each, the seat left of the dealer starts."""
+    opts = parse_options(setup)
+    n = setup.n_seats
+    blank = State(
+        options=opts,
+        seats=tuple(SeatState(name=s) for s in setup.seats),
+        hand_no=0,
+        dealer=opts.dealer,
+        turn=0,
+        phase=OVER,
+        turn_done=(),
+        draw_pile=0,
+        totals=tuple(0 for _ in range(n)),
+    )
+    first = (opts.dealer + 1) % n
+    state = apply(blank, HandDealt(1, opts.dealer, first, DEALT_PILE - HAND_SIZE * n))
+    return apply(state, TurnStarted(first))
 
 
-def decide(state: State, action: Action) -> list[Any]:
+def outcome(state: State) -> Outcome | None:
+    """The hand's (or the match's) result once every seat revealed its hand."""
+    if state.scores is None:
+        return None
+    return Outcome.of(
+        state.winners,
+        {
+            "scores": list(state.scores),
+            "match": list(state.totals),
+            "hand": state.hand_no,
+            "match_over": state.match_over,
+            "match_to": state.options.match_to,
+            "hands": [list(h) for h in state.history],
+        },
+    )
+
+
+def next_deadline(state: State) -> float | None:
+    return None  # Illegal has no timed rule
+
+
+def decide(state: State, action: Action, now: float) -> list[Event]:
     """The events ``action`` causes in ``state``; raises ``IllegalAction`` with a reason."""
     do = get_str(action, "do", tuple(_HANDLERS) + ("deal",))
-    f = Flow(state)
+    f = emitter(state)
     if do == "deal":
         deal(f)
         return f.events
@@ -61,7 +103,7 @@ def decide(state: State, action: Action) -> list[Any]:
     return f.events
 
 
-def _prepare(f: Flow, seat: int, do: str, action: Action) -> None:
+def _prepare(f: Emit, seat: int, do: str, action: Action) -> None:
     """Settle what the previous action left open before ``seat`` acts."""
     magnum = do == "play" and action.get("card") == "magnum"
     st = f.state
@@ -84,7 +126,7 @@ def _prepare(f: Flow, seat: int, do: str, action: Action) -> None:
         auto_lose(f)
 
 
-def finish_turn(f: Flow) -> None:
+def finish_turn(f: Emit) -> None:
     """End the active seat's turn: its hassle's loss, then the draw and the next turn."""
     seat = f.state.turn
     f.emit(TurnEnded(seat))
@@ -98,7 +140,7 @@ def finish_turn(f: Flow) -> None:
     continue_turn_end(f)
 
 
-def auto_lose(f: Flow) -> None:
+def auto_lose(f: Emit) -> None:
     """Nobody chose the end-of-turn loss: take the cheapest eligible business, say so."""
     awaiting = f.state.awaiting
     assert awaiting is not None
@@ -107,10 +149,10 @@ def auto_lose(f: Flow) -> None:
     continue_turn_end(f)
 
 
-def continue_turn_end(f: Flow) -> None:
+def continue_turn_end(f: Emit) -> None:
     """After the loss: an emptied Raid/Protection Money goes, the seat draws, next turn."""
     seat = f.state.turn
-    plays.lift_if_empty(f, seat, at_end_of_turn=True)
+    lift_if_empty(f, seat, at_end_of_turn=True)
     s = f.state.seats[seat]
     want = 1 if f.state.options.draw == "one" else max(HAND_SIZE - s.hand, 0)
     if want and f.state.draw_pile == 0:
@@ -121,7 +163,7 @@ def continue_turn_end(f: Flow) -> None:
     next_turn(f)
 
 
-def next_turn(f: Flow) -> None:
+def next_turn(f: Emit) -> None:
     """Pass the turn clockwise, skipping seats that must sit out."""
     nxt = (f.state.turn + 1) % f.state.n
     for _ in range(f.state.n * 4):
@@ -133,9 +175,9 @@ def next_turn(f: Flow) -> None:
         return
 
 
-def _play(f: Flow, seat: int, action: Action) -> None:
+def _play(f: Emit, seat: int, action: Action) -> None:
     card_id = get_str(action, "card", card_ids())
-    done = plays.play(f, seat, card_id, action)
+    done = play(f, seat, card_id, action)
     if not done:
         return
     if f.state.phase == OVER or card_id == "magnum":
@@ -154,7 +196,7 @@ def _cards(action: Action, key: str) -> tuple[str, ...]:
     return tuple(raw)
 
 
-def _discard(f: Flow, seat: int, action: Action) -> None:
+def _discard(f: Emit, seat: int, action: Action) -> None:
     cards = _cards(action, "cards")
     reason = discard_reason(f.state, seat, cards)
     require(reason is None, reason or "")
@@ -165,7 +207,7 @@ def _discard(f: Flow, seat: int, action: Action) -> None:
         finish_turn(f)
 
 
-def _lose(f: Flow, seat: int, action: Action) -> None:
+def _lose(f: Emit, seat: int, action: Action) -> None:
     awaiting = f.state.awaiting
     require(
         f.state.phase == CHOOSE and awaiting is not None,
@@ -183,14 +225,14 @@ def _lose(f: Flow, seat: int, action: Action) -> None:
     continue_turn_end(f)
 
 
-def _end_turn(f: Flow, seat: int, action: Action) -> None:
+def _end_turn(f: Emit, seat: int, action: Action) -> None:
     st = f.state
     require(seat == st.turn, f"It is {st.name(st.turn)}'s turn, not {st.name(seat)}'s")
     require(st.phase == MORE, "Play or discard a card first: every turn needs one")
     finish_turn(f)
 
 
-def _show(f: Flow, seat: int, action: Action) -> None:
+def _show(f: Emit, seat: int, action: Action) -> None:
     st = f.state
     require(
         st.seats[seat].hassle == "tax_inspection",
@@ -215,7 +257,7 @@ def _check_reveal(st: State, seat: int, cards: tuple[str, ...]) -> None:
     require(len(cards) <= s.hand, f"{s.name} holds {s.hand} cards; reveal exactly {s.hand}")
 
 
-def _reveal(f: Flow, seat: int, action: Action) -> None:
+def _reveal(f: Emit, seat: int, action: Action) -> None:
     st = f.state
     require(st.phase == OVER, "Hands are revealed only after the hand ended")
     s = st.seats[seat]
@@ -231,12 +273,12 @@ def _reveal(f: Flow, seat: int, action: Action) -> None:
     _check_reveal(st, seat, cards)
     f.emit(HandRevealed(seat, cards))
     if all(x.revealed is not None and len(x.revealed) == x.hand for x in f.state.seats):
-        scores = accounting.hand_scores(f.state)
-        totals, over, winners = accounting.settle(f.state, scores)
+        scores = hand_scores(f.state)
+        totals, over, winners = settle(f.state, scores)
         f.emit(HandScored(scores, totals, over, winners))
 
 
-def deal(f: Flow) -> None:
+def deal(f: Emit) -> None:
     """Start the next hand of a match; the dealer moves one seat clockwise."""
     st = f.state
     require(st.phase == OVER, "The hand is still being played: finish it before dealing")
@@ -252,7 +294,7 @@ def deal(f: Flow) -> None:
     f.emit(HandDealt(st.hand_no + 1, dealer, (dealer + 1) % st.n, DEALT_PILE - HAND_SIZE * st.n))
 
 
-_HANDLERS: dict[str, Callable[[Flow, int, Action], None]] = {
+_HANDLERS: dict[str, Callable[[Emit, int, Action], None]] = {
     "play": _play,
     "discard": _discard,
     "lose": _lose,

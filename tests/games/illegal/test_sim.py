@@ -2,7 +2,7 @@
 
 The simulation holds the hidden hands the engine never sees; after every action the
 engine's hand sizes and draw pile must equal the physical ones, and the accounting must
-equal a separate count of the revealed hands. ``python tests/games/test_illegal_sim.py``
+equal a separate count of the revealed hands. ``python tests/games/illegal/test_sim.py``
 rewrites the recorded games in tests/records/illegal/ from fixed seeds.
 """
 
@@ -18,13 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games import illegal as g
 from companion.games.base import IllegalAction, Setup
 from companion.games.cards import catalog
-from companion.games.illegal_model import CHOOSE, MORE, OVER, State
-from companion.games.illegal_rules import play_reason
+from companion.games.illegal import CHOOSE, MORE, OVER, State, engine, play_reason
 
-RECORDS = Path(__file__).resolve().parents[1] / "records" / "illegal"
+RECORDS = Path(__file__).resolve().parents[2] / "records" / "illegal"
 VALUE = {c.id: c.value for c in catalog("illegal").cards}
 KIND = {c.id: c.kind for c in catalog("illegal").cards}
 
@@ -42,7 +40,7 @@ class Table:
     def __init__(self, seats: int, seed: int, options: dict[str, Any]) -> None:
         self.rng = random.Random(seed)
         self.setup = Setup(tuple(["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"][:seats]), options)
-        self.state: State = g.new_game(self.setup)
+        self.state: State = engine.new_game(self.setup)
         self.actions: list[dict[str, Any]] = []
         self.deal()
 
@@ -55,10 +53,10 @@ class Table:
     # --- acting ------------------------------------------------------------------------
 
     def act(self, action: dict[str, Any]) -> None:
-        events = g.decide(self.state, action, 0.0)
+        events = engine.decide(self.state, action, 0.0)
         self.actions.append(action)
         for event in events:
-            self.state = g.apply(self.state, event)
+            self.state = engine.apply(self.state, event)
             self.follow(event)
         assert [len(h) for h in self.hands] == [s.hand for s in self.state.seats]
         assert len(self.deck) == self.state.draw_pile
@@ -194,7 +192,7 @@ class Table:
         assert self.state.phase == OVER
         for i, hand in enumerate(self.hands):
             self.act({"do": "reveal", "seat": i, "hand": list(hand)})
-        result = g.outcome(self.state)
+        result = engine.outcome(self.state)
         assert result is not None
         expected = [
             by_hand(s.businesses, h) for s, h in zip(self.state.seats, self.hands, strict=True)
@@ -211,7 +209,7 @@ def _fail() -> Any:
 def test_random_hands_keep_engine_and_table_in_step(seed: int, seats: int) -> None:
     table = Table(seats, seed, {})
     table.play_hand()
-    assert g.outcome(table.state) is not None
+    assert engine.outcome(table.state) is not None
 
 
 @settings(max_examples=10, deadline=None)
@@ -251,8 +249,8 @@ def write_record(path: Path, table: Table, seed: int) -> None:
     lines = [json.dumps(header)]
     lines += [json.dumps({"t": round(4.0 * (i + 1), 1), **a}) for i, a in enumerate(table.actions)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    state = g.state_json(table.state)
-    result = g.outcome(table.state)
+    state = engine.state_json(table.state)
+    result = engine.outcome(table.state)
     assert result is not None
     out = result.to_json()
     expected = {

@@ -7,17 +7,8 @@ beside each card. German rules text wins (docs/rules/illegal.md lists every choi
 
 from __future__ import annotations
 
-from companion.games.cards import catalog
-from companion.games.illegal_model import (
-    CHOOSE,
-    MORE,
-    OVER,
-    State,
-    card,
-    is_business,
-    kind,
-    label,
-)
+from companion.games.illegal.deck import card, is_business, kind, label
+from companion.games.illegal.state import CHOOSE, MORE, OVER, State
 
 OPEN_FIRST = "Play a Market Open first: {what} needs your own open market"
 
@@ -35,7 +26,7 @@ def public_count(state: State, card_id: str, *, hand_of: int | None = None) -> i
 
 def availability_reason(state: State, card_id: str, extra: int = 1, seat: int = -1) -> str | None:
     """Refuse a card of which more copies would be out than the deck has."""
-    total = catalog("illegal").by_id(card_id).count
+    total = card(card_id).count
     if public_count(state, card_id, hand_of=seat) + extra > total:
         return (
             f"The deck has {total} {label(card_id)} and they are all on the table or in the "

@@ -7,7 +7,8 @@ revealed (``SeatState.revealed``); ``working`` shows the sum for the dashboard.
 
 from __future__ import annotations
 
-from companion.games.illegal_model import SeatState, State, is_business, kind, value
+from companion.games.illegal.deck import is_business, kind, value
+from companion.games.illegal.state import SeatState, State
 
 
 def working(seat: SeatState) -> dict[str, int]:

@@ -1,0 +1,299 @@
+"""Illegal: ``apply(state, event)``, the projector, with a human sentence for each event.
+
+``apply`` folds one event and keeps the sentence that describes it in ``state.notes``
+(the dashboard's short log). ``emitter(state)`` is the ``Emitter`` that ``decide`` uses:
+it folds each event as it is emitted, so a later step sees an earlier step's effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, TypeAlias
+
+from companion.games.emit import Emitter
+from companion.games.illegal.deck import kind, label
+from companion.games.illegal.events import (
+    BusinessLost,
+    BusinessTaken,
+    CardDrawn,
+    CardPlayed,
+    CardsDiscarded,
+    CardsPassed,
+    Event,
+    HandDealt,
+    HandEnded,
+    HandRevealed,
+    HandScored,
+    HandShown,
+    HassleRemoved,
+    LossRequested,
+    PlayPending,
+    SkipsAdded,
+    TakeoverCancelled,
+    TakeoverStood,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+)
+from companion.games.illegal.state import (
+    CHOOSE,
+    ENDING,
+    HAND_SIZE,
+    MORE,
+    NOTES_KEPT,
+    OVER,
+    TURN,
+    Awaiting,
+    SeatState,
+    State,
+    Takeover,
+)
+
+_WHY_ENDED = {
+    "day_of_accounting": "{name} calls the Day of Accounting: the hand ends",
+    "draw_pile_empty": "{name} cannot draw: the draw pile is empty and the hand ends",
+    "hand_empty": "{name} has no cards left: the hand ends",
+}
+
+
+def euros(amount: int) -> str:
+    return f"{amount:,} €".replace(",", ".")
+
+
+# --- sentences -------------------------------------------------------------------------
+
+
+def describe(state: State, e: Event) -> str | None:
+    """One sentence for the table about event ``e`` (about to be folded into ``state``)."""
+    n = state.name
+    if isinstance(e, HandDealt):
+        return f"Hand {e.hand_no}: {n(e.dealer)} deals, {n(e.first)} starts"
+    if isinstance(e, PlayPending):
+        what = {
+            "target": "a target",
+            "take": "the business to take",
+            "discard": "the business card it costs",
+            "lose": "the business to lose",
+        }
+        return f"{n(e.seat)} shows {label(e.card)}: choose {what.get(e.needs, e.needs)}"
+    if isinstance(e, CardPlayed):
+        on = f" on {n(e.target)}" if e.target is not None and kind(e.card) != "takeover" else ""
+        late = " (out of turn)" if e.out_of_turn else ""
+        return f"{n(e.seat)} plays {label(e.card)}{on}{late}"
+    if isinstance(e, CardsDiscarded):
+        cards = ", ".join(label(c) for c in e.cards)
+        return f"{n(e.seat)} discards {cards}" + (" for the Bribe" if e.why == "bribe" else "")
+    if isinstance(e, HassleRemoved):
+        why = "nothing left to take" if e.by == "empty" else label(e.by)
+        return f"{label(e.card)} leaves {n(e.seat)}'s Market Open ({why})"
+    if isinstance(e, BusinessLost):
+        how = "" if e.chosen else " (the cheapest; nobody chose)"
+        return f"{n(e.seat)} loses {label(e.card)} to {label(e.why)}{how}"
+    if isinstance(e, BusinessTaken):
+        return f"{n(e.seat)} takes {label(e.card)} from {n(e.victim)} ({label(e.via)})"
+    if isinstance(e, TakeoverCancelled):
+        return (
+            f"{n(e.seat)}'s Magnum stops the takeover: {label(e.card)} goes back to {n(e.victim)}"
+        )
+    return _describe_turn(state, e)
+
+
+def _describe_turn(state: State, e: Event) -> str | None:
+    n = state.name
+    if isinstance(e, SkipsAdded):
+        return f"{n(e.seat)} sits out {e.turns} turn(s)" if e.turns else None
+    if isinstance(e, CardsPassed):
+        return "Everyone passes one card face down to the left"
+    if isinstance(e, LossRequested):
+        return f"{n(e.seat)} must choose a business for the {label(e.hassle)}"
+    if isinstance(e, TurnSkipped):
+        return f"{n(e.seat)} sits this turn out"
+    if isinstance(e, TurnStarted):
+        return f"{n(e.seat)}'s turn"
+    if isinstance(e, HandEnded):
+        return _WHY_ENDED.get(e.why, "The hand ends").format(name=n(e.seat))
+    if isinstance(e, HandScored):
+        parts = ", ".join(f"{n(i)} {euros(v)}" for i, v in enumerate(e.scores))
+        return f"Accounting: {parts}"
+    return None  # draws, turn ends, reveals: visible in the tableau itself
+
+
+# --- folding ---------------------------------------------------------------------------
+
+
+def _seat(state: State, seat: int, **changes: Any) -> State:
+    seats = list(state.seats)
+    seats[seat] = replace(seats[seat], **changes)
+    return replace(state, seats=tuple(seats))
+
+
+def _without(cards: tuple[str, ...], one: str) -> tuple[str, ...]:
+    """``cards`` minus one copy of ``one`` (the last played copy)."""
+    if one not in cards:
+        return cards
+    i = len(cards) - 1 - cards[::-1].index(one)
+    return cards[:i] + cards[i + 1 :]
+
+
+def _dealt(state: State, e: HandDealt) -> State:
+    seats = tuple(SeatState(name=s.name, hand=HAND_SIZE) for s in state.seats)
+    return replace(
+        state,
+        seats=seats,
+        hand_no=e.hand_no,
+        dealer=e.dealer,
+        turn=e.first,
+        phase=TURN,
+        turn_done=(),
+        draw_pile=e.draw_pile,
+        discards=(),
+        awaiting=None,
+        last_takeover=None,
+        ended_by=None,
+        scores=None,
+        winners=(),
+    )
+
+
+def _played(state: State, e: CardPlayed) -> State:
+    s = state.seats[e.seat]
+    state = _seat(state, e.seat, hand=s.hand - 1, pending=None, shown=_without(s.shown, e.card))
+    if e.card == "magnum":  # a Magnum shown but not placed waits on no one any more
+        state = replace(
+            state,
+            seats=tuple(
+                replace(x, pending=None) if x.pending == "magnum" else x for x in state.seats
+            ),
+        )
+    k = kind(e.card)
+    if k == "market_open":
+        state = _seat(state, e.seat, market_open=True)
+    elif k in ("legal_business", "illegal_business"):
+        state = _seat(state, e.seat, businesses=state.seats[e.seat].businesses + (e.card,))
+    elif k == "hassle" and e.target is not None:
+        state = _seat(state, e.target, hassle=e.card)
+    else:
+        state = replace(state, discards=state.discards + (e.card,))
+    if not e.out_of_turn and e.card != "magnum":
+        phase = MORE if k == "illegal_business" else state.phase
+        state = replace(state, turn_done=state.turn_done + (k,), phase=phase)
+    return state
+
+
+def _discarded(state: State, e: CardsDiscarded) -> State:
+    hand = state.seats[e.seat].hand - len(e.cards)
+    state = _seat(state, e.seat, hand=hand, pending=None)  # a discard drops a shown play
+    state = replace(state, discards=state.discards + e.cards)
+    if e.why != "turn":
+        return state
+    done = ("single",) if len(e.cards) == 1 else ("triple",)
+    return replace(state, turn_done=state.turn_done + done, phase=MORE)
+
+
+def _hassle_removed(state: State, e: HassleRemoved) -> State:
+    s = state.seats[e.seat]
+    state = _seat(state, e.seat, hassle=None, shown=() if e.card == "tax_inspection" else s.shown)
+    return replace(state, discards=state.discards + (e.card,))
+
+
+def _lost(state: State, e: BusinessLost) -> State:
+    s = state.seats[e.seat]
+    state = _seat(state, e.seat, businesses=_without(s.businesses, e.card))
+    state = replace(state, discards=state.discards + (e.card,))
+    if state.awaiting is not None and state.awaiting.seat == e.seat and state.phase == CHOOSE:
+        state = replace(state, awaiting=None, phase=ENDING)
+    return state
+
+
+def _taken(state: State, e: BusinessTaken) -> State:
+    victim = state.seats[e.victim]
+    state = _seat(state, e.victim, businesses=_without(victim.businesses, e.card))
+    state = _seat(state, e.seat, businesses=state.seats[e.seat].businesses + (e.card,))
+    return replace(state, last_takeover=Takeover(e.seat, e.victim, e.card, e.via, e.hassle))
+
+
+def _cancelled(state: State, e: TakeoverCancelled) -> State:
+    taker = state.seats[e.taker]
+    state = _seat(state, e.taker, businesses=_without(taker.businesses, e.card))
+    state = _seat(state, e.victim, businesses=state.seats[e.victim].businesses + (e.card,))
+    if e.hassle_restored is not None:
+        state = _seat(state, e.taker, hassle=e.hassle_restored)
+        state = replace(state, discards=_without(state.discards, e.hassle_restored))
+    return replace(state, last_takeover=None)  # the takeover card lies in the discards
+
+
+def _passed(state: State, e: CardsPassed) -> State:
+    had = [s.hand > 0 for s in state.seats]
+    seats = tuple(
+        replace(s, hand=s.hand - int(had[i]) + int(had[i - 1]), shown=())
+        for i, s in enumerate(state.seats)
+    )
+    return replace(state, seats=seats)
+
+
+def _scored(state: State, e: HandScored) -> State:
+    return replace(
+        state,
+        scores=e.scores,
+        totals=e.totals,
+        history=state.history + (e.scores,),
+        match_over=e.match_over,
+        winners=e.winners,
+    )
+
+
+_FOLD: dict[type, Callable[[State, Any], State]] = {
+    HandDealt: _dealt,
+    PlayPending: lambda st, e: _seat(st, e.seat, pending=e.card),
+    CardPlayed: _played,
+    CardsDiscarded: _discarded,
+    HassleRemoved: _hassle_removed,
+    BusinessLost: _lost,
+    BusinessTaken: _taken,
+    TakeoverStood: lambda st, e: replace(st, last_takeover=None),
+    TakeoverCancelled: _cancelled,
+    SkipsAdded: lambda st, e: _seat(st, e.seat, skips=st.seats[e.seat].skips + e.turns),
+    CardsPassed: _passed,
+    HandShown: lambda st, e: _seat(st, e.seat, shown=e.cards),
+    TurnEnded: lambda st, e: replace(st, phase=ENDING),
+    LossRequested: lambda st, e: replace(
+        st, phase=CHOOSE, awaiting=Awaiting(e.seat, "lose", e.choices, e.hassle)
+    ),
+    CardDrawn: lambda st, e: replace(
+        _seat(st, e.seat, hand=st.seats[e.seat].hand + e.count), draw_pile=st.draw_pile - e.count
+    ),
+    TurnSkipped: lambda st, e: _seat(st, e.seat, skips=st.seats[e.seat].skips - 1),
+    TurnStarted: lambda st, e: replace(st, turn=e.seat, phase=TURN, turn_done=()),
+    HandEnded: lambda st, e: replace(
+        st,
+        phase=OVER,
+        ended_by=e.why,
+        awaiting=None,
+        last_takeover=None,
+        seats=tuple(replace(s, pending=None) for s in st.seats),
+    ),
+    HandRevealed: lambda st, e: _seat(st, e.seat, revealed=e.cards),
+    HandScored: _scored,
+}
+
+
+def apply(state: State, event: Event) -> State:
+    """Fold one event (the engine's ``apply``); its human sentence joins ``state.notes``."""
+    fold = _FOLD.get(type(event))
+    if fold is None:
+        raise TypeError(f"illegal: unknown event {event!r}")
+    note = describe(state, event)
+    state = fold(state, event)
+    if note:
+        state = replace(state, notes=(state.notes + (note,))[-NOTES_KEPT:])
+    return state
+
+
+#: The events ``decide`` emitted so far and the state they lead to.
+Emit: TypeAlias = Emitter[State, Event]
+
+
+def emitter(state: State) -> Emit:
+    """An ``Emitter`` that folds each event into ``state`` as ``decide`` emits it."""
+    return Emitter(state, apply)

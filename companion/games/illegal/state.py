@@ -1,0 +1,145 @@
+"""Illegal: the state, its options and the values that travel in it.
+
+The state is what the table can know: tableaux, hand *sizes*, the draw pile count, the
+face-up discard pile, cards made public (Tax Inspection, the end-of-hand reveal). It never
+holds a hidden hand. Card data (kinds, values, counts) comes from ``deck``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from companion.games.base import Setup, SetupError
+
+HAND_SIZE = 7
+NOTES_KEPT = 8
+#: the deck's 108 cards, before the hands are dealt
+DEALT_PILE = 108
+
+#: The phases of a hand.
+Phase = Literal["turn", "more", "ending", "choose", "over"]
+TURN: Phase = "turn"  # the active seat must play or discard
+MORE: Phase = "more"  # the active seat may add a card (legal after illegal, triple after single)
+ENDING: Phase = "ending"  # the turn is over, its loss and draw follow (never seen between actions)
+CHOOSE: Phase = "choose"  # the active seat must choose its end-of-turn loss
+OVER: Phase = "over"  # the hand ended: seats reveal, then the hand is scored
+
+#: Why a hand ended.
+EndedBy = Literal["day_of_accounting", "draw_pile_empty", "hand_empty"]
+#: The cards that take over a business (the ``via`` of a takeover).
+Via = Literal["hostile_takeover", "relatives"]
+#: What a seat is asked to choose (``Awaiting.what``).
+AwaitingWhat = Literal["lose"]
+#: How many cards a seat draws after its turn: "one" (German text) or "refill" to 7.
+Draw = Literal["one", "refill"]
+#: When an empty Raid / Protection Money leaves a Market Open.
+HassleLeaves = Literal["end_of_turn", "at_once"]
+
+DEFAULT_OPTIONS: Mapping[str, Any] = {
+    "dealer": None,  # seat index; None = the last seat, so seat 0 starts
+    "match_to": 0,  # 0 = a single hand; else 500000 or 1000000 (any positive amount)
+    "draw": "one",  # "one" card after a turn (German text) | "refill" to 7 (translator)
+    "hassle_leaves": "end_of_turn",  # when an empty Raid/Protection goes: | "at_once"
+    "magnum_restores_hassle": False,  # a Magnum stopping Relatives also undoes its relief
+}
+
+_CHOICES = {"draw": get_args(Draw), "hassle_leaves": get_args(HassleLeaves)}
+
+
+@dataclass(frozen=True)
+class Options:
+    """The game's options, normalised (see ``DEFAULT_OPTIONS``)."""
+
+    dealer: int
+    match_to: int
+    draw: Draw
+    hassle_leaves: HassleLeaves
+    magnum_restores_hassle: bool
+
+
+def parse_options(setup: Setup) -> Options:
+    """The options of ``setup`` (already merged with the defaults), checked."""
+    raw = setup.options
+    n = setup.n_seats
+    dealer = n - 1 if raw["dealer"] is None else raw["dealer"]
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise SetupError(f"illegal: option dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+    match_to = raw["match_to"]
+    if isinstance(match_to, bool) or not isinstance(match_to, int) or match_to < 0:
+        raise SetupError(
+            f"illegal: option match_to must be 0 (one hand) or a positive amount such as "
+            f"500000, not {match_to!r}"
+        )
+    for key, allowed in _CHOICES.items():
+        if raw[key] not in allowed:
+            raise SetupError(f"illegal: option {key} must be one of {', '.join(allowed)}")
+    if not isinstance(raw["magnum_restores_hassle"], bool):
+        raise SetupError("illegal: option magnum_restores_hassle must be true or false")
+    return Options(
+        dealer, match_to, raw["draw"], raw["hassle_leaves"], raw["magnum_restores_hassle"]
+    )
+
+
+@dataclass(frozen=True)
+class SeatState:
+    name: str
+    market_open: bool = False
+    hassle: str | None = None
+    businesses: tuple[str, ...] = ()
+    hand: int = 0
+    skips: int = 0
+    shown: tuple[str, ...] = ()  # cards of the hand laid open (Tax Inspection)
+    revealed: tuple[str, ...] | None = None  # the hand shown after the hand ended
+    pending: str | None = None  # a card shown whose targets/choices are still missing
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """A choice the rules leave to ``seat``: ``what`` among ``choices``."""
+
+    seat: int
+    what: AwaitingWhat
+    choices: tuple[str, ...]
+    because: str  # the card that causes it
+
+
+@dataclass(frozen=True)
+class Takeover:
+    """The last takeover, which a Magnum may still cancel."""
+
+    taker: int
+    victim: int
+    card: str
+    via: Via
+    hassle: str | None  # the hassle Relatives removed from the taker
+
+
+@dataclass(frozen=True)
+class State:
+    options: Options
+    seats: tuple[SeatState, ...]
+    hand_no: int
+    dealer: int
+    turn: int
+    phase: Phase
+    turn_done: tuple[str, ...]
+    draw_pile: int
+    discards: tuple[str, ...] = ()
+    awaiting: Awaiting | None = None
+    last_takeover: Takeover | None = None
+    ended_by: EndedBy | None = None
+    scores: tuple[int, ...] | None = None
+    totals: tuple[int, ...] = ()
+    history: tuple[tuple[int, ...], ...] = ()
+    match_over: bool = False
+    winners: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    def name(self, seat: int) -> str:
+        return self.seats[seat].name
