@@ -1,11 +1,16 @@
-"""Crime Lords' fold: ``apply(state, event)`` records what an event says happened."""
+"""Crime Lords' fold: ``apply(state, event)`` records what an event says happened.
+
+``emitter(state)`` collects events while folding them, so a cascade (no pay -> third
+marker -> the Crook leaves -> his subordinates lose their place) is decided one step
+at a time.
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
-from companion.games.crime_lords_events import (
+from companion.games.crime_lords.events import (
     NOT_ACTIONS,
     AttackAnnounced,
     AttackRolled,
@@ -19,6 +24,7 @@ from companion.games.crime_lords_events import (
     CrookMoved,
     CrookPaid,
     CrookPlaced,
+    Event,
     GameStarted,
     GameWon,
     GangWarEnded,
@@ -45,7 +51,7 @@ from companion.games.crime_lords_events import (
     UnhappyChanged,
     WarTurnPassed,
 )
-from companion.games.crime_lords_state import (
+from companion.games.crime_lords.state import (
     MAX_POWER,
     Attack,
     Crook,
@@ -55,21 +61,21 @@ from companion.games.crime_lords_state import (
     War,
     card_from_stats,
 )
+from companion.games.emit import Emitter
 
 
-def fold(state: State, events: list[Any]) -> State:
-    for event in events:
-        state = apply(state, event)
-    return state
-
-
-def apply(state: State, event: Any) -> State:
+def apply(state: State, event: Event) -> State:
     """The state after ``event``."""
     handler = _HANDLERS[type(event)]
     new: State = handler(state, event)
     if new.phase == "turn" and new.step == "actions" and not isinstance(event, NOT_ACTIONS):
         new = replace(new, acted=True)
     return new
+
+
+def emitter(state: State) -> Emitter[State, Event]:
+    """An ``Emitter`` that folds each event it emits into ``state`` at once."""
+    return Emitter(state, apply)
 
 
 def _mob(state: State, seat: int) -> Mob:

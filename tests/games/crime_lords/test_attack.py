@@ -1,63 +1,22 @@
-"""Crime Lords attacks: target numbers worked by hand, showdown privacy, Gang War."""
+"""Crime Lords attacks: target numbers worked by hand, showdown, Gang War."""
 
 from __future__ import annotations
 
 import pytest
 
-from companion.games import crime_lords as cl
-from companion.games import crime_lords_fight as fight
 from companion.games.base import IllegalAction
-from tests.games.test_crime_lords_helpers import (
-    ANITA,
-    BRO,
-    JUDGE,
-    MOM,
-    NUMBERS_E,
-    SHYSTER,
-    Table,
-    find_amounts,
-    two_mobs,
-)
+from companion.games.crime_lords import engine, fight
+from tests.games.crime_lords.helpers import Table, deep_mobs, two_mobs
 
 
 def needed(t: Table) -> int:
-    view = cl.public_view(t.state)["attack"]
+    view = engine.public_view(t.state)["attack"]
     assert sum(v for _, v in view["breakdown"]) == view["needed"]
     return int(view["needed"])
 
 
 def terms(t: Table) -> dict[str, int]:
-    return {why: v for why, v in cl.public_view(t.state)["attack"]["breakdown"]}
-
-
-def deep_mobs() -> Table:
-    """Ann: Mom (Boss, +3) over Bro; Cy is a third Mob. Ben: Judge (Boss, +2) over Shyster
-    (2) over Kid (1), Bodyguard Tiny (3) under Judge; two East Side Rackets."""
-    t = Table(3)
-    t.do(do="take_mob", seat=0, card="mob_01", stats={"boss_bonus": 3})
-    t.do(do="take_mob", seat=1, card="mob_02", stats={"boss_bonus": 2})
-    t.do(do="buy", seat=0, card="crook_01", price=0, stats=MOM)
-    t.do(do="buy", seat=0, card="crook_02", price=0, stats=BRO)
-    t.do(do="buy", seat=1, card="crook_03", price=0, stats=JUDGE)
-    t.do(do="buy", seat=1, card="crook_04", price=0, stats=SHYSTER)
-    t.do(do="buy", seat=1, card="crook_07", price=0,
-         stats={"name": "Kid", "power": 1, "resistance": 0})
-    t.do(do="buy", seat=1, card="crook_08", price=0,
-         stats={"name": "Tiny", "power": 3, "resistance": 2, "ability": "Bodyguard."})
-    t.do(do="buy", seat=1, card="racket_02", price=0, stats=NUMBERS_E)
-    t.do(do="buy", seat=1, card="racket_05", price=0,
-         stats={"name": "East Side Casinos", "type": "Casinos", "income": 2,
-                "resistance": 4, "district": "East Side"})
-    t.do(do="buy", seat=2, card="crook_09", price=0, stats=ANITA)
-    for seat, boss in ((0, "crook_01"), (1, "crook_03"), (2, "crook_09")):
-        t.do(do="choose_boss", seat=seat, card=boss)
-    t.do(do="place", seat=0, card="crook_02", under="crook_01")
-    t.do(do="place", seat=1, card="crook_04", under="crook_03")
-    t.do(do="place", seat=1, card="crook_08", under="crook_03")
-    t.do(do="place", seat=1, card="crook_07", under="crook_04")
-    t.do(do="start", first=0)
-    t.do(do="collect", seat=0)
-    return t
+    return {why: v for why, v in engine.public_view(t.state)["attack"]["breakdown"]}
 
 
 def test_recruit_uncontrolled_with_weakness() -> None:
@@ -170,33 +129,6 @@ def test_takeover_with_protector_and_districts() -> None:
     assert t.money(0) == 50 - 9 - 4 - 6
 
 
-def test_showdown_is_secret_until_all_hands_are_in() -> None:
-    t = deep_mobs()
-    t.do(do="attack", seat=0, kind="recruit", attacker="crook_01", target="crook_07")
-    t.do(do="showdown", seat=0, amount=17)
-    t.do(do="showdown", seat=2, amount=9, side="for")
-    public = cl.public_view(t.state)
-    assert find_amounts(public, 17) == [] and find_amounts(public, 9) == []
-    assert public["attack"]["committed"] == [0, 2]
-    assert find_amounts(cl.seat_view(t.state, 1), 17) == []
-    assert find_amounts(cl.seat_view(t.state, 1), 9) == []
-    assert cl.seat_view(t.state, 0)["me"]["showdown"] == {"amount": 17, "side": "for"}
-    assert cl.seat_view(t.state, 2)["me"]["showdown"] == {"amount": 9, "side": "for"}
-    assert find_amounts(cl.seat_view(t.state, 2), 17) == []
-    t.do(do="showdown", seat=1, amount=4)
-    revealed = cl.public_view(t.state)["attack"]["revealed"]
-    assert {(r["seat"], r["amount"], r["side"]) for r in revealed} == {
-        (0, 17, "for"), (1, 4, "against"), (2, 9, "for")}
-
-
-def test_treasuries_are_private() -> None:
-    t = deep_mobs()
-    assert t.money(0) == 37  # 50 - 13
-    assert find_amounts(cl.public_view(t.state), 37) == []
-    assert cl.seat_view(t.state, 0)["me"]["money"] == 37
-    assert "money" not in str(cl.public_view(t.state)["mobs"])
-
-
 def test_showdown_limits_and_withdraw() -> None:
     t = deep_mobs()
     t.do(do="attack", seat=0, kind="recruit", attacker="crook_01", target="crook_07")
@@ -215,7 +147,7 @@ def test_gang_war() -> None:
     t.do(do="attack", seat=0, kind="hit", attacker="crook_01", target="crook_03")
     t.do(do="modify", seat=0, value=20, why="a Special: +20")
     t.do(do="roll", seat=0, dice=[6, 6])  # counted, failed: Gang War
-    war = cl.public_view(t.state)["war"]
+    war = engine.public_view(t.state)["war"]
     assert war == {"origin": 0, "seats": [0, 1], "turn": 1, "passes": 0}
     assert t.state.mobs[1].crook("crook_03").unhappy == 1
     assert t.state.mobs[0].crook("crook_01").token  # Ann retokened her Crooks
@@ -226,7 +158,7 @@ def test_gang_war() -> None:
     t.do(do="modify", seat=1, value=10, why="test")
     t.do(do="roll", seat=1, dice=[3, 3])  # Cy's Boss is Hit: Cy joins, Cy is out
     assert t.state.mobs[2].out
-    assert cl.public_view(t.state)["war"]["turn"] == 0
+    assert engine.public_view(t.state)["war"]["turn"] == 0
     t.do(do="pass", seat=0)
     t.do(do="pass", seat=1)
     assert t.state.war is None and t.state.turn == 2 - 1 and t.state.step == "collect"

@@ -1,28 +1,28 @@
-"""Crime Lords: income and pay-off worked by hand, Unhappy markers, turns, victory."""
+"""Crime Lords: setup, income and pay-off worked by hand, Unhappy markers, turns, victory."""
 
 from __future__ import annotations
 
 import pytest
 
 from companion import games
-from companion.games import crime_lords as cl
 from companion.games.base import IllegalAction, Setup, SetupError
-from companion.games.crime_lords_rules import racket_score
-from tests.games.test_crime_lords_helpers import ANITA, Table, two_mobs
+from companion.games.crime_lords import engine
+from companion.games.crime_lords.mob import racket_score
+from tests.games.crime_lords.helpers import ANITA, Table, two_mobs
 
 
 def test_found_by_name_and_aliases() -> None:
     for alias in ("crime_lords", "crimelords", "Crime Lords", "crime_lords_sjg"):
-        assert games.get(alias) is cl
+        assert games.get(alias) is engine
 
 
 def test_rackets_to_win_follow_the_table() -> None:
-    assert cl.new_game(Setup(("a", "b", "c", "d"), {})).options.rackets_to_win == 10
-    long4 = cl.new_game(Setup(("a", "b", "c", "d"), {"game_length": "long"}))
+    assert engine.new_game(Setup(("a", "b", "c", "d"), {})).options.rackets_to_win == 10
+    long4 = engine.new_game(Setup(("a", "b", "c", "d"), {"game_length": "long"}))
     assert long4.options.rackets_to_win == 13
-    assert cl.new_game(Setup(tuple("abcdef"), {})).options.rackets_to_win == 8
+    assert engine.new_game(Setup(tuple("abcdef"), {})).options.rackets_to_win == 8
     with pytest.raises(SetupError):
-        cl.new_game(Setup(("a", "b"), {"game_length": "medium"}))
+        engine.new_game(Setup(("a", "b"), {"game_length": "medium"}))
 
 
 def test_auction_money_is_limited() -> None:
@@ -143,9 +143,9 @@ def test_victory_counts_type_and_district_bonuses() -> None:
 def test_game_won_at_end_of_turn() -> None:
     t = two_mobs(rackets_to_win=1)
     t.do(do="collect", seat=0)
-    assert cl.outcome(t.state) is None  # only at the end of a turn
+    assert engine.outcome(t.state) is None  # only at the end of a turn
     t.do(do="end_turn", seat=0)
-    out = cl.outcome(t.state)
+    out = engine.outcome(t.state)
     assert out is not None and out.winners == (0, 1)
     assert out.termination.value == "shared"
     with pytest.raises(IllegalAction, match="over"):
@@ -165,15 +165,3 @@ def test_retokening_at_end_of_turn_only() -> None:
         t.do(do="attack", seat=0, kind="recruit", attacker="crook_02", target="crook_05")
     t.do(do="end_turn", seat=0)
     assert t.crook(0, "crook_02").token
-
-
-def test_signals_and_input() -> None:
-    t = two_mobs()
-    events = t.do(do="collect", seat=0)
-    assert ("card", 0) in cl.signals(t.state, events)
-    press = {"kind": "button", "seat": 0, "role": "next", "hold": False, "t": 1.0}
-    assert cl.action_for_input(t.state, press) == {"do": "end_turn", "seat": 0}
-    seen = {"kind": "tag_seen", "card": "racket_07", "serial": 1, "zone": "center", "t": 1.0}
-    assert cl.action_for_input(t.state, seen) == {"do": "draw", "seat": 0, "card": "racket_07"}
-    events = t.do(do="end_turn", seat=0)
-    assert ("turn", 1) in cl.signals(t.state, events)

@@ -1,89 +1,35 @@
-"""Crime Lords before the first turn and the ledger's shared helpers: cards, seats, Crooks.
+"""Crime Lords before the first turn: Mobs, the auction, the Boss, the starting Mob.
 
 Setup actions record what happened at the table: each player's Mob card, the auction
 (25 G of bidding money each), the Boss, the starting Mob, the first uncontrolled cards.
+``choose_boss`` and ``place`` are also used later, when a Mob lost its Boss or a Crook
+his superior.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from companion.games.base import Action, IllegalAction, get_int, get_str, require
-from companion.games.cards import catalog
-from companion.games.crime_lords_events import (
+from companion.games.base import Action, get_int, get_str, require
+from companion.games.crime_lords.events import (
     BossChosen,
     CardBought,
-    CardEntered,
     CenterAdded,
     CrookPlaced,
+    Event,
     GameStarted,
     MobTaken,
 )
-from companion.games.crime_lords_rules import Builder, placement_problem, power
-from companion.games.crime_lords_state import State
+from companion.games.crime_lords.fold import emitter
+from companion.games.crime_lords.ledger import enter, in_play, kind_of, own_crook, seat_of
+from companion.games.crime_lords.mob import placement_problem, power
+from companion.games.crime_lords.state import State
+from companion.games.emit import Emitter
 
 
-def seat_of(state: State, action: Action, key: str = "seat") -> int:
-    seat = get_int(action, key, lo=0, hi=len(state.seats) - 1)
-    require(not state.mobs[seat].out, f"{state.seats[seat]} is out of the game.")
-    return seat
-
-
-def kind_of(card: str) -> str:
-    """The catalog kind of a card id (mob, crook, racket, special)."""
-    try:
-        return catalog("crime_lords").by_id(card).kind
-    except KeyError:
-        raise IllegalAction(
-            f"There is no Crime Lords card {card!r}: cards are mob_01..08, crook_01..36, "
-            "racket_01..52 and special_01..16."
-        ) from None
-
-
-def in_play(state: State, card: str) -> bool:
-    return (
-        state.owner(card) is not None
-        or state.in_center(card)
-        or card in state.discard
-        or any(card in m.specials or card == m.mob_card for m in state.mobs)
-    )
-
-
-def enter(b: Builder, card: str, kind: str, action: Action) -> None:
-    """Register a Crook's or Racket's stats the first time the card comes into play."""
-    if b.state.known(card) or kind not in ("crook", "racket"):
-        return
-    stats = action.get("stats")
-    require(
-        isinstance(stats, Mapping),
-        f"{card} comes into play for the first time: send its stats, e.g. "
-        + ('{"power": 4, "resistance": 2}' if kind == "crook" else
-           '{"income": 3, "resistance": 4, "district": "north side"}'),
-    )
-    assert isinstance(stats, Mapping)
-    need = ("power", "resistance") if kind == "crook" else ("income", "resistance")
-    for key in need:
-        value = stats.get(key)
-        require(
-            isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-            f"The stats of {card} need '{key}' as a whole number (read it off the card).",
-        )
-    b.emit(CardEntered(card, kind, dict(stats)))
-
-
-def own_crook(state: State, seat: int, action: Action, key: str = "card") -> str:
-    card = get_str(action, key)
-    require(
-        state.mobs[seat].crook(card) is not None,
-        f"{state.label(card)} is not a Crook in {state.seats[seat]}'s Mob.",
-    )
-    return card
-
-
-def setup_action(state: State, do: str, action: Action) -> list[Any]:
+def setup_action(state: State, do: str, action: Action) -> list[Event]:
     require(state.phase == "setup", "The game has started: setup actions are over.")
-    b = Builder(state)
+    b = emitter(state)
     if do == "take_mob":
         _take_mob(b, action)
     elif do == "buy":
@@ -100,7 +46,7 @@ def setup_action(state: State, do: str, action: Action) -> list[Any]:
     return b.events
 
 
-def _take_mob(b: Builder, action: Action) -> None:
+def _take_mob(b: Emitter[State, Event], action: Action) -> None:
     seat = seat_of(b.state, action)
     card = get_str(action, "card")
     require(kind_of(card) == "mob", f"{card} is not a Mob card.")
@@ -117,7 +63,7 @@ def _take_mob(b: Builder, action: Action) -> None:
     b.emit(MobTaken(seat, card, str(name), bonus))
 
 
-def _buy(b: Builder, action: Action) -> None:
+def _buy(b: Emitter[State, Event], action: Action) -> None:
     seat = seat_of(b.state, action)
     card = get_str(action, "card")
     kind = kind_of(card)
@@ -133,7 +79,7 @@ def _buy(b: Builder, action: Action) -> None:
     b.emit(CardBought(seat, card, kind, price))
 
 
-def _start(b: Builder, action: Action) -> None:
+def _start(b: Emitter[State, Event], action: Action) -> None:
     first = seat_of(b.state, action, "first")
     for seat, mob in enumerate(b.state.mobs):
         who = b.state.seats[seat]
@@ -148,7 +94,7 @@ def _start(b: Builder, action: Action) -> None:
     b.emit(GameStarted(first, b.state.options.starting_money))
 
 
-def choose_boss(state: State, action: Action) -> list[Any]:
+def choose_boss(state: State, action: Action) -> list[Event]:
     seat = seat_of(state, action)
     card = own_crook(state, seat, action)
     mob = state.mobs[seat]
@@ -160,7 +106,7 @@ def choose_boss(state: State, action: Action) -> list[Any]:
     return [BossChosen(seat, card)]
 
 
-def place(state: State, action: Action) -> list[Any]:
+def place(state: State, action: Action) -> list[Event]:
     """Put an unplaced Crook (new, or whose superior is gone) under a superior: free."""
     seat = seat_of(state, action)
     card = own_crook(state, seat, action)

@@ -7,18 +7,18 @@ number, so a dispute is settled by reading it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard, get_args
 
-from companion.games.base import IllegalAction, require
-from companion.games.crime_lords_events import (
+from companion.games.base import Action, IllegalAction, require
+from companion.games.crime_lords.events import (
     AttackRolled,
     CrookKilled,
     CrookMoved,
+    Event,
     PowerRaised,
     RacketMoved,
 )
-from companion.games.crime_lords_rules import (
-    Builder,
+from companion.games.crime_lords.mob import (
     check_out,
     first_place,
     is_lieutenant,
@@ -27,10 +27,11 @@ from companion.games.crime_lords_rules import (
     power,
     unhappy,
 )
-from companion.games.crime_lords_state import Attack, State
+from companion.games.crime_lords.state import Attack, AttackKind, HelpSide, State
+from companion.games.emit import Emitter
 
 AUTO_FAIL = 11  # 11 or 12 always fails
-KINDS = ("recruit", "takeover", "hit")
+KINDS: tuple[AttackKind, ...] = get_args(AttackKind)
 
 
 def likes(weakness: tuple[str, ...], racket_type: str) -> bool:
@@ -56,13 +57,15 @@ def breakdown(state: State, attack: Attack) -> list[tuple[str, int]]:
         if amount:
             sign = 1 if side == "for" else -1
             terms.append((f"{state.seats[seat]} spent {amount} G {side}", sign * amount))
-    for seat, card, side in a.helpers:
-        terms.append(_helper_term(state, a, seat, card, side))
+    for seat, card, helps in a.helpers:
+        terms.append(_helper_term(state, a, seat, card, helps))
     terms += [(why, value) for value, why in a.modifiers]
     return terms
 
 
-def _helper_term(state: State, a: Attack, seat: int, card: str, side: str) -> tuple[str, int]:
+def _helper_term(
+    state: State, a: Attack, seat: int, card: str, side: HelpSide
+) -> tuple[str, int]:
     if a.kind == "hit" and side == "defense":
         return (f"{state.label(card)} hides out", -3)
     strength = power(state, seat, card) if state.mobs[seat].crook(card) else state.card(card).power
@@ -141,9 +144,9 @@ def success_number(state: State, attack: Attack) -> int:
 # --- the roll ----------------------------------------------------------------------
 
 
-def dice_of(action: Any, needed: int) -> tuple[int, ...]:
+def dice_of(action: Action, needed: int) -> tuple[int, ...]:
     """The two dice from a roll action; none are needed when the attack cannot succeed."""
-    raw = action.get("dice")
+    raw: Any = action.get("dice")
     if raw is None and needed < 2:
         return ()
     ok = isinstance(raw, list | tuple) and len(raw) == 2 and all(
@@ -153,7 +156,7 @@ def dice_of(action: Any, needed: int) -> tuple[int, ...]:
     return tuple(raw)
 
 
-def roll(b: Builder, action: Any) -> Attack:
+def roll(b: Emitter[State, Event], action: Action) -> Attack:
     """Roll for the pending attack and apply what its success or failure means."""
     a = b.state.attack
     assert a is not None
@@ -175,7 +178,7 @@ def roll(b: Builder, action: Any) -> Attack:
     return a
 
 
-def _recruit_place(state: State, a: Attack, action: Any) -> str | None:
+def _recruit_place(state: State, a: Attack, action: Action) -> str | None:
     target_power = own_power(state, a.defender, a.target)
     under = action.get("under")
     if under is None:
@@ -190,7 +193,7 @@ def _recruit_place(state: State, a: Attack, action: Any) -> str | None:
     return str(under)
 
 
-def _recruited(b: Builder, a: Attack, under: str | None) -> None:
+def _recruited(b: Emitter[State, Event], a: Attack, under: str | None) -> None:
     if under is None:
         return  # he fits nowhere: he stays where he was and the actions are lost
     b.emit(CrookMoved(a.defender, a.seat, a.target, under))
@@ -201,7 +204,7 @@ def _recruited(b: Builder, a: Attack, under: str | None) -> None:
         unhappy(b, a.seat, a.target, -1, "became a Lieutenant", "discard")
 
 
-def _taken_over(b: Builder, a: Attack) -> None:
+def _taken_over(b: Emitter[State, Event], a: Attack) -> None:
     b.emit(RacketMoved(a.defender, a.seat, a.target))
     kind = b.state.card(a.target).type
     for crook in b.state.mobs[a.seat].crooks:
@@ -209,7 +212,7 @@ def _taken_over(b: Builder, a: Attack) -> None:
             unhappy(b, a.seat, crook.card, -1, "his Mob took over a Racket he likes", "discard")
 
 
-def hit_succeeded(b: Builder, seat: int, attacker: str, victim_seat: int | None,
+def hit_succeeded(b: Emitter[State, Event], seat: int, attacker: str, victim_seat: int | None,
                   target: str) -> None:
     """The target is discarded; his superior and subordinates (the whole Mob, for a Boss)
     get a marker; the attacker gains Power (+2 if the victim was stronger)."""
@@ -237,6 +240,13 @@ def hit_succeeded(b: Builder, seat: int, attacker: str, victim_seat: int | None,
         check_out(b, victim_seat, seat)
 
 
-def check_kind(kind: str) -> None:
-    if kind not in KINDS:
+def is_kind(kind: str) -> TypeGuard[AttackKind]:
+    """Whether ``kind`` is an attack (one of ``KINDS``)."""
+    return kind in KINDS
+
+
+def check_kind(kind: str) -> AttackKind:
+    """``kind`` as an attack kind; ``IllegalAction`` unless it is one of ``KINDS``."""
+    if not is_kind(kind):
         raise IllegalAction(f"An attack is one of {', '.join(KINDS)}, not {kind!r}.")
+    return kind

@@ -1,4 +1,5 @@
-"""Crime Lords' views: public (everyone), per seat (that seat's phone) and replay (all).
+"""Crime Lords' views: public (everyone), per seat (that seat's phone) and replay (all),
+and the buzzer/LED signals.
 
 Hidden: each treasury (the rulebook lets players hide their Gs), Special card names and
 showdown hands before the reveal. They leave only through ``seat_view`` of their seat,
@@ -7,11 +8,24 @@ and through ``state_json`` (replay knows everything).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from companion.games.crime_lords_attack import breakdown
-from companion.games.crime_lords_rules import is_lieutenant, own_power, power, racket_score
-from companion.games.crime_lords_state import Attack, State
+from companion.games.base import SignalOut
+from companion.games.crime_lords.attack import breakdown
+from companion.games.crime_lords.events import (
+    AttackRolled,
+    Event,
+    GameWon,
+    GangWarStarted,
+    PayOffDone,
+    PlayerOut,
+    TurnEnded,
+    UnhappyChanged,
+    WarTurnPassed,
+)
+from companion.games.crime_lords.mob import is_lieutenant, own_power, power, racket_score
+from companion.games.crime_lords.state import Attack, State
 
 
 def _crooks(state: State, seat: int) -> list[dict[str, Any]]:
@@ -88,6 +102,7 @@ def _status(state: State) -> str:
 
 
 def public_view(state: State) -> dict[str, Any]:
+    """What everyone may see (no treasury, no hidden hand); keys in the package docstring."""
     last = None if state.last_roll is None else {
         k: ([list(t) for t in v] if k == "breakdown" else (list(v) if k == "dice" else v))
         for k, v in state.last_roll
@@ -116,6 +131,7 @@ def public_view(state: State) -> dict[str, Any]:
 
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:
+    """The public view plus ``me``: the seat's money, Specials and showdown hand."""
     view = public_view(state)
     mob = state.mobs[seat]
     hand = None
@@ -132,6 +148,7 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
 
 
 def state_json(state: State) -> dict[str, Any]:
+    """Everything, for ``companion replay --json``."""
     view = public_view(state)
     view["attack"] = _attack(state, state.attack, True)
     view["money"] = [m.money for m in state.mobs]
@@ -154,3 +171,24 @@ def _ledger(state: State, seat: int) -> dict[str, Any]:
             for c in mob.crooks
         },
     }
+
+
+def signals(state: State, events: Sequence[Event]) -> list[SignalOut]:
+    """Buzzer/LED cues: the turn passing, attacks that succeed or fail, penalties, the end."""
+    out: list[SignalOut] = []
+    for event in events:
+        if isinstance(event, TurnEnded):
+            out.append(("turn", event.next))
+        elif isinstance(event, WarTurnPassed | GangWarStarted):
+            out.append(("turn", event.to if isinstance(event, WarTurnPassed) else event.turn))
+        elif isinstance(event, AttackRolled):
+            out.append(("upheld" if event.success else "not_upheld", event.seat))
+        elif isinstance(event, UnhappyChanged) and event.delta > 0:
+            out.append(("penalty", event.seat))
+        elif isinstance(event, PlayerOut):
+            out.append(("penalty", event.seat))
+        elif isinstance(event, PayOffDone):
+            out.append(("card", event.seat))
+        elif isinstance(event, GameWon):
+            out.append(("game_over", None))
+    return out

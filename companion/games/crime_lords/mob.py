@@ -1,43 +1,30 @@
-"""Crime Lords' arithmetic: Power, control, pay-off, Unhappy markers, Racket counts.
+"""Crime Lords' arithmetic of a Mob: Power, control, pay-off, Unhappy markers, Racket counts.
 
-``Builder`` collects events while folding them, so a cascade (no pay -> third marker ->
-the Crook leaves -> his subordinates lose their place) is decided one step at a time.
+The functions that decide a cascade (no pay -> third marker -> the Crook leaves -> his
+subordinates lose their place) take an ``Emitter`` (``fold.emitter``) and emit one step
+at a time, each seeing the state the earlier steps led to.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from companion.games.base import IllegalAction
-from companion.games.crime_lords_events import (
+from companion.games.crime_lords.events import (
     CrookLeft,
     CrookPaid,
     CrookPlaced,
+    Event,
     GameWon,
     PlayerOut,
     RacketMoved,
     UnhappyChanged,
 )
-from companion.games.crime_lords_fold import apply
-from companion.games.crime_lords_state import MAX_POWER, Mob, State
+from companion.games.crime_lords.state import MAX_POWER, Destination, Mob, State
+from companion.games.emit import Emitter
 
 LEAVE_AT = 3  # the third Unhappy marker makes a Crook quit
-
-
-@dataclass
-class Builder:
-    """Events decided so far and the state they lead to."""
-
-    state: State
-    events: list[Any] = field(default_factory=list)
-
-    def emit(self, *events: Any) -> None:
-        for event in events:
-            self.events.append(event)
-            self.state = apply(self.state, event)
 
 
 # --- Power and control -------------------------------------------------------------
@@ -108,7 +95,9 @@ def placed(mob: Mob) -> tuple[str, ...]:
 # --- Unhappy markers ---------------------------------------------------------------
 
 
-def unhappy(b: Builder, seat: int, card: str, delta: int, reason: str, to: str) -> None:
+def unhappy(
+    b: Emitter[State, Event], seat: int, card: str, delta: int, reason: str, to: Destination
+) -> None:
     """Add (or remove) markers; the third marker makes the Crook quit (``to``: where)."""
     crook = b.state.mobs[seat].crook(card)
     if crook is None or delta == 0 or (delta < 0 and crook.unhappy == 0):
@@ -120,7 +109,7 @@ def unhappy(b: Builder, seat: int, card: str, delta: int, reason: str, to: str) 
         check_out(b, seat, None)
 
 
-def check_out(b: Builder, seat: int, by: int | None) -> None:
+def check_out(b: Emitter[State, Event], seat: int, by: int | None) -> None:
     """A Mob that lost its last Crook is out (``by``: the seat that wiped it out)."""
     mob = b.state.mobs[seat]
     if not mob.crooks and not mob.out and b.state.phase == "turn":
@@ -129,7 +118,7 @@ def check_out(b: Builder, seat: int, by: int | None) -> None:
             release_rackets(b, seat)
 
 
-def release_rackets(b: Builder, seat: int) -> None:
+def release_rackets(b: Emitter[State, Event], seat: int) -> None:
     """An eliminated Mob's Rackets that nobody claimed go to the uncontrolled area."""
     for holding in b.state.mobs[seat].rackets:
         b.emit(RacketMoved(seat, None, holding.card))
@@ -152,7 +141,7 @@ def pay_order(state: State, seat: int, asked: Sequence[str]) -> tuple[str, ...]:
     return ((mob.boss,) if mob.boss else ()) + tuple(order)
 
 
-def pay_off(b: Builder, seat: int, order: Sequence[str]) -> None:
+def pay_off(b: Emitter[State, Event], seat: int, order: Sequence[str]) -> None:
     """Step 2: pay each Crook his total Power in ``order``; short pay makes him Unhappy.
 
     Until the Boss is paid in full nobody else gets anything. A Crook paid less than he
@@ -175,7 +164,7 @@ def pay_off(b: Builder, seat: int, order: Sequence[str]) -> None:
             unhappy(b, seat, card, markers, why, "center")
 
 
-def promotion_markers(b: Builder, seat: int) -> None:
+def promotion_markers(b: Emitter[State, Event], seat: int) -> None:
     """A Crook with more Power than his superior wants a promotion: a marker a turn."""
     for crook in b.state.mobs[seat].crooks:
         live = b.state.mobs[seat].crook(crook.card)
@@ -208,7 +197,7 @@ def racket_score(state: State, seat: int) -> int:
     return score
 
 
-def check_victory(b: Builder) -> None:
+def check_victory(b: Emitter[State, Event]) -> None:
     """At the end of a turn or of a Gang War: everyone with enough Rackets wins together."""
     for seat, mob in enumerate(b.state.mobs):
         if mob.out and mob.rackets:
@@ -223,7 +212,7 @@ def check_victory(b: Builder) -> None:
         b.emit(GameWon(winners, scores))
 
 
-def orphan_cleanup(b: Builder, seat: int) -> None:
+def orphan_cleanup(b: Emitter[State, Event], seat: int) -> None:
     """Unplaced Crooks of ``seat`` go to the first legal place, else uncontrolled."""
     mob = b.state.mobs[seat]
     if mob.boss is None:

@@ -7,14 +7,15 @@ go to clients; views show only the seat's own hand.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import get_args
 
 from companion.games.base import Action, get_int, get_str, require
-from companion.games.crime_lords_attack import check_kind, hit_succeeded, roll
-from companion.games.crime_lords_events import (
+from companion.games.crime_lords.attack import check_kind, hit_succeeded, roll
+from companion.games.crime_lords.events import (
     AttackAnnounced,
     AttackWithdrawn,
     BossChosen,
+    Event,
     GangWarEnded,
     GangWarJoined,
     GangWarStarted,
@@ -29,9 +30,20 @@ from companion.games.crime_lords_events import (
     TokenSpent,
     WarTurnPassed,
 )
-from companion.games.crime_lords_rules import Builder, check_victory, is_lieutenant, power
-from companion.games.crime_lords_setup import own_crook, seat_of
-from companion.games.crime_lords_state import Attack, State
+from companion.games.crime_lords.fold import emitter
+from companion.games.crime_lords.ledger import own_crook, seat_of
+from companion.games.crime_lords.mob import check_victory, is_lieutenant, power
+from companion.games.crime_lords.state import (
+    Attack,
+    AttackKind,
+    HelpSide,
+    Side,
+    Stage,
+    State,
+)
+from companion.games.emit import Emitter
+
+SIDES: tuple[Side, ...] = get_args(Side)
 
 
 def _attacker_seat(state: State, action: Action) -> int:
@@ -46,11 +58,10 @@ def _attacker_seat(state: State, action: Action) -> int:
     return seat
 
 
-def announce(state: State, action: Action) -> list[Any]:
+def announce(state: State, action: Action) -> list[Event]:
     """Name the attacking Crook, the kind of attack and the target; he spends his Action."""
     seat = _attacker_seat(state, action)
-    kind = get_str(action, "kind")
-    check_kind(kind)
+    kind = check_kind(get_str(action, "kind"))
     require(state.war is None or kind == "hit", "A Gang War turn is one attempted Hit.")
     attacker = own_crook(state, seat, action, "attacker")
     crook = state.mobs[seat].crook(attacker)
@@ -62,20 +73,20 @@ def announce(state: State, action: Action) -> list[Any]:
     money = get_int(action, "money", lo=0, hi=state.options.hit_money_limit) if (
         kind == "hit" and "money" in action) else 0
     require(money <= state.mobs[seat].money, "You do not have that much money.")
-    b = Builder(state)
+    b = emitter(state)
     b.emit(TokenSpent(seat, attacker, f"{kind} attempt"))
     if defender == seat:
         return _own_hit(b, seat, attacker, target)
     if money:
         b.emit(MoneyChanged(seat, -money, "money on a Hit"))
-    stage = "support" if kind == "hit" else (
+    stage: Stage = "support" if kind == "hit" else (
         "protector" if kind == "takeover" and defender is not None else "showdown")
     b.emit(AttackAnnounced(seat, kind, attacker, target, defender, stage, money,
                            state.war is not None))
     return b.events
 
 
-def _check_target(state: State, seat: int, kind: str, attacker: str, target: str,
+def _check_target(state: State, seat: int, kind: AttackKind, attacker: str, target: str,
                   defender: int | None) -> None:
     where = defender is not None or state.in_center(target)
     want = "racket" if kind == "takeover" else "crook"
@@ -96,7 +107,7 @@ def _check_target(state: State, seat: int, kind: str, attacker: str, target: str
                 "recruit him.")
 
 
-def _own_hit(b: Builder, seat: int, attacker: str, target: str) -> list[Any]:
+def _own_hit(b: Emitter[State, Event], seat: int, attacker: str, target: str) -> list[Event]:
     """Rubbing out your own Crook succeeds without a roll; a Lieutenant who Hits the Boss
     takes his place (double-cross)."""
     was_boss = b.state.mobs[seat].boss == target
@@ -112,7 +123,7 @@ def _attack(state: State) -> Attack:
     return state.attack
 
 
-def protect(state: State, action: Action) -> list[Any]:
+def protect(state: State, action: Action) -> list[Event]:
     """The defender of a Racket names a protector (or ``card: null`` for none)."""
     a = _attack(state)
     seat = seat_of(state, action)
@@ -126,14 +137,14 @@ def protect(state: State, action: Action) -> list[Any]:
     return [TokenSpent(seat, card, "protector"), ProtectorNamed(seat, card)]
 
 
-def showdown(state: State, action: Action) -> list[Any]:
+def showdown(state: State, action: Action) -> list[Event]:
     """A hand on the table: the amount and the side stay secret until the reveal."""
     a = _attack(state)
     seat = seat_of(state, action)
     require(a.stage == "showdown", "There is no showdown now.")
     amount = get_int(action, "amount", lo=0)
     if "side" in action or seat not in (a.seat, a.defender):
-        side = get_str(action, "side", ("for", "against"))
+        side: Side = "for" if get_str(action, "side", SIDES) == "for" else "against"
     else:
         side = "for" if seat == a.seat else "against"
     require(seat != a.seat or side == "for", "The attacker's money is always for the attack.")
@@ -143,7 +154,7 @@ def showdown(state: State, action: Action) -> list[Any]:
         limit = state.options.showdown_limit
         require(amount <= limit, f"Players outside the attack may spend at most {limit} G.")
     require(amount <= state.mobs[seat].money, "You do not have that much money.")
-    b = Builder(state)
+    b = emitter(state)
     b.emit(ShowdownCommitted(seat, amount, side))
     live = [x for x, m in enumerate(state.mobs) if not m.out]
     attack = b.state.attack
@@ -153,7 +164,7 @@ def showdown(state: State, action: Action) -> list[Any]:
     return b.events
 
 
-def now(state: State, action: Action) -> list[Any]:
+def now(state: State, action: Action) -> list[Event]:
     """The attacker says "Now": every hand is turned over (no hand counts as 0)."""
     a = _attack(state)
     require(seat_of(state, action) == a.seat, "Only the attacker says \"now\".")
@@ -161,20 +172,20 @@ def now(state: State, action: Action) -> list[Any]:
     return [ShowdownRevealed(tuple(sorted(a.committed)))]
 
 
-def withdraw(state: State, action: Action) -> list[Any]:
+def withdraw(state: State, action: Action) -> list[Event]:
     """The attacker backs out before the reveal: spent Action Tokens go back."""
     a = _attack(state)
     seat = seat_of(state, action)
     require(seat == a.seat, "Only the attacker can back out.")
     require(a.stage in ("protector", "showdown"),
             "Too late to back out: the showdown was revealed.")
-    events: list[Any] = [TokenRestored(a.seat, a.attacker)]
+    events: list[Event] = [TokenRestored(a.seat, a.attacker)]
     if a.protector is not None and a.defender is not None:
         events.append(TokenRestored(a.defender, a.protector))
     return events + [AttackWithdrawn(seat)]
 
 
-def support(state: State, action: Action, side: str) -> list[Any]:
+def support(state: State, action: Action, side: HelpSide) -> list[Event]:
     """A card spends its Action to aid (``side`` "attack") or defend ("defense")."""
     a = _attack(state)
     seat = seat_of(state, action)
@@ -226,7 +237,7 @@ def _defense_problem(state: State, a: Attack, seat: int, card: str) -> str | Non
     return None
 
 
-def modify(state: State, action: Action) -> list[Any]:
+def modify(state: State, action: Action) -> list[Event]:
     """A special ability or Special card changes the success number (say which)."""
     _attack(state)
     seat = seat_of(state, action)
@@ -236,11 +247,11 @@ def modify(state: State, action: Action) -> list[Any]:
     return [ModifierAdded(seat, value, why)]
 
 
-def roll_dice(state: State, action: Action) -> list[Any]:
+def roll_dice(state: State, action: Action) -> list[Event]:
     a = _attack(state)
     require(seat_of(state, action) == a.seat, "The attacker rolls the dice.")
     require(a.stage == "support", "Finish the showdown before rolling.")
-    b = Builder(state)
+    b = emitter(state)
     roll(b, action)
     if b.state.phase != "turn":
         return b.events
@@ -254,12 +265,12 @@ def roll_dice(state: State, action: Action) -> list[Any]:
     return b.events
 
 
-def _war_starts(b: Builder, attacker: int, defender: int) -> None:
+def _war_starts(b: Emitter[State, Event], attacker: int, defender: int) -> None:
     b.emit(Retokened(attacker, False), Retokened(defender, False))
     b.emit(GangWarStarted(attacker, tuple(sorted((attacker, defender))), defender))
 
 
-def _war_after_hit(b: Builder, a: Attack, counted: bool) -> None:
+def _war_after_hit(b: Emitter[State, Event], a: Attack, counted: bool) -> None:
     war = b.state.war
     assert war is not None
     if counted and a.defender is not None and a.defender not in war.seats:
@@ -278,7 +289,7 @@ def _next_in_war(state: State, seat: int) -> int:
     return seat
 
 
-def war_pass(state: State, action: Action) -> list[Any]:
+def war_pass(state: State, action: Action) -> list[Event]:
     """Pass a Gang War turn; when everyone in the war passes in a row, it is over."""
     war = state.war
     require(war is not None, "There is no Gang War: end your turn instead.")
@@ -287,7 +298,7 @@ def war_pass(state: State, action: Action) -> list[Any]:
     require(seat == war.turn, f"It is {state.seats[war.turn]}'s Gang War turn.")
     require(state.attack is None, "Finish the attack in progress first.")
     live = [x for x in war.seats if not state.mobs[x].out]
-    b = Builder(state)
+    b = emitter(state)
     if war.passes + 1 >= len(live):
         for other in range(len(state.seats)):
             if not state.mobs[other].out:

@@ -1,4 +1,4 @@
-"""Crime Lords' values: options, cards with their entered stats, Mobs, the state, events.
+"""Crime Lords' values: options, cards with their entered stats, Mobs, the state.
 
 Everything is a frozen dataclass of tuples (an event's ``stats`` is a JSON object).
 Card stats are entered once per physical card (no public card list exists): the first
@@ -10,19 +10,42 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, TypeGuard, get_args
 
 from companion.games.base import SetupError
+
+GameLength = Literal["long", "short"]
+#: where the game is: before the first turn, in the turns, won
+Phase = Literal["setup", "turn", "over"]
+#: the step of the turn: income and pay-off, then actions (``war`` during a Gang War)
+Step = Literal["collect", "actions", "war"]
+AttackKind = Literal["recruit", "takeover", "hit"]
+#: an attack's stage: the defender names a protector, the showdown, then aid and defense
+Stage = Literal["protector", "showdown", "support"]
+#: a showdown hand is spent for or against the attack
+Side = Literal["for", "against"]
+#: a card that helps an attack aids it or defends against it
+HelpSide = Literal["attack", "defense"]
+#: a card whose stats the ledger keeps
+CardKind = Literal["crook", "racket"]
+#: where a Crook who leaves a Mob goes
+Destination = Literal["center", "discard"]
 
 #: Victory table of the rulebook: (long game, short game) by number of players.
 RACKETS_TO_WIN = {2: (14, 11), 3: (14, 11), 4: (13, 10), 5: (12, 9), 6: (11, 8), 7: (9, 7), 8: (9, 7)}
 MAX_POWER = 6  # no Crook's own Power exceeds 6 (the Boss bonus is extra)
-LENGTHS = ("long", "short")
+LENGTHS: tuple[GameLength, ...] = get_args(GameLength)
+CARD_KINDS: tuple[CardKind, ...] = get_args(CardKind)
+
+
+def is_card_kind(kind: str) -> TypeGuard[CardKind]:
+    """Whether a catalog kind is one whose stats the ledger keeps (Crooks and Rackets)."""
+    return kind in CARD_KINDS
 
 
 @dataclass(frozen=True)
 class Options:
-    game_length: str
+    game_length: GameLength
     rackets_to_win: int
     starting_money: int
     pass_bonus: int
@@ -64,7 +87,7 @@ class Card:
     """One physical card's stats as entered by the deck's owner."""
 
     id: str
-    kind: str  # "crook" | "racket"
+    kind: CardKind
     name: str
     power: int = 0
     resistance: int = 0
@@ -80,7 +103,7 @@ class Card:
         return "bodyguard" in self.ability.lower()
 
 
-def card_from_stats(card_id: str, kind: str, stats: Mapping[str, Any]) -> Card:
+def card_from_stats(card_id: str, kind: CardKind, stats: Mapping[str, Any]) -> Card:
     """A ``Card`` from the stats a deck holds (missing numbers count 0)."""
 
     def num(key: str) -> int:
@@ -165,16 +188,16 @@ class Mob:
 @dataclass(frozen=True)
 class Attack:
     seat: int
-    kind: str  # "recruit" | "takeover" | "hit"
+    kind: AttackKind
     attacker: str
     target: str
     defender: int | None  # seat that controls the target, None when uncontrolled
-    stage: str  # "protector" | "showdown" | "support"
+    stage: Stage
     money: int = 0  # a Hit's money from the attacker (at most 5)
     protector: str | None = None
-    committed: tuple[tuple[int, int, str], ...] = ()  # secret: (seat, amount, side)
-    revealed: tuple[tuple[int, int, str], ...] | None = None
-    helpers: tuple[tuple[int, str, str], ...] = ()  # (seat, card, "attack"|"defense")
+    committed: tuple[tuple[int, int, Side], ...] = ()  # secret: (seat, amount, side)
+    revealed: tuple[tuple[int, int, Side], ...] | None = None
+    helpers: tuple[tuple[int, str, HelpSide], ...] = ()  # (seat, card, side)
     modifiers: tuple[tuple[int, str], ...] = ()  # (value, why) from special abilities
     war: bool = False
 
@@ -197,8 +220,8 @@ class State:
     cards: tuple[Card, ...] = ()
     center: tuple[tuple[str, int], ...] = ()  # uncontrolled (card, Power markers)
     discard: tuple[str, ...] = ()
-    phase: str = "setup"  # "setup" | "turn" | "over"
-    step: str = "collect"  # "collect" | "actions"
+    phase: Phase = "setup"
+    step: Step = "collect"
     turn: int = 0
     acted: bool = False
     attack: Attack | None = None

@@ -1,4 +1,4 @@
-"""Crime Lords' past-tense events (the fold is crime_lords_fold.py).
+"""Crime Lords' past-tense events (the fold is ``fold.py``).
 
 ``decide`` computes every consequence as explicit events (pay, each Unhappy marker,
 each Crook leaving), so the fold only records what happened.
@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
+
+from companion.games.crime_lords.state import (
+    AttackKind,
+    CardKind,
+    Destination,
+    HelpSide,
+    Side,
+    Stage,
+)
 
 
 @dataclass(frozen=True)
@@ -22,7 +31,7 @@ class MobTaken:
 @dataclass(frozen=True)
 class CardEntered:
     card: str
-    kind: str
+    kind: CardKind
     stats: Mapping[str, Any]
 
 
@@ -96,7 +105,7 @@ class UnhappyChanged:
 class CrookLeft:
     seat: int
     card: str
-    to: str  # "center" | "discard"
+    to: Destination
     reason: str
 
 
@@ -129,11 +138,11 @@ class MoneyChanged:
 @dataclass(frozen=True)
 class AttackAnnounced:
     seat: int
-    kind: str
+    kind: AttackKind
     attacker: str
     target: str
     defender: int | None
-    stage: str
+    stage: Stage
     money: int
     war: bool
 
@@ -148,19 +157,19 @@ class ProtectorNamed:
 class ShowdownCommitted:
     seat: int
     amount: int
-    side: str
+    side: Side
 
 
 @dataclass(frozen=True)
 class ShowdownRevealed:
-    amounts: tuple[tuple[int, int, str], ...]
+    amounts: tuple[tuple[int, int, Side], ...]
 
 
 @dataclass(frozen=True)
 class Helped:
     seat: int
     card: str
-    side: str
+    side: HelpSide
 
 
 @dataclass(frozen=True)
@@ -269,5 +278,15 @@ EVENTS: tuple[type, ...] = (
     WarTurnPassed, GangWarEnded, PlayerOut, GameWon, PayOffDone,
 )
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in EVENTS}
+#: any Crime Lords event
+Event: TypeAlias = (
+    MobTaken | CardEntered | CardBought | CenterAdded | SpecialDrawn | SpecialDiscarded
+    | BossChosen | CrookPlaced | GameStarted | IncomeCollected | CrookPaid | UnhappyChanged
+    | CrookLeft | TokenSpent | TokenRestored | Retokened | MoneyChanged | AttackAnnounced
+    | ProtectorNamed | ShowdownCommitted | ShowdownRevealed | Helped | ModifierAdded
+    | AttackWithdrawn | AttackRolled | CrookMoved | RacketMoved | CrookKilled | PowerRaised
+    | TurnEnded | GangWarStarted | GangWarJoined | WarTurnPassed | GangWarEnded | PlayerOut
+    | GameWon | PayOffDone
+)
 #: events that do not count as "an action" for passing (drawing is step 3, not an action)
 NOT_ACTIONS = (CardEntered, CenterAdded, SpecialDrawn, IncomeCollected, CrookPaid, PayOffDone)

@@ -1,0 +1,110 @@
+"""Crime Lords (Steve Jackson Games): the Mob ledger and referee.
+
+``engine`` is this game's ``companion.games.engine.Engine``. Rules choices:
+docs/rules/crime_lords.md; record actions: docs/records.md. Seats are listed clockwise; play goes counterclockwise,
+so the player after seat ``s`` is seat ``s - 1``. Dice are rolled at the table and their
+values are part of the ``roll`` action; card stats come with the first action that
+brings a card into play (the table fills them from the deck).
+
+Actions (a record line without ``t``)::
+
+    setup:  take_mob {seat, card, stats: {boss_bonus, name}}; buy {seat, card, price, stats}
+            uncontrolled {card, stats}; choose_boss {seat, card}; place {seat, card, under}
+            start {first}
+    turn:   collect {seat, pay_order?}; draw {seat, card, stats?}; end_turn {seat};
+            pass_turn {seat}; move {seat, card, under}; drop {seat, card};
+            visit {seat, card, racket}; retire_boss {seat, card};
+            claim {seat, from, rackets, tokens?} (after wiping out a Mob)
+    attack: attack {seat, kind: recruit|takeover|hit, attacker, target, money?};
+            protect {seat, card|null}; showdown {seat, amount, side?}; now {seat};
+            withdraw {seat}; assist {seat, card}; defend {seat, card};
+            modify {seat, value, why}; roll {seat, dice: [a, b], under?}
+    war:    attack (kind hit) or pass {seat}
+    free:   give {seat, to, money | card}; play_special {seat, card};
+            adjust {seat, what: money|unhappy|power|token, delta, why, card?}
+
+Privacy: a treasury and a showdown hand leave only through ``seat_view`` of their seat
+(a hand is public once revealed); Specials are counted publicly, named privately.
+``public_view`` keys: ``game``, ``title``, ``status``, ``seats``, ``phase``, ``step``,
+``turn``, ``rackets_to_win``, ``mobs`` (per seat: ``mob``, ``boss``, ``crooks`` [{card,
+name, power, own_power, resistance, unhappy, token, superior, lieutenant}],
+``rackets`` [{card, name, income, type, district, token}], ``income``, ``payroll``,
+``specials`` (a count), ``score``, ``out``), ``center``, ``attack`` (``None`` or
+{seat, kind, attacker, target, defender, stage, breakdown [[why, value]], needed,
+committed (seats only), revealed}), ``war``, ``last_roll``, ``winners``, ``log``.
+``seat_view`` adds ``me``: {seat, money, specials, showdown (own hand or None)}.
+
+Modules: ``state`` (values, options), ``events``, ``fold`` (``apply``, ``emitter``),
+``decide`` (``start``, the action table) with ``setup``, ``turn``, ``fight`` (the
+actions), ``attack`` (success numbers, the roll), ``mob`` (Power, control, pay-off,
+Unhappy markers, victory) and ``ledger`` (shared look-ups); ``views``; ``inputs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import Outcome
+from companion.games.crime_lords.decide import decide, start
+from companion.games.crime_lords.events import EVENT_TYPES, Event
+from companion.games.crime_lords.fold import apply
+from companion.games.crime_lords.inputs import action_for_input
+from companion.games.crime_lords.mob import racket_score
+from companion.games.crime_lords.state import State
+from companion.games.crime_lords.views import public_view, seat_view, signals, state_json
+from companion.games.engine import Engine
+
+default_options: Mapping[str, Any] = {
+    "game_length": "short",
+    "rackets_to_win": None,
+    "starting_money": 50,
+    "auction_money": 25,
+    "pass_bonus": 10,
+    "max_lieutenants": 4,
+    "max_subordinates": 3,
+    "showdown_limit": 10,
+    "hit_money_limit": 5,
+    "gang_war_bonus": 5,
+}
+
+
+def outcome(state: State) -> Outcome | None:
+    """The winners once a Mob controls enough Rackets at the end of a turn or Gang War."""
+    if state.winners is None:
+        return None
+    detail = {"rackets": list(state.scores), "needed": state.options.rackets_to_win}
+    return Outcome.of(state.winners, detail)
+
+
+def next_deadline(state: State) -> float | None:
+    """Crime Lords has no timed rules."""
+    return None
+
+
+def score(state: State, seat: int) -> int:
+    """The seat's Racket count for victory (with the type and district bonuses)."""
+    return racket_score(state, seat)
+
+
+engine: Engine[State, Event] = Engine(
+    name="crime_lords",
+    title="Crime Lords",
+    aliases=("crimelords", "crime_lords_sjg", "crime-lords"),
+    min_seats=2,
+    max_seats=8,
+    default_options=default_options,
+    event_types=EVENT_TYPES,
+    start=start,
+    decide=decide,
+    apply=apply,
+    outcome=outcome,
+    next_deadline=next_deadline,
+    public_view=public_view,
+    seat_view=seat_view,
+    state_json=state_json,
+    signals=signals,
+    action_for_input=action_for_input,
+)
+
+__all__ = ["Event", "State", "engine", "outcome", "score"]

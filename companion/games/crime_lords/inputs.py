@@ -1,0 +1,29 @@
+"""Crime Lords' table inputs: a card seen in the center is a draw; the "next" button moves
+the turn on (collect, end the turn, or pass a Gang War turn)."""
+
+from __future__ import annotations
+
+from companion.games.base import Action, ButtonInput, TableInput, TagInput
+from companion.games.crime_lords.ledger import in_play
+from companion.games.crime_lords.state import State
+
+
+def action_for_input(state: State, inp: TableInput) -> Action | None:
+    """A tag seen in the "center" zone is a draw (the table adds the deck's stats); the
+    "next" button of the seat on turn ends its turn, or passes its Gang War turn."""
+    if state.phase != "turn" or state.attack is not None:
+        return None
+    if isinstance(inp, TagInput) and inp.seen and inp.zone == "center":
+        card = inp.card
+        if state.step != "actions" or not isinstance(card, str) or in_play(state, card):
+            return None
+        return {"do": "draw", "seat": state.turn, "card": card}
+    if isinstance(inp, ButtonInput) and inp.role == "next":
+        if inp.seat not in (None, state.turn):
+            return None
+        if state.war is not None:
+            return {"do": "pass", "seat": state.turn}
+        if state.step == "collect":
+            return {"do": "collect", "seat": state.turn}
+        return {"do": "end_turn", "seat": state.turn}
+    return None
