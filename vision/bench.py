@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.decoding import Decoder, Detection, Image, default_decoder
+from vision.decoding import default_decoder
+from vision.frames import Decoder, Detection, Image
 
 SETS = ((1280, 720, 600), (640, 480, 400))
 LOOK_EVERY = 25  # a new camera/lighting look every this many frames

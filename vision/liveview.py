@@ -7,9 +7,7 @@ from collections.abc import Mapping, Sequence
 import cv2
 import numpy as np
 
-from vision.decoding import Detection, Image
-
-Point = tuple[float, float]
+from vision.frames import Detection, Image, Point
 
 OK_COLOUR = (60, 200, 60)  # BGR: a tag of one of our decks
 UNKNOWN_COLOUR = (40, 40, 230)  # a tag that is refused ("unknown")

@@ -19,8 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.config import TrackingConfig, ZonesConfig
-from vision.decoding import Decoder, Detection
-from vision.sources import Frame, FrameSource
+from vision.frames import Decoder, Detection, Frame, FrameSource
 from vision.tracking import TagEvent, TagTracker, Zones
 
 log = logging.getLogger(__name__)

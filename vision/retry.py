@@ -4,6 +4,8 @@ zxing-cpp (``return_errors=True``) also reports codes it located but could not r
 Only those regions are cropped (with a margin), upscaled 1.5x and decoded again, by
 zxing-cpp and then pyzbar. Whole-frame retries cost about 3x the time for the few tags
 they rescue; local ones cost a fraction of that (see ``vision/bench.py``).
+Built from the backends in ``vision.backends``; ``vision.decoding`` hands it out as
+``default_decoder("auto")`` (this module never imports ``vision.decoding``).
 """
 
 from __future__ import annotations
@@ -11,16 +13,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.decoding import (
-    Corners,
+from vision.backends import (
     DecoderUnavailableError,
-    Detection,
-    Image,
     PyzbarDecoder,
     ZxingDecoder,
-    _zx_corners,
     to_gray,
+    zx_corners,
 )
+from vision.frames import Corners, Detection, Image
 
 #: how much the crop reaches beyond the located code, as a share of its size
 MARGIN = 0.35
@@ -51,7 +51,7 @@ class RetryDecoder:
         found: list[Detection] = []
         failed: list[Corners] = []
         for r in self._zx.read(gray, errors=True):
-            corners = _zx_corners(r.position)
+            corners = zx_corners(r.position)
             if r.valid:
                 found.append(Detection(r.text, corners, "zxing"))
             else:

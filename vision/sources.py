@@ -5,6 +5,8 @@ next ``Frame``, ``None`` at the end of a file (or once closed), and raises
 ``CameraError`` when a camera fails. After an error the caller may ``close()`` and
 ``read()`` again later: that reopens the device (the pipeline retries with backoff).
 ``close()`` is safe twice. ``cv2`` and ``picamera2`` are imported inside the adapters.
+``Frame`` and ``FrameSource`` live in ``vision.frames`` (re-exported here); the synthetic
+table is imported only by ``open_source``, so ``vision.synthetic`` never imports this module.
 """
 
 from __future__ import annotations
@@ -12,17 +14,32 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
+
+from vision.frames import Frame, FrameSource, Image
 
 if TYPE_CHECKING:
     from companion.config import CameraConfig
 
-Image = npt.NDArray[Any]  # uint8, HxW (gray) or HxWx3 (BGR); cv2's stubs are looser
+__all__ = [
+    "IMAGE_SUFFIXES",
+    "VIDEO_SUFFIXES",
+    "CameraError",
+    "Clock",
+    "FileSource",
+    "Frame",
+    "FrameSource",
+    "Image",
+    "OpenCVSource",
+    "PiCamera2Source",
+    "iter_video",
+    "open_source",
+    "read_image",
+]
+
 Clock = Callable[[], float]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
@@ -31,28 +48,6 @@ VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".webm", ".mjpeg", ".mjpg")
 
 class CameraError(RuntimeError):
     """A camera that cannot be opened or stopped delivering frames; says what to check."""
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One picture: ``at`` is its capture time on the monotonic clock, ``index`` counts up.
-
-    ``display`` is an optional larger picture of the same moment for the live view
-    (picamera2's main stream); ``image`` is what is decoded.
-    """
-
-    image: Image
-    at: float
-    index: int
-    display: Image | None = None
-
-
-class FrameSource(Protocol):
-    """Anything that delivers frames: a camera, a file, a synthetic table."""
-
-    def read(self) -> Frame | None: ...
-
-    def close(self) -> None: ...
 
 
 class OpenCVSource:

@@ -4,7 +4,8 @@
 and a deterministic generator: ``render(index)`` is a pure function of the seed, the
 script and the frame index. ``random_scene`` renders one still frame of 1..N cards
 (for the benchmark). Tags are version-1 QR codes (segno), seen through a tilted camera
-(perspective), rotated, blurred, unevenly lit and noisy.
+(perspective), rotated, blurred, unevenly lit and noisy. Imports only ``vision.frames``
+from vision (``vision.sources.open_source`` imports this module, never the reverse).
 """
 
 from __future__ import annotations
@@ -20,10 +21,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.decoding import Corners, Image
-from vision.sources import Frame
+from vision.frames import Corners, Frame, Image, Point
 
-Point = tuple[float, float]
 Matrix = npt.NDArray[np.float64]  # 3x3 homography
 
 CARD_W, CARD_H = 250, 350  # card canvas, pixels

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 
 from companion.config import TrackingConfig, ZonesConfig
 from companion.inputs import TagLeft, TagSeen
-from vision.decoding import Detection
+from vision.frames import Detection, Point
 
-Point = tuple[float, float]
 TagEvent = TagSeen | TagLeft
 
 

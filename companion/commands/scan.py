@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from vision.decoding import Decoder, Detection
+from vision.frames import Decoder, Detection
 from vision.sources import IMAGE_SUFFIXES, iter_video, read_image
 
 #: a video is decoded every this many frames (tags stay in view far longer)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import segno
 
-from vision.decoding import Image
+from vision.frames import Image
 
 
 def qr_image(payload: str | bytes, module: int = 8, border: int = 4, size: int = 0) -> Image:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vision.decoding import Decoder
+from vision.frames import Decoder
 from vision.sources import IMAGE_SUFFIXES, read_image
 
 HERE = Path(__file__).parent

@@ -7,14 +7,10 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import qr_image
-from vision import decoding
-from vision.decoding import (
-    DecoderUnavailableError,
-    OpenCVDecoder,
-    PyzbarDecoder,
-    ZxingDecoder,
-    default_decoder,
-)
+from vision import backends, decoding, frames
+from vision.backends import DecoderUnavailableError, OpenCVDecoder, PyzbarDecoder, ZxingDecoder
+from vision.decoding import default_decoder
+from vision.frames import Decoder, Image
 from vision.retry import RetryDecoder
 
 BACKENDS = [ZxingDecoder, PyzbarDecoder, OpenCVDecoder, RetryDecoder]
@@ -58,6 +54,14 @@ def test_default_is_the_retry_pipeline() -> None:
     assert default_decoder("pyzbar").name == "pyzbar"
 
 
+def test_decoding_still_exports_the_moved_names() -> None:
+    for name in ("DecoderUnavailableError", "ZxingDecoder", "PyzbarDecoder", "OpenCVDecoder",
+                 "to_gray"):
+        assert getattr(decoding, name) is getattr(backends, name)
+    for name in ("Detection", "Decoder", "Image", "Corners"):
+        assert getattr(decoding, name) is getattr(frames, name)
+
+
 def test_unknown_backend_is_refused() -> None:
     with pytest.raises(ValueError, match="choose one of"):
         default_decoder("tesseract")
@@ -68,7 +72,7 @@ def test_missing_library_falls_back_with_a_warning(
 ) -> None:
     real = decoding._make
 
-    def without_zxing(name: str) -> decoding.Decoder:
+    def without_zxing(name: str) -> Decoder:
         if name in ("auto", "zxing"):
             raise DecoderUnavailableError("zxing-cpp is not installed")
         return real(name)
@@ -81,7 +85,7 @@ def test_missing_library_falls_back_with_a_warning(
 
 
 def test_no_library_at_all_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    def nothing(name: str) -> decoding.Decoder:
+    def nothing(name: str) -> Decoder:
         raise DecoderUnavailableError(f"{name} missing")
 
     monkeypatch.setattr(decoding, "_make", nothing)
@@ -97,7 +101,7 @@ def test_retry_reads_a_code_zxing_located_but_could_not_read(
     calls: list[tuple[int, ...]] = []
     real_read = decoder._zx.read
 
-    def first_pass_fails(gray: decoding.Image, errors: bool) -> list[object]:
+    def first_pass_fails(gray: Image, errors: bool) -> list[object]:
         calls.append(gray.shape)
         results = real_read(gray, errors)
         if len(calls) == 1:  # the whole frame: pretend the checksum failed

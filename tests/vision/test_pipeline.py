@@ -10,9 +10,9 @@ import pytest
 
 from companion.config import TrackingConfig, ZonesConfig
 from companion.inputs import TagLeft, TagSeen
-from vision.decoding import Detection, Image
+from vision.frames import Detection, Frame, Image
 from vision.pipeline import VisionPipeline, _Slot
-from vision.sources import CameraError, Frame
+from vision.sources import CameraError
 from vision.synthetic import CardPlay, SyntheticTable
 
 QUAD = ((600.0, 320.0), (680.0, 320.0), (680.0, 400.0), (600.0, 400.0))  # in the pile

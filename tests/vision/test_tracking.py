@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from companion.config import TrackingConfig, ZonesConfig
 from companion.inputs import TagLeft, TagSeen
-from vision.decoding import Detection
+from vision.frames import Detection
 from vision.tracking import TagTracker, Zones, point_in_polygon
 
 SIZE = (1000, 1000)
