@@ -3,6 +3,14 @@
 ``create_app(table, web_config=..., state_dir=...)`` builds the Flask app;
 ``web.server.serve(app, host, port, threads)`` serves it (cheroot, SSE unbuffered);
 ``web.auth.host_line(state_dir, host, port)`` is the ``Host:`` line with the host token.
+
+Imports go one way: ``web.app`` (the factory) imports the blueprints (``public``,
+``seat``, ``host``, ``api``, ``stream``, ``camera``); they import the helpers
+``web.guards`` (access checks), ``web.context`` (``WebState``, ``state()``),
+``web.render`` and ``web.scores`` (presentation) and ``web.auth`` (tokens), never the
+factory. The web layer uses only the table's public API (``companion.table``,
+``companion.inputs``, ``companion.records``, ...), never a game's internals or hardware
+(``web.bench``, the benchmark, builds its own small ``Engine``).
 """
 
 from __future__ import annotations

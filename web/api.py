@@ -13,9 +13,10 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request
 
-from companion.inputs import Result
+from companion.inputs import HOST, Result, Source
 from web import render
-from web.app import host_required, is_host, seat_required, state
+from web.context import state
+from web.guards import host_required, is_host, seat_required
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -60,7 +61,7 @@ def history() -> Response:
 def seat_action(n: int) -> tuple[Response, int]:
     """A game action from seat ``n``'s phone (the table refuses acting for another)."""
     action = _json_body().get("action")
-    return _answer(state().submit("action", {"action": action}, source=f"seat:{n}"))
+    return _answer(state().submit("action", {"action": action}, source=Source.of_seat(n)))
 
 
 @bp.post("/host/<command>")
@@ -75,7 +76,7 @@ def host_command(command: str) -> tuple[Response, int]:
         args = {k: body[k] for k in ("game", "players", "options", "seed") if k in body}
     elif command == "action":
         args = {"action": body.get("action")}
-    return _answer(state().submit(command, args, source="host"))
+    return _answer(state().submit(command, args, source=HOST))
 
 
 @bp.get("/whoami")

@@ -26,6 +26,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+# The one web module that builds an engine (its own benchmark game, never served); the
+# import-linter contract web-no-game-internals flags it until ``companion.games``
+# exports ``Engine``.
+from companion.games.engine import Engine
+
 CLIENTS = 50
 EVENTS = 100
 INTERVAL_S = 0.1
@@ -50,49 +55,42 @@ class Counted:
     n: int
 
 
-class BenchEngine:
-    """Six seats adding to a total; the view is about as large as a real game's."""
+def _start(setup: Any) -> _State:
+    return _State(setup.n_seats)
 
-    name = "bench_web"
-    aliases: tuple[str, ...] = ()
-    title = "Web benchmark"
-    min_seats = 2
-    max_seats = 8
-    default_options: Mapping[str, Any] = {}
-    event_types: Mapping[str, type] = {"Counted": Counted}
 
-    def new_game(self, setup: Any) -> _State:
-        return _State(setup.n_seats)
+def _decide(state: _State, action: Mapping[str, Any], now: float) -> list[Counted]:
+    return [Counted(state.turn, int(action.get("n", 1)))]
 
-    def decide(self, state: _State, action: Mapping[str, Any], now: float) -> list[Any]:
-        return [Counted(state.turn, int(action.get("n", 1)))]
 
-    def apply(self, state: _State, event: Any) -> _State:
-        return replace(state, total=state.total + event.n, turn=(state.turn + 1) % state.seats)
+def _apply(state: _State, event: Counted) -> _State:
+    return replace(state, total=state.total + event.n, turn=(state.turn + 1) % state.seats)
 
-    def outcome(self, state: _State) -> None:
-        return None
 
-    def next_deadline(self, state: _State) -> None:
-        return None
+def _public_view(state: _State) -> dict[str, Any]:
+    seats = [{"seat": s, "name": f"Player {s + 1}", "cards": 18 - (state.total + s) % 18,
+              "to_play": s == state.turn, "skips": 0} for s in range(state.seats)]
+    return {"status": f"Player {state.turn + 1} to play", "seats": seats,
+            "turn": state.turn, "pile": state.total, "log": ["x" * 60] * 5}
 
-    def public_view(self, state: _State) -> dict[str, Any]:
-        seats = [{"seat": s, "name": f"Player {s + 1}", "cards": 18 - (state.total + s) % 18,
-                  "to_play": s == state.turn, "skips": 0} for s in range(state.seats)]
-        return {"status": f"Player {state.turn + 1} to play", "seats": seats,
-                "turn": state.turn, "pile": state.total, "log": ["x" * 60] * 5}
 
-    def seat_view(self, state: _State, seat: int) -> dict[str, Any]:
-        return {"you": seat}
+def _none(*_: Any) -> None:
+    return None
 
-    def signals(self, state: _State, events: Sequence[Any]) -> list[tuple[str, int | None]]:
-        return []
 
-    def state_json(self, state: _State) -> dict[str, Any]:
-        return {"total": state.total}
+def _no_signals(state: _State, events: Sequence[Counted]) -> list[tuple[str, int | None]]:
+    return []
 
-    def action_for_input(self, state: _State, inp: Mapping[str, Any]) -> None:
-        return None
+
+#: Six seats adding to a total; the view is about as large as a real game's.
+BENCH_ENGINE: Engine[_State, Counted] = Engine(
+    name="bench_web", title="Web benchmark", aliases=(), min_seats=2, max_seats=8,
+    default_options={}, event_types={"Counted": Counted},
+    start=_start, decide=_decide, apply=_apply, outcome=_none, next_deadline=_none,
+    public_view=_public_view, seat_view=lambda state, seat: {"you": seat},
+    state_json=lambda state: {"total": state.total}, signals=_no_signals,
+    action_for_input=_none,
+)
 
 
 # --- the server side (child process) ---------------------------------------------------
@@ -105,9 +103,10 @@ def _child(clients: int, events: int, interval: float) -> int:
     from companion.store import SqliteStore
     from companion.table import Table
     from web import create_app
+    from web.context import state_of
     from web.server import make_server, stop
 
-    games.register(BenchEngine())
+    games.register(BENCH_ENGINE)
     with tempfile.TemporaryDirectory() as tmp:
         store = SqliteStore(Path(tmp) / "events.sqlite3")
         table = Table(store)
@@ -121,7 +120,8 @@ def _child(clients: int, events: int, interval: float) -> int:
         thread = threading.Thread(target=server.serve, daemon=True)
         thread.start()
         print(json.dumps({"port": server.bind_addr[1]}), flush=True)
-        st = app.extensions["table_companion"]
+        st = state_of(app)
+        assert st is not None
         deadline = time.monotonic() + 30
         while st.streams < clients and time.monotonic() < deadline:
             time.sleep(0.05)

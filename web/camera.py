@@ -9,11 +9,10 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
-from web.app import host_required, state
+from web.context import Polygons, state
+from web.guards import host_required
 
 bp = Blueprint("camera", __name__)
-
-Polygons = dict[str, list[tuple[float, float]]]
 
 
 def _zones() -> Polygons:

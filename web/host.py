@@ -14,11 +14,13 @@ from flask import Blueprint, Response, abort, g, render_template, request
 from markupsafe import Markup
 
 from companion import games
-from companion.commands.export import export_lines
+from companion.records import export_lines
 from companion.store import StoreError
+from companion.table import Snapshot
 from web import render
-from web.app import HOST_COOKIE, host_required, is_host, set_cookie, state
-from web.auth import public_host
+from web.auth import HOST_COOKIE, public_host
+from web.context import state
+from web.guards import HOST_ONLY, host_required, is_host, set_cookie
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -59,15 +61,15 @@ def panel() -> Response:
     token = request.args.get("token")
     signing_in = token is not None and st.guard.host_token_ok(token)
     if not signing_in and not is_host():
-        abort(403, description="Host only: open the 'Host:' URL that companion serve printed "
-                               "(or run 'companion host').")
+        abort(403, description=HOST_ONLY)
     g.host_signed_in = signing_in
     snap = st.table.hub.latest()
     payload = render.public_payload(snap)
     body = render_template(
         "host.html", s=payload, joins=_joins(snap.game_id, list(snap.players)),
         dashboard=base_url(), dashboard_qr=qr_svg(base_url()), records=_records(snap),
-        refusal=snap.refusal, fragment=render.fragment("table", payload), camera=st.camera)
+        refusal=_last_refusal(snap), fragment=render.fragment("table", payload),
+        camera=st.camera)
     resp = Response(body, mimetype="text/html")
     if signing_in:
         set_cookie(resp, HOST_COOKIE, st.guard.host_cookie())
@@ -88,7 +90,12 @@ def setup() -> str:
                            current=current.game)
 
 
-def _records(snap: Any) -> list[dict[str, Any]]:
+def _last_refusal(snap: Snapshot) -> dict[str, Any] | None:
+    """The last refusal, whoever made it: the host's panel shows seats' refusals too."""
+    return snap.refusal.to_json() if snap.refusal is not None else None
+
+
+def _records(snap: Snapshot) -> list[dict[str, Any]]:
     """Games whose record may be downloaded: the current one once over, ended ones."""
     out = []
     if snap.game_id is not None and snap.outcome is not None:
@@ -119,7 +126,7 @@ def record(game_id: str) -> Response:
         try:
             if not st.table.store.game(game_id).closed:
                 abort(409, description="That game is still open.")
-            lines = export_lines(st.table.store, game_id)  # type: ignore[arg-type]
+            lines = export_lines(st.table.store, game_id)
         except (StoreError, LookupError):
             abort(404, description="No such game.")
     return Response("\n".join(lines) + "\n", mimetype="application/jsonl", headers={

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from web import render, scores
-from web.app import state
+from web.context import state
 
 bp = Blueprint("public", __name__)
 

@@ -1,10 +1,12 @@
 """Snapshots into what a client may receive: public and seat payloads, HTML fragments.
 
 ``public_payload`` and ``seat_payload`` are the only ways a snapshot leaves the app.
-A refusal made by a seat can say something about its secret sheet (Casablanca), so it
-goes to that seat only; everyone sees refusals of the host, the camera and the table.
-Fragments are rendered from ``templates/games/<game>/<kind>.html`` when the game has
-one, else from the generic templates, and cached per snapshot.
+They are ``Snapshot.public_json`` / ``Snapshot.seat_json``, which hold the one refusal
+filter (``companion.table.Refusal.visible_to``): a refusal made by a seat can say
+something about its secret sheet (Casablanca), so it goes to that seat only; everyone
+sees refusals of the host, the camera and the table. Fragments are rendered from
+``templates/games/<game>/<kind>.html`` when the game has one, else from the generic
+templates, and cached per snapshot (``RenderCache``, one per app in ``web.context``).
 """
 
 from __future__ import annotations
@@ -25,27 +27,14 @@ from web import scores
 Payload = dict[str, Any]
 
 
-def _refusal_for(refusal: Mapping[str, Any] | None, seat: int | None) -> Any:
-    if refusal is None:
-        return None
-    source = str(refusal.get("source", ""))
-    if source.startswith("seat:") and source != f"seat:{seat}":
-        return None
-    return dict(refusal)
-
-
 def public_payload(snap: Snapshot) -> Payload:
-    """What anyone may receive: the public view, without other seats' refusals."""
-    data = snap.public_json()
-    data["refusal"] = _refusal_for(snap.refusal, None)
-    return data
+    """What anyone may receive: the public view, without seats' refusals."""
+    return snap.public_json()
 
 
 def seat_payload(snap: Snapshot, seat: int) -> Payload:
     """Seat ``seat``'s payload (public part + its ``private``); only for that seat."""
-    data = snap.seat_json(seat)
-    data["refusal"] = _refusal_for(snap.refusal, seat)
-    return data
+    return snap.seat_json(seat)
 
 
 def fragment(kind: str, payload: Payload, *, seat: int | None = None) -> str:
@@ -151,10 +140,12 @@ def _chart(payload: Payload) -> Markup:
     return Markup(scores.chart_svg(hands, list(payload.get("players") or [])))
 
 
-def install(app: Flask) -> None:
-    """Register the template filters and globals the templates use."""
-    from web.app import csrf_token, is_host
+def install(app: Flask, *, csrf_token: Callable[[], str], is_host: Callable[[], bool]) -> None:
+    """Register the template filters and globals the templates use.
 
+    ``csrf_token`` and ``is_host`` come from ``web.guards`` (the factory passes them in,
+    so this module needs no access control of its own).
+    """
     app.jinja_env.filters.update(label=_label, money=_money, euros=_euros, scalar=_scalar)
     app.jinja_env.tests.update(list=_is_list, map=_is_map, table=_is_table)
     app.jinja_env.globals.update(seat_name=_seat_name, csrf_token=csrf_token, is_host=is_host,

@@ -10,7 +10,8 @@ from flask import Blueprint, Response, abort, redirect, render_template, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from web import render
-from web.app import seat_cookie_name, seat_required, set_cookie, state
+from web.context import state
+from web.guards import seat_cookie_name, seat_required, set_cookie
 
 bp = Blueprint("seat", __name__)
 

@@ -12,10 +12,11 @@ import signal
 import threading
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
 
 from cheroot import wsgi
 from flask import Flask
+
+from web.context import state_of
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ def make_server(app: Flask, host: str, port: int, threads: int) -> wsgi.Server:
 
 
 def _closing(app: Flask) -> threading.Event | None:
-    st: Any = app.extensions.get("table_companion")
+    st = state_of(app)
     return None if st is None else st.closing
 
 

@@ -17,7 +17,8 @@ from flask import Blueprint, Response, current_app, request
 
 from companion.table import Snapshot
 from web import render
-from web.app import WebState, seat_allowed, state
+from web.context import WebState, state
+from web.guards import seat_allowed
 
 bp = Blueprint("stream", __name__)
 

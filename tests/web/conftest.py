@@ -6,7 +6,7 @@ import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 
 from companion import games
 from companion.config import WebConfig
-from companion.games.base import Engine
-from companion.inputs import Command
+from companion.games.engine import AnyEngine
+from companion.inputs import HOST, Command, Source
 from companion.store import MemoryStore
 from companion.table import Table
 from tests.core import tally
@@ -25,8 +25,8 @@ from web.server import make_server, stop
 
 
 @pytest.fixture(autouse=True)
-def tally_engine() -> Iterator[Engine]:
-    engine = cast(Engine, tally)
+def tally_engine() -> Iterator[AnyEngine]:
+    engine = tally.engine
     games.register(engine)
     yield engine
 
@@ -46,7 +46,7 @@ def start_game(table: Table, players: list[str] | None = None, **args: Any) -> N
     assert res.accepted, res.reason
 
 
-def act(table: Table, action: dict[str, Any], source: str = "host") -> Any:
+def act(table: Table, action: dict[str, Any], source: Source = HOST) -> Any:
     return table.submit(Command("action", {"action": action}, source=source)).result(5)
 
 

@@ -1,0 +1,97 @@
+"""What one dashboard app holds: ``WebState`` in ``app.extensions``, and ``state()``.
+
+``web.app.create_app`` puts one ``WebState`` in ``app.extensions["table_companion"]``;
+views, guards and streams reach it through ``state()`` (the current app) and the server
+through ``state_of(app)``. There are no module globals: two apps in one process (tests)
+never share a table, a guard or a cache. The app only submits ``Command``s to the table
+(``WebState.submit``) and reads its ``Snapshot``s.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from flask import Flask, current_app
+
+from companion.config import WebConfig
+from companion.inputs import HOST, Command, Result, Source
+from companion.table import Table
+from web.auth import Guard
+from web.render import RenderCache
+
+EXTENSION = "table_companion"
+SUBMIT_TIMEOUT_S = 10.0
+
+#: camera zones: name -> normalised polygon (0..1 of the frame)
+Polygons = dict[str, list[tuple[float, float]]]
+
+
+class Camera(Protocol):
+    """The vision pipeline as the dashboard sees it."""
+
+    def live_jpeg(self) -> bytes | None: ...
+
+    def status(self) -> dict[str, Any]: ...
+
+    def set_zones(self, polygons: Polygons) -> None: ...
+
+
+@dataclass
+class WebState:
+    """Everything one dashboard app holds (``app.extensions["table_companion"]``)."""
+
+    table: Table
+    web_config: WebConfig
+    state_dir: Path
+    guard: Guard
+    camera: Camera | None = None
+    closing: threading.Event = field(default_factory=threading.Event)
+    cache: RenderCache = field(default_factory=RenderCache)
+    zones: Polygons = field(default_factory=dict)
+    _streams: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def stream_opened(self) -> None:
+        with self._lock:
+            self._streams += 1
+
+    def stream_closed(self) -> None:
+        with self._lock:
+            self._streams -= 1
+
+    @property
+    def streams(self) -> int:
+        """How many live streams are open now."""
+        with self._lock:
+            return self._streams
+
+    def submit(self, name: str, args: dict[str, Any] | None = None,
+               source: Source = HOST) -> Result:
+        """Send a command to the table and wait for its answer (committed or refused)."""
+        future = self.table.submit(Command(name, args or {}, source=source))
+        try:
+            return future.result(timeout=SUBMIT_TIMEOUT_S)
+        except FutureTimeout:
+            return Result(False, reason="The table did not answer in time; try again.")
+
+
+def install(app: Flask, web_state: WebState) -> None:
+    """Give ``app`` its ``WebState``."""
+    app.extensions[EXTENSION] = web_state
+
+
+def state_of(app: Flask) -> WebState | None:
+    """The ``WebState`` of ``app``, or None for an app that ``create_app`` did not build."""
+    return cast("WebState | None", app.extensions.get(EXTENSION))
+
+
+def state() -> WebState:
+    """The ``WebState`` of the current app."""
+    return cast(WebState, current_app.extensions[EXTENSION])
+
+
+__all__ = ["EXTENSION", "Camera", "Polygons", "WebState", "install", "state", "state_of"]
