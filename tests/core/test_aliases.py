@@ -61,7 +61,9 @@ def test_replay_reads_any_alias_in_the_header(
 def test_deck_new_and_tags_take_any_alias(
     game: str, alias: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["deck", "new", alias, "--name", "x"]) == 0, capsys.readouterr().err
+    made = main(["deck", "new", alias, "--name", "x"])
+    assert made == 0, capsys.readouterr().err
+    capsys.readouterr()
     assert main(["deck", "list", "--json"]) == 0
     decks = json.loads(capsys.readouterr().out)
     assert [d["game"] for d in decks] == [game]

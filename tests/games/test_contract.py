@@ -36,21 +36,19 @@ IDS = [e.name for e in ENGINES]
 def records_of(game: str) -> list[Path]:
     paths = sorted((ROOT / "tests" / "records").glob("*/*.jsonl"))
     paths += sorted((ROOT / "companion" / "demos").glob("*.jsonl"))
-    return [p for p in paths if _header(p).get("game") and games.canonical(_header(p)["game"])
+    return [p for p in paths if games.canonical(parse_header(json.loads(_lines(p)[0])).game)
             == game]
 
 
-def _header(path: Path) -> dict[str, Any]:
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    header: dict[str, Any] = json.loads(first)
-    return header
+def _lines(path: Path) -> list[str]:
+    return [x for x in path.read_text(encoding="utf-8").splitlines()
+            if x.strip() and not x.lstrip().startswith("#")]
 
 
 def sessions(engine: AnyEngine) -> Iterator[Session]:
     """A session after every step of every recorded game of ``engine`` (refusals skipped)."""
     for path in records_of(engine.name):
-        lines = [x for x in path.read_text(encoding="utf-8").splitlines()
-                 if x.strip() and not x.startswith("#")]
+        lines = _lines(path)
         header = parse_header(json.loads(lines[0]))
         session = Session.start(engine, header.setup())
         yield session
@@ -134,12 +132,17 @@ def test_recorded_events_round_trip_and_cover_most_types(engine: AnyEngine) -> N
 
 
 def private_keys(engine: AnyEngine, state: Any, n: int) -> set[str]:
+    """Keys only seat views have: their own top-level keys and every key nested in them
+    that the public view never uses (``seat``, which names the owner, aside)."""
     public = engine.public_view(state)
+    public_keys = {k for node in walk(public) for k in node}
     keys: set[str] = set()
     for seat in range(n):
-        keys |= {k for k, v in engine.seat_view(state, seat).items()
-                 if k not in public or public[k] != v}
-    return keys
+        view = engine.seat_view(state, seat)
+        for key, value in view.items():
+            if key not in public or public[key] != value:
+                keys |= ({key} | {k for node in walk(value) for k in node}) - public_keys
+    return keys - {"seat"}
 
 
 def walk(value: Any) -> Iterator[Mapping[str, Any]]:
