@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from companion.games.base import ButtonRole
+from companion.games.base import ButtonRole as ButtonRole  # re-exported: buttons use it
 
 SourceKind = Literal["host", "cli", "camera", "table", "seat"]
 
