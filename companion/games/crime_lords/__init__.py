@@ -1,8 +1,8 @@
 """Crime Lords (Steve Jackson Games): the Mob ledger and referee.
 
 ``engine`` is this game's ``companion.games.engine.Engine``. Rules choices:
-docs/rules/crime_lords.md; record actions: docs/records.md. Seats are listed clockwise; play goes counterclockwise,
-so the player after seat ``s`` is seat ``s - 1``. Dice are rolled at the table and their
+docs/rules/crime_lords.md; record actions: docs/records.md. Seats are listed clockwise;
+play goes counterclockwise, so the player after seat ``s`` is seat ``s - 1``. Dice are rolled at the table and their
 values are part of the ``roll`` action; card stats come with the first action that
 brings a card into play (the table fills them from the deck).
 
