@@ -17,6 +17,10 @@ from companion.games.base import ButtonRole as ButtonRole  # re-exported: button
 
 SourceKind = Literal["host", "cli", "camera", "table", "seat"]
 
+#: What the deck registry says of a tag: one of our cards (``ok``), a code of no deck we
+#: know (``unknown``: also anything that is not a tag at all), or a forged copy.
+TagStatus = Literal["ok", "unknown", "forged"]
+
 
 @dataclass(frozen=True)
 class Source:
@@ -55,7 +59,7 @@ class TagSeen:
     payload: str
     at: float
     zone: str | None = None
-    status: str = "unknown"  # ok | unknown | forged | damaged (from the deck registry)
+    status: TagStatus = "unknown"
     game: str | None = None
     card: str | None = None
     serial: int | None = None
@@ -68,7 +72,7 @@ class TagLeft:
     payload: str
     at: float
     zone: str | None = None
-    status: str = "unknown"
+    status: TagStatus = "unknown"
     game: str | None = None
     card: str | None = None
     serial: int | None = None

@@ -19,12 +19,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.config import TrackingConfig, ZonesConfig
+from companion.inputs import TagStatus
 from vision.frames import Decoder, Detection, Frame, FrameSource
 from vision.tracking import TagEvent, TagTracker, Zones
 
 log = logging.getLogger(__name__)
 
 Resolver = Callable[[str], Any]
+#: the deck registry's verdicts that the table tells apart
+_TABLE_STATUS: dict[str, TagStatus] = {"ok": "ok", "forged": "forged", "unknown": "unknown"}
 
 
 class _Slot:
@@ -227,9 +230,10 @@ class VisionPipeline:
     def _emit(self, event: TagEvent) -> None:
         info = self.info(event.payload)
         if info is not None:
-            status = str(getattr(info, "status", "unknown"))
+            # anything else the registry says ("malformed": not a tag at all) is unknown
+            status = _TABLE_STATUS.get(str(getattr(info, "status", "")), "unknown")
             event = dataclasses.replace(
-                event, status="unknown" if status == "malformed" else status,
+                event, status=status,
                 game=getattr(info, "game", None), card=getattr(info, "card", None),
                 serial=getattr(info, "serial", None),
             )
