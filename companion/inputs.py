@@ -47,7 +47,6 @@ class Source:
 
 
 HOST = Source("host")
-CLI = Source("cli")
 CAMERA = Source("camera")
 TABLE = Source("table")
 

@@ -26,9 +26,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-# The one web module that builds an engine (its own benchmark game, never served); the
-# import-linter contract web-no-game-internals flags it until ``companion.games``
-# exports ``Engine``.
+# The one web module that builds an engine: its own benchmark game, never served (the
+# engine contract is not a game's internals, so web-no-game-internals allows it).
 from companion.games.engine import Engine
 
 CLIENTS = 50

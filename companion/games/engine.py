@@ -33,7 +33,6 @@ from typing import Any, Generic, TypeVar
 from companion.games.base import (
     DEADLINE,
     Action,
-    IllegalAction,
     Outcome,
     Setup,
     SetupError,
@@ -164,4 +163,4 @@ class Engine(Generic[S, E]):
 #: An engine of any game, as the registry and the table loop hold it.
 AnyEngine = Engine[Any, Any]
 
-__all__ = ["AnyEngine", "Engine", "IllegalAction", "normalise"]
+__all__ = ["AnyEngine", "Engine", "normalise"]

@@ -33,6 +33,8 @@ BAD_IMPORTS = [
      "web.seat -> companion.games.crime_lords.mob"),
     ("edges-not-table-loop", "vision/tracking.py", "import companion.table",
      "vision.tracking -> companion.table"),
+    ("vision-frames-shared", "vision/frames.py", "import vision.decoding",
+     "vision.frames -> vision.decoding"),
     ("core-not-edges", "companion/table.py", "import web.render", "companion.table -> web"),
     ("no-cycles", "companion/games/nasty7/state.py", "import companion.games.nasty7.decide",
      "companion.games.nasty7.decide -> companion.games.nasty7"),
