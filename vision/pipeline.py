@@ -86,8 +86,12 @@ class VisionPipeline:
         *,
         backoff: tuple[float, float] = (0.5, 10.0),
         live_fps: float = 4.0,
+        on_frame: Callable[[Frame], None] | None = None,
     ) -> None:
         self.source, self.decoder, self.on_event = source, decoder, on_event
+        #: called with every decoded frame on the decode thread (e.g. a clip recorder);
+        #: must return quickly and must not keep a reference to ``frame.image`` it mutates
+        self.on_frame = on_frame
         self.zones = Zones.from_config(zones)
         self.tracker = TagTracker(tracker_config, self.zones)
         self._resolve, self._clock = resolve, clock
@@ -212,6 +216,11 @@ class VisionPipeline:
             self._decoded.append(frame.at)
             self._frames += 1
             self._latest = (frame, detections)
+        if self.on_frame is not None:
+            try:
+                self.on_frame(frame)
+            except Exception:
+                log.exception("the frame hook raised")
         for event in events:
             self._emit(event)
 

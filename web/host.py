@@ -69,6 +69,7 @@ def panel() -> Response:
         "host.html", s=payload, joins=_joins(snap.game_id, list(snap.players)),
         dashboard=base_url(), dashboard_qr=qr_svg(base_url()), records=_records(snap),
         refusal=_last_refusal(snap), fragment=render.fragment("table", payload),
+        controls=render.fragment("host", payload) if snap.game else "",
         camera=st.camera)
     resp = Response(body, mimetype="text/html")
     if signing_in:

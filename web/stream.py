@@ -5,6 +5,7 @@ already names it), then every newer one. Event ids are ``<epoch>-<seq>``, so a p
 reconnects resumes without a page reload and a restarted table sends a full snapshot.
 Bursts are throttled: a client gets at most one snapshot per ``MIN_GAP_S``, always the
 latest. A comment every ``KEEPALIVE_S`` keeps proxies and phones from dropping the line.
+``/api/host/stream`` (host only) always carries the host's controls as ``html``.
 ``?html=1`` adds the rendered fragment of the page (``html``) to each event.
 """
 
@@ -18,7 +19,7 @@ from flask import Blueprint, Response, current_app, request
 from companion.table import Snapshot
 from web import render
 from web.context import WebState, state
-from web.guards import seat_allowed
+from web.guards import is_host, seat_allowed
 
 bp = Blueprint("stream", __name__)
 
@@ -97,6 +98,26 @@ def public_stream() -> Response:
             return render.event_json(payload)
 
         return st.cache.get(snap, f"public:{with_html}", make)
+
+    return _response(st, encode)
+
+
+@bp.get("/api/host/stream")
+def host_stream() -> Response:
+    """The host's controls for the running game (``games/<game>/host.html``), host only."""
+    st = state()
+    if not is_host():
+        return Response("Host only.\n", status=403, mimetype="text/plain")
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    def encode(snap: Snapshot) -> str:
+        def make() -> str:
+            payload = render.public_payload(snap)
+            with app.app_context():
+                payload["html"] = render.fragment("host", payload)
+            return render.event_json(payload)
+
+        return st.cache.get(snap, "host:html", make)
 
     return _response(st, encode)
 

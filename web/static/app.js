@@ -1,5 +1,6 @@
 /* Table Companion dashboard: live updates (SSE with resume), forms that POST JSON,
-   the hesitation timer bar, the setup form and the camera zone editor. No framework. */
+   the hesitation timer bar, the setup form. No framework. The camera page's zone editor is camera.js; each
+   game's own page code is static/games/<game>.js. */
 "use strict";
 
 const csrf = () => document.querySelector('meta[name="csrf-token"]').content;
@@ -249,76 +250,6 @@ function setup(form) {
   });
 }
 
-/* ---- camera -------------------------------------------------------------------- */
-
-function camera(box) {
-  const img = document.getElementById("live-img");
-  const svg = document.getElementById("zones");
-  const zones = JSON.parse(document.getElementById("zones-data").textContent || "{}");
-  let draft = [];
-  const ns = "http://www.w3.org/2000/svg";
-  const draw = () => {
-    svg.replaceChildren();
-    const poly = (points, cls) => {
-      const p = document.createElementNS(ns, "polygon");
-      p.setAttribute("points", points.map((q) => q.join(",")).join(" "));
-      if (cls) p.setAttribute("class", cls);
-      svg.appendChild(p);
-    };
-    Object.values(zones).forEach((pts) => poly(pts));
-    if (draft.length) poly(draft, "draft");
-    draft.forEach(([x, y]) => {
-      const c = document.createElementNS(ns, "circle");
-      c.setAttribute("cx", x); c.setAttribute("cy", y); c.setAttribute("r", 0.008);
-      svg.appendChild(c);
-    });
-    const ul = document.getElementById("zone-list");
-    ul.replaceChildren(...Object.entries(zones).map(([name, pts]) => {
-      const li = document.createElement("li");
-      li.textContent = `${name}: ${pts.length} corners`;
-      return li;
-    }));
-  };
-  svg.addEventListener("pointerdown", (e) => {
-    const r = svg.getBoundingClientRect();
-    const x = (e.clientX - r.left) / r.width;
-    const y = (e.clientY - r.top) / r.height;
-    draft.push([Number(x.toFixed(4)), Number(y.toFixed(4))]);
-    draw();
-  });
-  document.getElementById("zone-finish").addEventListener("click", () => {
-    const name = document.getElementById("zone-name").value.trim();
-    if (!name) { say("Give the zone a name first.", true); return; }
-    if (draft.length < 3) { say("A zone needs at least 3 corners: tap the picture.", true); return; }
-    zones[name] = draft; draft = []; draw();
-  });
-  document.getElementById("zone-undo").addEventListener("click", () => { draft.pop(); draw(); });
-  document.getElementById("zone-clear").addEventListener("click", () => {
-    Object.keys(zones).forEach((k) => delete zones[k]); draft = []; draw();
-  });
-  document.getElementById("zone-save").addEventListener("click", async () => {
-    report(await post("/api/camera/zones", { zones }));
-  });
-  const refresh = () => {
-    const next = new Image();
-    next.onload = () => { img.src = next.src; setTimeout(refresh, 250); };
-    next.onerror = () => setTimeout(refresh, 1000);
-    next.src = `/host/camera.jpg?t=${Date.now()}`;
-  };
-  setTimeout(refresh, 250);
-  setInterval(async () => {
-    try {
-      const data = await (await fetch("/api/camera", { credentials: "same-origin" })).json();
-      const c = data.camera || {};
-      const tags = (c.tags || []).length;
-      document.getElementById("cam-status").textContent =
-        `${c.state || "unknown"} · ${c.fps || 0} fps · decode ${c.decode_ms ?? "–"} ms · ${tags} tag(s) visible` +
-        (c.last_error ? ` · ${c.last_error}` : "");
-    } catch (err) { /* the next poll tries again */ }
-  }, 2000);
-  draw();
-}
-
 /* ---- start --------------------------------------------------------------------- */
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -328,6 +259,4 @@ document.addEventListener("DOMContentLoaded", () => {
   requestAnimationFrame(tickTimers);
   const form = document.getElementById("setup");
   if (form) setup(form);
-  const cam = document.getElementById("camera");
-  if (cam) camera(cam);
 });

@@ -1,0 +1,2 @@
+/* casablanca: page code of this game (loaded by base.html after app.js). */
+"use strict";
