@@ -1,4 +1,5 @@
-"""Shared fixtures: every test gets its own state directory."""
+"""Shared fixtures: every test gets its own state directory; browser fixtures come from
+``tests/browser.py``."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+pytest_plugins = ["tests.browser"]
 
 
 @pytest.fixture(autouse=True)

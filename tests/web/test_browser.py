@@ -6,66 +6,16 @@ Screenshots go to artifacts/screenshots/ (CI keeps artifacts/).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from companion.table import Table
+from tests.browser import BROWSER, join_links, shot
 from tests.web.conftest import act, start_game
-from web.auth import host_token
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-PHONE = {"width": 390, "height": 844}
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(),
-                       reason="needs Debian's chromium at /usr/bin/chromium (apt-get install "
-                              "chromium)"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    """A factory of phones: each is its own browser context (its own cookies)."""
-    contexts: list[Any] = []
-
-    def make() -> Any:
-        ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, color_scheme="dark")
-        contexts.append(ctx)
-        return ctx.new_page()
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def join_links(page: Any, base: str, state_dir: Path) -> list[str]:
-    page.goto(f"{base}/host?token={host_token(state_dir)}")
-    hrefs = page.eval_on_selector_all("a[href*='/join/']", "els => els.map(e => e.href)")
-    return [re.sub(r"^https?://[^/]+", base, h) for h in hrefs]
+pytestmark = BROWSER
 
 
 def test_table_page_shows_a_card_arrive_live(table: Table, live_url: str, phone: Any) -> None:

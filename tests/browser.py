@@ -1,0 +1,104 @@
+"""Real Chromium for browser tests: the one place that launches it.
+
+Fixtures (registered by ``tests/conftest.py``): ``browser`` (one per module), ``phone``
+(a factory of 390×844 phones, each its own cookies) and ``tv`` (a factory of 1280×800
+tablets/TVs). Helpers: ``shot(page, name)`` writes ``artifacts/screenshots/<name>.png``;
+``join_links`` reads the seats' join links off the host panel; ``too_wide`` lists the
+elements wider than the viewport; ``BROWSER`` marks a module as needing Chromium.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web.auth import host_token
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = ROOT / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1280, "height": 800}
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+#: ``pytestmark = BROWSER`` in a module of browser tests
+BROWSER = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="needs Debian's chromium at /usr/bin/chromium (apt-get install "
+                              "chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def _pages(browser: Any, viewport: dict[str, int], mobile: bool) -> Iterator[Callable[..., Any]]:
+    contexts: list[Any] = []
+
+    def make(color_scheme: str = "dark", javascript: bool = True) -> Any:
+        ctx = browser.new_context(viewport=viewport, device_scale_factor=2 if mobile else 1,
+                                  is_mobile=mobile, has_touch=mobile,
+                                  color_scheme=color_scheme, java_script_enabled=javascript)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Callable[..., Any]]:
+    """A factory of phones (390×844): each is its own browser context (its own cookies)."""
+    yield from _pages(browser, PHONE, True)
+
+
+@pytest.fixture
+def tv(browser: Any) -> Iterator[Callable[..., Any]]:
+    """A factory of tablets / TVs (1280×800)."""
+    yield from _pages(browser, TV, False)
+
+
+def shot(page: Any, name: str) -> None:
+    """A full-page screenshot in ``artifacts/screenshots/<name>.png``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def join_links(page: Any, base: str, state_dir: Path) -> list[str]:
+    """The seats' join links, read off the host panel (signs ``page`` in as the host)."""
+    page.goto(f"{base}/host?token={host_token(state_dir)}")
+    hrefs = page.eval_on_selector_all("a[href*='/join/']", "els => els.map(e => e.href)")
+    return [re.sub(r"^https?://[^/]+", base, h) for h in hrefs]
+
+
+def too_wide(page: Any) -> list[str]:
+    """Visible elements whose right edge is past the viewport (nothing may be)."""
+    found: list[str] = page.evaluate("""() => {
+      const w = document.documentElement.clientWidth, out = [];
+      for (const el of document.querySelectorAll('body *')) {
+        const r = el.getBoundingClientRect();
+        if (r.width && r.right > w + 1 && getComputedStyle(el).visibility !== 'hidden'
+            && !el.closest('.scroll-x')) {
+          out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+                   + (el.className && typeof el.className === 'string'
+                      ? '.' + el.className.split(' ').join('.') : '')
+                   + ' ' + Math.round(r.right) + 'px');
+        }
+      }
+      return out;
+    }""")
+    return found
