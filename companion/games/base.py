@@ -70,6 +70,19 @@ class ButtonInput:
 TableInput = TagInput | ButtonInput
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """How the setup page offers one option: a label, one line of help, and (for a
+    choice) the allowed values with their labels, radio buttons in that order."""
+
+    label: str
+    help: str = ""
+    #: value -> label; the setup page offers exactly these (the default pre-selected)
+    choices: tuple[tuple[Any, str], ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+
+
 class IllegalAction(ValueError):
     """An action the rules refuse; ``reason`` is a sentence a player understands."""
 

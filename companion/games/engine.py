@@ -22,17 +22,23 @@ function against the contract when the engine is built.
   into an action, ``None`` if it means nothing now, or raises ``IllegalAction``.
 - ``end_of_record(state)`` (optional): events that settle what the end of a record
   means (Casablanca: an announced action nobody protested takes effect).
+- ``describe(action, events, players)`` (optional): the history's sentence for one
+  accepted action, in plain words with player and card names ("Ben played a Twin
+  Racketeer (count 3, 4)"); ``None`` leaves it to the dashboard's generic wording.
+- ``option_specs`` (optional): option name -> ``OptionSpec`` (label, one line of help,
+  choices) for the setup page; an option without one is offered with a generic label.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from companion.games.base import (
     DEADLINE,
     Action,
+    OptionSpec,
     Outcome,
     Setup,
     SetupError,
@@ -77,6 +83,8 @@ class Engine(Generic[S, E]):
     signals: Callable[[S, Sequence[E]], list[SignalOut]]
     action_for_input: Callable[[S, TableInput], Action | None]
     end_of_record: Callable[[S], list[E]] | None = None
+    describe: Callable[[Action, Sequence[E], Sequence[str]], str | None] | None = None
+    option_specs: Mapping[str, OptionSpec] = field(default_factory=dict)
 
     # --- names ----------------------------------------------------------------------
 
