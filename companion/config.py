@@ -32,10 +32,12 @@ class TableConfig(Section):
 class CameraConfig(Section):
     source: Literal["auto", "opencv", "picamera2", "file", "synthetic"] = "auto"
     device: int | str = 0
-    width: int = Field(1280, ge=160, le=4096)
-    height: int = Field(720, ge=120, le=3072)
+    width: int = Field(1280, ge=160, le=4608)  # Camera Module 3 full sensor: 4608x2592
+    height: int = Field(720, ge=120, le=3072)  # HQ camera full sensor: 4056x3040
     fps: float = Field(30.0, gt=0, le=120)
     path: str | None = None  # for source = "file": a video or a folder of images
+    #: "zones": decode only the zones, as full-resolution crops (a whole-table camera)
+    decode: Literal["frame", "zones"] = "frame"
 
 
 class DecoderConfig(Section):
@@ -105,7 +107,7 @@ class SignalsConfig(Section):
 class WebConfig(Section):
     host: str = "0.0.0.0"
     port: int = Field(8080, ge=1, le=65535)
-    threads: int = Field(80, ge=4, le=1000)
+    threads: int = Field(16, ge=4, le=1000)
 
 
 class Config(Section):

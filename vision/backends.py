@@ -45,6 +45,15 @@ def _quad(points: Any) -> Corners:
     return tuple((float(p[0]), float(p[1])) for p in points)
 
 
+def zx_modules(result: Any) -> int:
+    """Modules a side of a zxing-cpp QR result (17 + 4 x version), 0 when it does not say."""
+    extra = getattr(result, "extra", None) or {}
+    try:
+        return 17 + 4 * int(extra.get("Version", ""))
+    except (TypeError, ValueError):
+        return 0
+
+
 def zx_corners(pos: Any) -> Corners:
     """The corners of a zxing-cpp ``Position``, clockwise from the code's top-left."""
     return _quad(
@@ -81,7 +90,7 @@ class ZxingDecoder:
         for r in self.read(to_gray(image), self.report_damaged):
             corners = zx_corners(r.position)
             if r.valid:
-                out.append(Detection(r.text, corners, self.name))
+                out.append(Detection(r.text, corners, self.name, modules=zx_modules(r)))
             else:
                 out.append(Detection("", corners, self.name, damaged=True))
         return out

@@ -25,12 +25,14 @@ class Detection:
     ``text`` is the payload exactly as encoded; ``corners`` are four points (x, y) in
     pixels, clockwise from the code's top-left; ``backend`` says who read it.
     ``damaged`` marks a code that was located but could not be read (``text`` is "").
+    ``modules``: modules a side (21 for version 1), 0 when the backend does not say.
     """
 
     text: str
     corners: Corners
     backend: str
     damaged: bool = False
+    modules: int = 0
 
     def center(self) -> tuple[float, float]:
         """The mean of the corners, in pixels."""

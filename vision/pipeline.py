@@ -19,13 +19,19 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.config import TrackingConfig, ZonesConfig
+from companion.decks import CALIBRATION_CARD
 from companion.inputs import TagStatus
+from vision.calibration import SizeAdvice, advise
 from vision.frames import Decoder, Detection, Frame, FrameSource
+from vision.quads import drop_phantoms
 from vision.tracking import TagEvent, TagTracker, Zones
+from vision.zonecrop import ZoneDecoder
 
 log = logging.getLogger(__name__)
 
 Resolver = Callable[[str], Any]
+#: a live view that has not asked for a picture for this long is closed
+WATCH_S = 3.0
 #: the deck registry's verdicts that the table tells apart
 _TABLE_STATUS: dict[str, TagStatus] = {"ok": "ok", "forged": "forged", "unknown": "unknown"}
 
@@ -87,8 +93,12 @@ class VisionPipeline:
         backoff: tuple[float, float] = (0.5, 10.0),
         live_fps: float = 4.0,
         on_frame: Callable[[Frame], None] | None = None,
+        lockstep: bool = False,
+        decode_zones: bool = False,
     ) -> None:
         self.source, self.decoder, self.on_event = source, decoder, on_event
+        if decode_zones:  # full-resolution crops of the zones only (a whole-table camera)
+            self.decoder = ZoneDecoder(decoder, lambda: self.zones.polygons)
         #: called with every decoded frame on the decode thread (e.g. a clip recorder);
         #: must return quickly and must not keep a reference to ``frame.image`` it mutates
         self.on_frame = on_frame
@@ -98,6 +108,9 @@ class VisionPipeline:
         self._backoff, self._live_period = backoff, 1.0 / live_fps
         self._resolved: dict[str, Any] = {}
         self._slot = _Slot()
+        #: ``lockstep``: the next frame is read only once the previous one is decoded, so
+        #: every frame is decoded and none dropped, however slow the machine (files, tests)
+        self._turn = threading.Semaphore(1) if lockstep else None
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
@@ -107,9 +120,13 @@ class VisionPipeline:
         self._last_error: str | None = None
         self._decoded: deque[float] = deque(maxlen=60)  # capture times of decoded frames
         self._decode_s: deque[float] = deque(maxlen=60)
+        self._decode_cpu_s: deque[float] = deque(maxlen=60)  # CPU time of the decode thread
         self._frames = 0
         self._latest: tuple[Frame, list[Detection]] | None = None
         self._jpeg: tuple[int, float, bytes] | None = None  # (frame index, made at, bytes)
+        self._watched_at: float | None = None  # when a live view last asked for a picture
+        if hasattr(source, "want_display"):  # full-size pictures only while someone watches
+            source.want_display = self.watching
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -147,10 +164,13 @@ class VisionPipeline:
         self.stop()
 
     def wait_ended(self, timeout: float | None = None) -> bool:
-        """For a file source: wait until every frame is decoded; True when it ended."""
-        deadline = None if timeout is None else self._clock() + timeout
+        """For a file source: wait until every frame is decoded; True when it ended.
+
+        ``timeout`` is real (wall-clock) seconds, a safety net, never frame time.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
         while not (self._slot.ended and not self._threads[1].is_alive()):
-            if deadline is not None and self._clock() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 return False
             time.sleep(0.01)
         return True
@@ -165,9 +185,13 @@ class VisionPipeline:
 
     def _capture_loop(self) -> None:
         while not self._stop.is_set():
+            if self._turn is not None and not self._turn.acquire(timeout=0.2):
+                continue  # the decoder is still on the previous frame
             try:
                 frame = self.source.read()
             except Exception as exc:  # a camera error, or any bug in an adapter
+                if self._turn is not None:
+                    self._turn.release()  # no frame went out: the turn is still ours
                 self._camera_failed(exc)
                 continue
             if frame is None:
@@ -205,14 +229,20 @@ class VisionPipeline:
             except Exception as exc:
                 log.exception("decoding a frame failed")
                 self._set_state(self._state, f"decoder: {exc}")
+            finally:
+                if self._turn is not None:
+                    self._turn.release()
 
     def _process(self, frame: Frame) -> None:
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.thread_time()
         detections = self.decoder.decode(frame.image)
+        if self._resolve is not None:  # a text refused right on top of a card is no tag
+            detections = drop_phantoms(detections, self._is_ok)
         size = (frame.image.shape[1], frame.image.shape[0])
         events = self.tracker.update(frame.at, detections, size)
         with self._lock:
             self._decode_s.append(time.perf_counter() - t0)
+            self._decode_cpu_s.append(time.thread_time() - cpu0)
             self._decoded.append(frame.at)
             self._frames += 1
             self._latest = (frame, detections)
@@ -235,6 +265,9 @@ class VisionPipeline:
                 log.exception("resolving a tag failed")
                 self._resolved[payload] = None
         return self._resolved[payload]
+
+    def _is_ok(self, payload: str) -> bool:
+        return str(getattr(self.info(payload), "status", "")) == "ok"
 
     def _emit(self, event: TagEvent) -> None:
         info = self.info(event.payload)
@@ -267,7 +300,8 @@ class VisionPipeline:
 
         ``state``: starting | running | reconnecting | stopped; ``attempt`` and
         ``next_retry_in_s`` while reconnecting; ``fps`` of decoded frames (last ~2 s);
-        ``decode_ms`` (median of recent frames), ``frames``, ``dropped``, ``last_error``.
+        ``decode_ms`` (median of recent frames, wall time), ``decode_cpu_ms`` (the same in
+        CPU time of the decode thread), ``frames``, ``dropped``, ``last_error``.
         """
         with self._lock:
             now = self._clock()
@@ -281,19 +315,29 @@ class VisionPipeline:
                 "fps": round(fps, 1),
                 "decode_ms": round(statistics.median(self._decode_s) * 1000, 1)
                 if self._decode_s else None,
+                "decode_cpu_ms": round(statistics.median(self._decode_cpu_s) * 1000, 1)
+                if self._decode_cpu_s else None,
                 "frames": self._frames,
                 "dropped": self._slot.dropped,
                 "last_error": self._last_error,
                 "tags": self.tracker.visible(),
             }
 
+    def watching(self) -> bool:
+        """True while a live view is open: it asked for a picture in the last ``WATCH_S``."""
+        at = self._watched_at
+        return at is not None and self._clock() - at < WATCH_S
+
     def live_jpeg(self) -> bytes | None:
         """The newest frame as JPEG with zones and labelled tags; None before the first.
 
-        Re-encoded at most ``live_fps`` times a second, whoever asks.
+        Re-encoded at most ``live_fps`` times a second, whoever asks. Asking opens the
+        live view: the source makes full-size pictures (``Frame.display``) for
+        ``WATCH_S`` seconds; until the first one comes, the decoded (gray) frame is shown.
         """
         from vision.liveview import annotate, encode_jpeg
 
+        self._watched_at = self._clock()
         with self._lock:
             latest, cached = self._latest, self._jpeg
         if latest is None:
@@ -302,7 +346,8 @@ class VisionPipeline:
         frame, detections = latest
         if cached is not None and (cached[0] == frame.index or now - cached[1] < self._live_period):
             return cached[2]
-        labelled = [(d, *self._label(d)) for d in detections]
+        calibration = advise([d.corners for d in detections if self._is_calibration(d)])
+        labelled = [(d, *self._label(d, calibration)) for d in detections]
         picture = frame.display if frame.display is not None else frame.image
         size = (frame.image.shape[1], frame.image.shape[0])
         jpeg = encode_jpeg(annotate(picture, labelled, self.zones.polygons, size))
@@ -310,9 +355,16 @@ class VisionPipeline:
             self._jpeg = (frame.index, now, jpeg)
         return jpeg
 
-    def _label(self, d: Detection) -> tuple[str, bool]:
+    def _is_calibration(self, d: Detection) -> bool:
+        return bool(d.text) and getattr(self.info(d.text), "card", None) == CALIBRATION_CARD
+
+    def _label(self, d: Detection, calibration: SizeAdvice | None = None) -> tuple[str, bool]:
         if d.damaged or not d.text:
             return "unreadable", False
+        if calibration is not None and self._is_calibration(d):
+            size = calibration.size_mm
+            return ("camera too far for stickers" if size is None
+                    else f"print --size {size:g}"), size is not None
         info = self.info(d.text)
         if info is None or getattr(info, "status", None) != "ok":
             return "unknown", False

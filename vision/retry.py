@@ -1,14 +1,21 @@
-"""The shipped decoder: zxing-cpp on the whole frame, a local retry only where it failed.
+"""The shipped decoder: zxing-cpp on the whole frame, local retries only where it failed.
 
 zxing-cpp (``return_errors=True``) also reports codes it located but could not read.
-Only those regions are cropped (with a margin), upscaled 1.5x and decoded again, by
-zxing-cpp and then pyzbar. Whole-frame retries cost about 3x the time for the few tags
-they rescue; local ones cost a fraction of that (see ``vision/bench.py``).
+Only those regions are retried, each by a short list of *variants* (``VARIANTS``), in
+order, until one reads the code (``ORDER``): an upscaled crop, a perspective-rectified
+crop from the located corners (measured too: a sharpened crop, a binarised one, pyzbar). Whole-frame retries cost
+about 3x the time on every frame; local ones cost nothing on frames where everything
+was read. ``companion bench vision`` measures each variant's gain and cost (``ORDER``
+is the order it chose). Reads a retry makes inside another code's outline are phantoms
+and dropped (``vision.quads``); so are ``damaged`` entries without a real outline.
 Built from the backends in ``vision.backends``; ``vision.decoding`` hands it out as
 ``default_decoder("auto")`` (this module never imports ``vision.decoding``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -19,25 +26,35 @@ from vision.backends import (
     ZxingDecoder,
     to_gray,
     zx_corners,
+    zx_modules,
 )
 from vision.frames import Corners, Detection, Image
+from vision.quads import area, drop_inner, is_real, overlap
 
 #: how much the crop reaches beyond the located code, as a share of its size
 MARGIN = 0.35
-#: the upscale factor of a retry
+#: the upscale factor of the plain retry
 SCALE = 1.5
+#: a rectified code is warped to this many pixels a side (plus the margin)
+RECTIFIED = 120
+
+#: a variant: (gray crop, located corners in crop pixels) -> codes read, in crop pixels
+Variant = Callable[["RetryDecoder", Image, Corners], list[Detection]]
 
 
 class RetryDecoder:
-    """zxing-cpp, then a zxing-cpp/pyzbar retry on 1.5x crops of located-but-unread codes.
+    """zxing-cpp, then retry variants on crops around located-but-unread codes.
 
     ``report_damaged``: return a code that no retry could read as a ``Detection`` with
-    ``damaged=True`` and ``text=""`` (``companion scan`` does; the table does not).
+    ``damaged=True`` and ``text=""`` (``companion scan`` does; the table does not);
+    only codes with a real outline are reported, and every located code is retried (the
+    table retries at most ``MAX_RETRIES`` a frame). ``order``: the variant names tried,
+    in turn (default ``ORDER``; ``SCAN_ORDER`` with ``report_damaged``).
     """
 
     name = "auto"
 
-    def __init__(self, report_damaged: bool = False) -> None:
+    def __init__(self, report_damaged: bool = False, order: Sequence[str] | None = None) -> None:
         self._zx = ZxingDecoder()
         self.report_damaged = report_damaged
         self._pz: PyzbarDecoder | None
@@ -45,39 +62,51 @@ class RetryDecoder:
             self._pz = PyzbarDecoder()
         except DecoderUnavailableError:
             self._pz = None
+        names = list((SCAN_ORDER if report_damaged else ORDER) if order is None else order)
+        unknown = [n for n in names if n not in VARIANTS]
+        if unknown:
+            raise ValueError(f"unknown retry variant(s) {unknown}: choose from {sorted(VARIANTS)}")
+        self.order = [n for n in names if n != "pyzbar" or self._pz is not None]
 
     def decode(self, image: Image) -> list[Detection]:
         gray = to_gray(image)
-        found: list[Detection] = []
+        first: list[Detection] = []
         failed: list[Corners] = []
         for r in self._zx.read(gray, errors=True):
             corners = zx_corners(r.position)
             if r.valid:
-                found.append(Detection(r.text, corners, "zxing"))
-            else:
+                first.append(Detection(r.text, corners, "zxing", modules=zx_modules(r)))
+            elif is_real(corners):
                 failed.append(corners)
-        for corners in failed:
-            if any(_overlaps(corners, d.corners) for d in found):
+        found = list(first)
+        failed.sort(key=area, reverse=True)
+        for corners in failed if self.report_damaged else failed[:MAX_RETRIES]:
+            if any(overlap(corners, d.corners) for d in found):
                 continue  # the same code, read (or reported) on another pass
             rescued = self.retry(gray, corners)
+            texts = {f.text for f in found}
+            rescued = [d for d in rescued if d.text not in texts]
             if rescued:
-                found.extend(d for d in rescued if d.text not in {f.text for f in found})
+                found.extend(rescued)
             elif self.report_damaged:
                 found.append(Detection("", corners, "auto", damaged=True))
-        return found
+        return drop_inner(found)
 
-    def retry(self, gray: Image, corners: Corners) -> list[Detection]:
-        """Codes read in an upscaled crop around ``corners``, mapped back to ``gray``."""
+    def retry(self, gray: Image, corners: Corners, order: Sequence[str] | None = None
+              ) -> list[Detection]:
+        """Codes read around ``corners`` by the first variant that reads any, in ``gray`` pixels."""
         crop, (x0, y0) = _crop(gray, corners)
         if crop.size == 0:
             return []
-        big: Image = cv2.resize(crop, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_CUBIC)
-        decoders = [self._zx] + ([self._pz] if self._pz is not None else [])
-        for decoder in decoders:
-            hits = [d for d in decoder.decode(big) if not d.damaged]
+        local = tuple((x - x0, y - y0) for x, y in corners)
+        for name in self.order if order is None else order:
+            hits = [d for d in VARIANTS[name](self, crop, local) if not d.damaged and d.text]
             if hits:
-                return [_shift(d, x0, y0) for d in hits]
+                return [_moved(d, x0, y0, f"retry-{name}") for d in hits]
         return []
+
+    def zx(self, image: Image) -> list[Detection]:
+        return [d for d in self._zx.decode(image) if not d.damaged]
 
 
 def _crop(gray: Image, corners: Corners) -> tuple[Image, tuple[int, int]]:
@@ -91,15 +120,84 @@ def _crop(gray: Image, corners: Corners) -> tuple[Image, tuple[int, int]]:
     return gray[y0:y1, x0:x1], (x0, y0)
 
 
-def _shift(d: Detection, x0: int, y0: int) -> Detection:
-    corners = tuple((x / SCALE + x0, y / SCALE + y0) for x, y in d.corners)
-    return Detection(d.text, corners, f"retry-{d.backend}")
+def _moved(d: Detection, x0: float, y0: float, backend: str) -> Detection:
+    return replace(d, corners=tuple((x + x0, y + y0) for x, y in d.corners), backend=backend)
 
 
-def _overlaps(a: Corners, b: Corners) -> bool:
-    """True when the centre of ``a`` lies inside the bounding box of ``b``."""
-    cx = sum(p[0] for p in a) / len(a)
-    cy = sum(p[1] for p in a) / len(a)
-    xs = [p[0] for p in b]
-    ys = [p[1] for p in b]
-    return min(xs) <= cx <= max(xs) and min(ys) <= cy <= max(ys)
+def _scaled(found: list[Detection], scale: float) -> list[Detection]:
+    return [replace(d, corners=tuple((x / scale, y / scale) for x, y in d.corners))
+            for d in found]
+
+
+def _up(crop: Image, scale: float) -> Image:
+    out: Image = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    return out
+
+
+def upscale(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
+    """The crop upscaled 1.5x (bicubic): small modules get whole pixels."""
+    return _scaled(dec.zx(_up(crop, SCALE)), SCALE)
+
+
+def upscale2(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
+    """The crop upscaled 2x (bicubic)."""
+    return _scaled(dec.zx(_up(crop, 2.0)), 2.0)
+
+
+def sharpen(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
+    """The crop upscaled 2x and unsharp-masked: undoes some blur (motion, focus)."""
+    big = _up(crop, 2.0)
+    soft = cv2.GaussianBlur(big, (0, 0), 2.0)
+    sharp: Image = cv2.addWeighted(big, 2.0, soft, -1.0, 0)
+    return _scaled(dec.zx(sharp), 2.0)
+
+
+def binarise(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
+    """The crop upscaled 2x, then thresholded locally (uneven light, glare)."""
+    big = _up(crop, 2.0)
+    block = max(15, (min(big.shape[:2]) // 4) | 1)
+    bw: Image = cv2.adaptiveThreshold(big, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                      cv2.THRESH_BINARY, block, 5)
+    return _scaled(dec.zx(bw), 2.0)
+
+
+def rectify(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
+    """The located quad warped to a square (perspective, curl and tilt undone)."""
+    m = RECTIFIED * MARGIN
+    side = RECTIFIED + 2 * m
+    dst = np.array([[m, m], [m + RECTIFIED, m], [m + RECTIFIED, m + RECTIFIED],
+                    [m, m + RECTIFIED]], np.float32)
+    h = cv2.getPerspectiveTransform(np.array(corners, np.float32), dst)
+    warped = cv2.warpPerspective(crop, h, (int(side), int(side)), flags=cv2.INTER_CUBIC,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    back = np.linalg.inv(h)
+    out = []
+    for d in dec.zx(warped):
+        pts = np.array(d.corners, np.float64).reshape(-1, 1, 2)
+        mapped = cv2.perspectiveTransform(pts, back).reshape(-1, 2)
+        out.append(replace(d, corners=tuple((float(x), float(y)) for x, y in mapped)))
+    return out
+
+
+def pyzbar(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
+    """pyzbar on the crop upscaled 1.5x (it reads some codes zxing-cpp does not)."""
+    if dec._pz is None:
+        return []
+    return _scaled(dec._pz.decode(_up(crop, SCALE)), SCALE)
+
+
+VARIANTS: dict[str, Variant] = {
+    "upscale": upscale, "upscale2": upscale2, "sharpen": sharpen, "binarise": binarise,
+    "rectify": rectify, "pyzbar": pyzbar,
+}
+#: the table's order, chosen on the tuning split of ``companion bench vision``: upscale2
+#: rescues the most a millisecond, rectify the most of what is left; pyzbar added no
+#: code that counts there (and 2.7 ms on every hopeless located code), sharpen and
+#: binarise nothing for 1.5-2x the cost (figures in docs/vision.md).
+ORDER: tuple[str, ...] = ("upscale2", "rectify")
+#: ``companion scan`` (no frame rate to keep) also tries pyzbar: it reads codes zxing-cpp
+#: cannot, e.g. one more photo of the real set's qrcode-4
+SCAN_ORDER: tuple[str, ...] = (*ORDER, "pyzbar")
+#: at most this many located codes are retried in one frame (the largest first): a pile
+#: of half-covered cards, or fingers over codes, must not cost retries on every frame
+MAX_RETRIES = 2

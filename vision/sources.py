@@ -35,9 +35,11 @@ __all__ = [
     "Image",
     "OpenCVSource",
     "PiCamera2Source",
+    "image_size",
     "iter_video",
     "open_source",
     "read_image",
+    "yuv_frame",
 ]
 
 Clock = Callable[[], float]
@@ -96,8 +98,16 @@ class OpenCVSource:
 
 
 class PiCamera2Source:
-    """The Raspberry Pi camera: a ``width`` x ``height`` lores stream (gray) for decoding,
-    a larger main stream for the live view. ``picamera2`` is imported only here."""
+    """The Raspberry Pi camera (Camera Module 3, HQ camera): one ``width`` x ``height``
+    YUV420 stream; its Y plane is what is decoded (no colour conversion, one copy).
+
+    Camera Module 3 sensor modes: 1536x864 (120 fps), 2304x1296 (56 fps), 4608x2592
+    (14 fps); HQ camera: 2028x1080 (50 fps), 2028x1520 (40 fps), 4056x3040 (10 fps).
+    libcamera picks the smallest mode that covers the size asked for. A full-size colour
+    picture for the live view (``Frame.display``) is made only while ``want_display()``
+    says someone watches (``VisionPipeline`` sets it); otherwise nothing else is copied.
+    ``picamera2`` is imported only here.
+    """
 
     def __init__(self, width: int = 1280, height: int = 720, fps: float = 30.0,
                  clock: Clock = time.monotonic) -> None:
@@ -105,6 +115,7 @@ class PiCamera2Source:
         self._clock = clock
         self._cam: Any = None
         self._index = 0
+        self.want_display: Callable[[], bool] = lambda: False
 
     def _open(self) -> Any:
         try:
@@ -116,11 +127,9 @@ class PiCamera2Source:
             ) from exc
         try:
             cam = Picamera2()
-            main = (max(1920, self.width), max(1080, self.height))
             config = cam.create_video_configuration(
-                main={"size": main, "format": "RGB888"},
-                lores={"size": (self.width, self.height), "format": "YUV420"},
-                controls={"FrameRate": self.fps},
+                main={"size": (self.width, self.height), "format": "YUV420"},
+                controls={"FrameRate": self.fps}, buffer_count=4,
             )
             cam.configure(config)
             cam.start()
@@ -131,14 +140,16 @@ class PiCamera2Source:
     def read(self) -> Frame | None:
         if self._cam is None:
             self._cam = self._open()
+        from picamera2 import MappedArray
+
         try:
             with self._cam.captured_request() as request:
                 at = self._clock()
-                yuv = request.make_array("lores")
-                display = request.make_array("main")
+                with MappedArray(request, "main") as mapped:
+                    yuv = mapped.array  # the camera's buffer: copy only what is used
+                    gray, display = yuv_frame(yuv, self.width, self.height, self.want_display())
         except Exception as exc:
             raise CameraError(f"the Pi camera stopped delivering frames ({exc})") from exc
-        gray = np.ascontiguousarray(yuv[: self.height, : self.width])  # the Y plane
         self._index += 1
         return Frame(gray, at, self._index - 1, display=display)
 
@@ -151,14 +162,70 @@ class PiCamera2Source:
                 self._cam = None
 
 
+def yuv_frame(yuv: Image, width: int, height: int, colour: bool) -> tuple[Image, Image | None]:
+    """From a YUV420 (I420) buffer: a copy of its Y plane, and a BGR picture if ``colour``.
+
+    The buffer's rows may be padded (stride > width): only ``width`` columns are kept.
+    """
+    gray: Image = np.ascontiguousarray(yuv[:height, :width])
+    if not colour:
+        return gray, None
+    import cv2
+
+    if yuv.shape[1] != width:  # padded rows interleave the chroma planes: show the Y plane
+        grey: Image = cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
+        return gray, grey
+    i420 = np.ascontiguousarray(yuv[: height * 3 // 2])
+    bgr: Image = cv2.cvtColor(i420, cv2.COLOR_YUV2BGR_I420)
+    return gray, bgr
+
+
 def _image_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
 
+#: the largest picture decoded, in pixels: a 4608x2592 camera frame is 12 MP, a phone photo
+#: up to 50 MP; the header is checked first, so a file that only claims more costs nothing
+MAX_PIXELS = 64_000_000
+
+
+def image_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) from the file's header, without decoding it; None if unknown.
+
+    ``ValueError`` when the header claims more than Pillow will open at all.
+    """
+    import warnings
+
+    from PIL import Image as PILImage
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
+            with PILImage.open(path) as im:
+                width, height = im.size
+                return int(width), int(height)
+    except PILImage.DecompressionBombError as exc:
+        raise ValueError(_too_large(path, None)) from exc
+    except (OSError, ValueError, SyntaxError):  # not a format Pillow knows: OpenCV decides
+        return None
+
+
+def _too_large(path: Path, size: tuple[int, int] | None) -> str:
+    claim = f"{size[0]}x{size[1]} pixels" if size else "far more pixels than a photo"
+    return (f"{path} is too large to read ({claim}; the limit is "
+            f"{MAX_PIXELS // 1_000_000} megapixels): scale it down first")
+
+
 def read_image(path: Path) -> Image:
-    """An image file as a BGR array; ``ValueError`` naming the file when it cannot be read."""
+    """An image file as a BGR array; ``ValueError`` naming the file when it cannot be read.
+
+    The pixel count in the header is checked against ``MAX_PIXELS`` before decoding.
+    """
     import cv2
 
+    size = image_size(path)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise ValueError(_too_large(path, size))
     data = np.fromfile(str(path), dtype=np.uint8)
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size >= 64 else None
     if image is None:

@@ -306,7 +306,10 @@ class SyntheticTable:
     """A ``FrameSource`` rendering a script of card plays; also a seeded frame generator.
 
     ``realtime``: ``read()`` paces frames at ``fps`` on ``clock`` (skipping frames when the
-    reader is slow, like a camera); otherwise every index is rendered in turn at once.
+    reader is slow, like a camera), sleeping with ``sleep`` (default: a real wait that
+    ``close()`` interrupts; a test passes a fake clock's). Otherwise every index is
+    rendered in turn at once, and frame ``i`` is captured at ``start + i / fps`` on the
+    frame clock (``start``: ``clock()`` at the first read): the same times on any machine.
     ``loop``: start the script again after its last event (for the demo feed).
     ``zones``: polygons by name in normalised coordinates, for ``CardPlay.zone``.
     """
@@ -324,6 +327,7 @@ class SyntheticTable:
         realtime: bool = True,
         loop: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], object] | None = None,
     ) -> None:
         if not payloads and script is None:
             raise ValueError("SyntheticTable needs tag payloads (a list of strings) or a script")
@@ -332,6 +336,7 @@ class SyntheticTable:
         self.zones = dict(zones or {"pile": [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]})
         self.renderer = Renderer(width, height, seed)
         self._clock = clock
+        self._sleep = sleep
         self._start: float | None = None
         self._next = 0
         self._closed = threading.Event()
@@ -403,13 +408,17 @@ class SyntheticTable:
             now = self._clock()
             index = max(index, int((now - self._start) * self.fps))
             wait = self._start + index / self.fps - now
-            if wait > 0 and self._closed.wait(wait):
-                return None
+            if wait > 0:
+                if self._sleep is not None:
+                    self._sleep(wait)
+                if self._closed.wait(0 if self._sleep is not None else wait):
+                    return None
         if not self.loop and index / self.fps > self.duration:
             return None
         self._next = index + 1
         frame = self.render(index)
-        at = self._clock()  # delivered now, like a camera frame after readout
+        # real time: delivered now, like a camera frame after readout; else frame time
+        at = self._clock() if self.realtime else self._start + index / self.fps
         self.captured[index] = at
         if len(self.captured) > 10_000:
             self.captured.pop(next(iter(self.captured)))

@@ -21,11 +21,11 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from vision.calibration import CALIBRATION_SIZES
+
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 #: the smallest and largest code side (mm) a sticker sheet accepts
 SIZE_RANGE = (6.0, 60.0)
-#: code sides (mm) printed on the calibration card
-CALIBRATION_SIZES: tuple[float, ...] = (6, 7, 8, 9, 10, 12, 14, 16, 20, 25, 30)
 QR_MODULES = 21
 QUIET_MODULES = 4
 MARGIN = 12 * mm
@@ -232,11 +232,12 @@ def draw_sticker_pages(
 
 CALIBRATION_STEPS = (
     "1. Print this page at 100 % (actual size): the bar below must measure 50 mm.",
-    "2. Lay it on the table where the cards land, under the camera as it is mounted.",
-    "3. Look at the dashboard's camera view (or run 'companion scan --json' on a photo",
-    "    from the camera): every code it reads is outlined.",
-    "4. Print the stickers with --size one step above the smallest size read, in every",
-    "    corner of the table.",
+    "2. Lay it on the table where the cards land (the farthest place the camera must read),",
+    "    under the camera as it is mounted, at the resolution you will play with.",
+    "3. Open the dashboard's camera page, or photograph it with the table camera and run",
+    "    'companion scan PHOTO': it says which --size to print for this camera, e.g.",
+    "    'the camera sees 5.6 px a mm here: print the stickers with --size 16'.",
+    "4. Print the stickers with that --size ('companion tags GAME --deck NAME --size MM').",
     "These codes are the deck's calibration code: the table knows it and ignores it in play.",
 )
 

@@ -17,23 +17,11 @@ from dataclasses import dataclass, field
 from companion.config import TrackingConfig, ZonesConfig
 from companion.inputs import TagLeft, TagSeen
 from vision.frames import Detection, Point
+from vision.quads import point_in_polygon
+
+__all__ = ["TagEvent", "TagTracker", "Zones", "point_in_polygon"]
 
 TagEvent = TagSeen | TagLeft
-
-
-def point_in_polygon(p: Point, polygon: Sequence[Point]) -> bool:
-    """True when ``p`` lies inside ``polygon`` (even-odd rule; edges count as inside-ish)."""
-    x, y = p
-    inside = False
-    n = len(polygon)
-    for i in range(n):
-        x1, y1 = polygon[i]
-        x2, y2 = polygon[(i + 1) % n]
-        if (y1 > y) != (y2 > y):
-            cross = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
-            if x < cross:
-                inside = not inside
-    return inside
 
 
 class Zones:

@@ -6,8 +6,13 @@ With ``--json`` one JSON object per input file, one per line::
       "card": "seven", "serial": 12, "corners": [[x, y], ...]}]}
 
 ``status`` comes from the deck registry (``companion.decks.resolve_tag``): ok, unknown,
-forged; a code that was located but could not be read is ``damaged`` (payload "").
-A file that cannot be read gets an ``"error"`` key and the exit status is 1.
+forged; a code that was located but could not be read is ``damaged`` (payload "") and
+carries its real outline (a located code without one is not reported). A text the deck
+registry refuses right on top of a card it accepts is a phantom and not reported.
+When calibration codes are read (the calibration card), the record also says which
+``--size`` to print: ``"calibration": {"px_per_mm", "size_mm", "advice"}``.
+A file that cannot be read (or whose header claims more than ``MAX_PIXELS``, checked
+before decoding) gets an ``"error"`` key and the exit status is 1.
 """
 
 from __future__ import annotations
@@ -19,7 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from vision.frames import Decoder, Detection
+from companion.decks import CALIBRATION_CARD
+from vision.calibration import advise
+from vision.frames import Decoder, Detection, Image
+from vision.quads import drop_phantoms, is_real
 from vision.sources import IMAGE_SUFFIXES, iter_video, read_image
 
 #: a video is decoded every this many frames (tags stay in view far longer)
@@ -63,16 +71,26 @@ def tag_record(d: Detection, resolve: Callable[[str], Any] | None) -> dict[str, 
     }
 
 
-def scan_file(path: Path, decoder: Decoder) -> list[Detection]:
-    """Every distinct tag in a photo, or in a video (first sighting of each payload)."""
+def _decoded(decoder: Decoder, image: Image, is_ok: Callable[[str], bool] | None
+             ) -> list[Detection]:
+    found = [d for d in decoder.decode(image) if not d.damaged or is_real(d.corners)]
+    return found if is_ok is None else drop_phantoms(found, is_ok)
+
+
+def scan_file(path: Path, decoder: Decoder, is_ok: Callable[[str], bool] | None = None
+              ) -> list[Detection]:
+    """Every distinct tag in a photo, or in a video (first sighting of each payload).
+
+    ``is_ok(text)``: the deck check; reads failing it over an ok read are dropped.
+    """
     if path.suffix.lower() in IMAGE_SUFFIXES:
-        return decoder.decode(read_image(path))
+        return _decoded(decoder, read_image(path), is_ok)
     found: dict[str, Detection] = {}
     damaged: list[Detection] = []
     for i, image in enumerate(iter_video(path)):
         if i % VIDEO_STEP:
             continue
-        for d in decoder.decode(image):
+        for d in _decoded(decoder, image, is_ok):
             if d.damaged:
                 damaged.append(d)
             else:
@@ -97,6 +115,8 @@ def _make_decoder(name: str) -> Decoder:
 def run(args: argparse.Namespace) -> int:
     decoder = _make_decoder(args.decoder)
     resolve = _resolver()
+    is_ok = None if resolve is None else (
+        lambda text: str(getattr(resolve(text), "status", "")) == "ok")
     status = 0
     for name in args.files:
         path = Path(name)
@@ -104,7 +124,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             if not path.is_file():
                 raise ValueError(f"{name} does not exist or is not a file: check the path")
-            record["tags"] = [tag_record(d, resolve) for d in scan_file(path, decoder)]
+            found = scan_file(path, decoder, is_ok)
+            record["tags"] = [tag_record(d, resolve) for d in found]
+            advice = advise([d.corners for d, t in zip(found, record["tags"], strict=True)
+                             if t["card"] == CALIBRATION_CARD])
+            if advice is not None:
+                record["calibration"] = {"px_per_mm": advice.px_per_mm,
+                                         "size_mm": advice.size_mm, "advice": advice.sentence()}
         except ValueError as exc:
             record["error"] = str(exc)
             status = 1
@@ -124,3 +150,5 @@ def _print(record: dict[str, Any], as_json: bool) -> None:
     for t in tags:
         what = f"{t['game']}/{t['card']} #{t['serial']}" if t["status"] == "ok" else t["status"]
         print(f"  {t['payload']!r}: {what}")
+    if "calibration" in record:
+        print(f"  calibration card: {record['calibration']['advice']}")

@@ -28,3 +28,25 @@ def qr_image(payload: str | bytes, module: int = 8, border: int = 4, size: int =
 @pytest.fixture
 def payloads() -> list[str]:
     return [f"K7Q2M9XH{i:04d}" for i in range(12)]
+
+
+class FakeClock:
+    """A clock that moves only when told: ``sleep`` and ``advance`` add seconds.
+
+    Injected as ``clock=fake`` (it is callable) and ``sleep=fake.sleep``, so pacing and
+    frame times are the same on a fast laptop and on a loaded Raspberry Pi.
+    """
+
+    def __init__(self, start: float = 100.0) -> None:
+        self.now = start
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds

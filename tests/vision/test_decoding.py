@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -105,13 +106,12 @@ def test_retry_reads_a_code_zxing_located_but_could_not_read(
         calls.append(gray.shape)
         results = real_read(gray, errors)
         if len(calls) == 1:  # the whole frame: pretend the checksum failed
-            for r in results:
-                monkeypatch.setattr(type(r), "valid", property(lambda self: False), raising=True)
+            return [SimpleNamespace(valid=False, text="", position=r.position, extra=None)
+                    for r in results]
         return results
 
     monkeypatch.setattr(decoder._zx, "read", first_pass_fails)
     found = decoder.decode(img)
-    monkeypatch.undo()
     assert [d.text for d in found] == ["RETRY0001"]
-    assert found[0].backend.startswith("retry-")
+    assert found[0].backend == "retry-upscale2"  # the first variant of the shipped order
     assert len(calls) >= 2 and calls[1] != calls[0]  # the retry ran on an upscaled crop

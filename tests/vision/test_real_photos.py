@@ -28,3 +28,14 @@ def test_folder_read_rate_and_no_false_reads(name: str) -> None:
     assert s.false_reads == []
     assert s.total == spec["total"]
     assert s.read >= spec["min_read"], f"{name}: read {s.read}/{s.total}, expected {spec['min_read']}"
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_companion_scans_decoder_reads_at_least_as_many(name: str) -> None:
+    """``companion scan`` retries every located code, pyzbar too: never fewer reads."""
+    from vision.retry import RetryDecoder
+
+    spec: dict[str, Any] = EXPECTED[name]
+    s = score(RetryDecoder(report_damaged=True), DATA / spec["folder"], spec)
+    assert s.false_reads == []
+    assert s.read >= spec.get("scan_min_read", spec["min_read"])

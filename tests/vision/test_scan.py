@@ -88,3 +88,44 @@ def test_human_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["scan", str(path)]) == 0
     out = capsys.readouterr().out
     assert "1 tag(s)" in out and "'HELLO42': unknown" in out
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A tiny PNG file whose header claims ``width`` x ``height`` pixels."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b""))
+            + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("side", [100_000, 10_000])
+def test_a_huge_image_header_is_a_clean_error_before_decoding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], side: int
+) -> None:
+    path = tmp_path / "bomb.png"
+    path.write_bytes(png_header(side, side))
+    code, records = scan_json(capsys, str(path))
+    assert code == 1
+    assert "too large" in records[0]["error"] and "scale it down" in records[0]["error"]
+    assert main(["scan", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "too large" in err and "Traceback" not in err
+
+
+def test_damaged_codes_carry_their_outline(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                           ) -> None:
+    img = cv2.cvtColor(qr_image("DAMAGED0001", module=8), cv2.COLOR_GRAY2BGR)
+    h, w = img.shape[:2]
+    img[h // 3 : 2 * h // 3, w // 4 : 3 * w // 4] = 255  # wipe a third of the code
+    path = tmp_path / "damaged.png"
+    cv2.imwrite(str(path), img)
+    _, records = scan_json(capsys, str(path))
+    for tag in records[0]["tags"]:
+        xs = [p[0] for p in tag["corners"]]
+        assert len(tag["corners"]) == 4 and max(xs) - min(xs) > 20  # never all zero

@@ -3,6 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.conftest import FakeClock
 from vision.decoding import default_decoder
 from vision.synthetic import CardPlay, Renderer, SyntheticTable, demo_script, random_scene
 
@@ -53,16 +54,37 @@ def test_off_frame_tag_is_not_fully_visible(payloads: list[str]) -> None:
 
 
 def test_frame_source_paces_and_ends(payloads: list[str]) -> None:
+    clock = FakeClock()
     table = SyntheticTable(payloads, [CardPlay(payloads[0], at=0.1)], fps=20, width=320,
-                           height=240, realtime=True)
+                           height=240, realtime=True, clock=clock, sleep=clock.sleep)
     frames = []
     while (frame := table.read()) is not None:
         frames.append(frame)
     assert frames[0].image.shape == (240, 320, 3)
     assert [f.index for f in frames] == list(range(len(frames)))
-    spent = frames[-1].at - frames[0].at
-    assert spent == pytest.approx((len(frames) - 1) / 20, abs=0.15)
+    # paced exactly at 20 fps on the injected clock: frame i is captured at start + i / 20
+    assert [f.at for f in frames] == pytest.approx([100.0 + i / 20 for i in range(len(frames))])
+    assert len(frames) == int(table.duration * 20) + 1
     assert table.captured[frames[3].index] == frames[3].at
+
+
+def test_a_slow_reader_skips_frames_like_a_camera(payloads: list[str]) -> None:
+    clock = FakeClock()
+    table = SyntheticTable(payloads, fps=10, width=160, height=120, realtime=True,
+                           clock=clock, sleep=clock.sleep)
+    first = table.read()
+    clock.advance(0.35)  # the reader was busy for three and a half frame periods
+    second = table.read()
+    assert first is not None and second is not None
+    assert (first.index, second.index) == (0, 3)
+    assert second.at == pytest.approx(100.35)  # late frames are delivered at once, no wait
+
+
+def test_without_realtime_frame_times_follow_the_index(payloads: list[str]) -> None:
+    table = SyntheticTable(payloads, fps=25, width=160, height=120, realtime=False,
+                           clock=FakeClock(7.0))
+    frames = [table.read() for _ in range(4)]
+    assert [f.at for f in frames if f is not None] == [7.0, 7.04, 7.08, 7.12]
 
 
 def test_close_ends_the_feed(payloads: list[str]) -> None:
