@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -70,6 +72,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = module.run(args)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # the last net: a person gets a sentence, not a traceback
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        logging.getLogger("companion").debug("companion %s failed", args.command, exc_info=True)
+        print(f"companion {args.command}: {type(exc).__name__}: {exc}. This is a bug: run it "
+              "again with COMPANION_DEBUG=1 to see where, and report it.", file=sys.stderr)
+        return 1
     return result
 
 

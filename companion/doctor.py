@@ -261,7 +261,7 @@ def _vcgencmd(cmd: list[str]) -> str:
 
 def check_demo(previous: list[Check]) -> Check:
     """Would ``companion serve --demo`` work here (no camera, no buttons needed)?"""
-    missing = [m for m in ("flask", "cheroot", "cv2", "numpy")
+    missing = [m for m in ("flask", "tornado", "cv2", "numpy")
                if importlib.util.find_spec(m) is None]
     broken = [c.area for c in previous
               if c.level is Level.FAIL and c.area in ("decoder", "storage")]

@@ -8,6 +8,8 @@ Times ``at`` are on the table's monotonic clock (``time.monotonic`` unless injec
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -102,6 +104,7 @@ class Command:
     args: Mapping[str, Any] = field(default_factory=dict)
     source: Source = HOST
     at: float | None = None
+    request_id: str | None = None  # the sender's id: a retry of a stored one is "already done"
 
 
 Input = TagSeen | TagLeft | ButtonPressed | Command
@@ -124,6 +127,113 @@ class Result:
     seq: int | None = None
     reason: str | None = None
     ignored: bool = False  # an input that means nothing now (a card lifted, say)
+    already: bool = False  # a retried request that was stored before: not stored again
+
+
+#: bounds on what a person's request may hold (JSON from a phone, the host or the CLI)
+MAX_DEPTH = 12
+MAX_STRING = 2000
+MAX_ITEMS = 500
+MAX_NUMBER = 10**15
+REQUEST_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
+
+
+def json_problem(value: Any, where: str = "the request", depth: int = 0) -> str | None:
+    """What is wrong with ``value`` as plain, bounded JSON, naming the key; None when fine.
+
+    Plain JSON is null, booleans, strings, finite numbers within ``MAX_NUMBER``, lists and
+    objects with string keys, nested at most ``MAX_DEPTH`` deep.
+    """
+    if depth > MAX_DEPTH:
+        return f"{where} is nested too deeply (at most {MAX_DEPTH} levels)"
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return f"{where} must be a finite number"
+        if abs(value) > MAX_NUMBER:
+            return f"{where} is too large (at most {MAX_NUMBER:,})"
+        return None
+    if isinstance(value, str):
+        if len(value) > MAX_STRING:
+            return f"{where} is too long (at most {MAX_STRING} characters)"
+        return None
+    if isinstance(value, list | tuple):
+        if len(value) > MAX_ITEMS:
+            return f"{where} has too many items (at most {MAX_ITEMS})"
+        for i, item in enumerate(value):
+            problem = json_problem(item, f"{where}[{i}]", depth + 1)
+            if problem:
+                return problem
+        return None
+    if isinstance(value, Mapping):
+        if len(value) > MAX_ITEMS:
+            return f"{where} has too many keys (at most {MAX_ITEMS})"
+        for key, item in value.items():
+            if not isinstance(key, str) or len(key) > 100:
+                return f"{where} has a key that is not a short text"
+            problem = json_problem(item, f'"{key}"', depth + 1)
+            if problem:
+                return problem
+        return None
+    return f"{where} is not JSON ({type(value).__name__})"
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[{]|[\]}]")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows: send a finite number")
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Plain, bounded JSON from a person (see ``json_problem``); ``ValueError`` says why.
+
+    The nesting is measured before parsing, so 30,000 ``[`` are refused in a few
+    milliseconds instead of overflowing the parser's stack.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("the body is not UTF-8 text") from None
+    value = load_json(text, MAX_DEPTH)
+    problem = json_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def load_json(text: str, max_depth: int) -> Any:
+    """``json.loads`` nested at most ``max_depth`` deep, without NaN or infinities.
+
+    ``ValueError`` says what is wrong; the depth is measured first, so deep nesting
+    never reaches the parser's stack.
+    """
+    depth = deepest = 0
+    for m in _BRACKETS.finditer(_STRINGS.sub("", text)):
+        depth += 1 if m.group() in "[{" else -1
+        deepest = max(deepest, depth)
+        if deepest > max_depth + 1:
+            raise ValueError(f"the JSON is nested too deeply (at most {max_depth} levels)")
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError(f"the JSON is nested too deeply (at most {max_depth} levels)") from None
+    except ValueError as exc:
+        raise ValueError(f"that is not valid JSON: {exc}") from None
+
+
+def request_id_problem(value: Any) -> str | None:
+    """What is wrong with a client request id; None when it is fine (or absent)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= 80 \
+            or not set(value) <= REQUEST_ID_CHARS:
+        return ("the request id (request_id) must be 1 to 80 letters, digits or - _ . : "
+                "(the same id for a retry of the same request)")
+    return None
 
 
 class InputSink(Protocol):

@@ -9,6 +9,7 @@ token and the seat-cookie secret. Under systemd it is ``$STATE_DIRECTORY`` (from
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -28,14 +29,19 @@ def state_dir(create: bool = True) -> Path:
 
 def write_secret(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` readable by its owner only (mode 0600), atomically."""
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.chmod(tmp, 0o600)
-    os.replace(tmp, path)
+    # a unique temporary name: two first writers at once must not share one file
+    fd, name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def default_config_path() -> Path:

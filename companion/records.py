@@ -15,10 +15,13 @@ from typing import Any
 
 from companion import games
 from companion.games.base import IllegalAction, Setup, SetupError
+from companion.inputs import load_json
 from companion.session import Session
 from companion.store import EventStore
 
 RECORD = "table-companion"
+#: how deeply a record line may nest (a real one nests 3 or 4 levels)
+MAX_LINE_DEPTH = 32
 #: the newest format this code writes; every older one is still read.
 VERSION = 1
 
@@ -109,9 +112,12 @@ def parse_header(obj: Any) -> Header:
 
 def _parse_line(text: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        return load_json(text, MAX_LINE_DEPTH)
+    except ValueError as exc:
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, json.JSONDecodeError):
+            raise ValueError(f"not valid JSON ({cause.msg} at column {cause.colno})") from None
+        raise
 
 
 def _action(obj: Any, last_t: float) -> tuple[float, dict[str, Any]]:
@@ -149,6 +155,8 @@ def replay_lines(lines: Iterable[str]) -> Replay:
             raise RecordError(number, f"refused by the rules: {exc.reason}") from None
         except (ValueError, LookupError, SetupError) as exc:
             raise RecordError(number, str(exc).strip("'\"")) from None
+        except (TypeError, AttributeError, ArithmeticError, RecursionError) as exc:
+            raise RecordError(number, f"the game cannot use this line ({exc})") from None
     if header is None or session is None:
         raise RecordError(1, "the record is empty: it needs a header line")
     return finish(header.game, session)
@@ -166,8 +174,18 @@ def finish(game: str, session: Session) -> Replay:
 
 def replay_path(path: Path) -> Replay:
     """Replay the record in ``path``; raises ``RecordError`` (``OSError`` if unreadable)."""
-    with path.open(encoding="utf-8") as f:
-        return replay_lines(f)
+    with path.open("rb") as f:
+        return replay_lines(_text_lines(f))
+
+
+def _text_lines(lines: Iterable[bytes]) -> Iterable[str]:
+    """Lines of UTF-8 text; ``RecordError`` names the first line that is not."""
+    for number, raw in enumerate(lines, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError(number, "this line is not UTF-8 text: a record is a text file "
+                                      "(save it as UTF-8)") from None
 
 
 def record_lines(header: Header, actions: Sequence[Mapping[str, Any]]) -> list[str]:

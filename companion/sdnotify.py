@@ -80,7 +80,17 @@ class Watchdog:
         return self.table.clock() - self.table.heartbeat < self.stale_after
 
     def beat(self) -> bool:
-        """One check: ping if alive; True when a ping was sent."""
+        """One check: ping if alive; True when a ping was sent.
+
+        A table whose loop thread ended is started again from the store first
+        (``ensure_running``); only a loop that then really turns is pinged for.
+        """
+        revive = getattr(self.table, "ensure_running", None)
+        if revive is not None:
+            try:
+                revive()
+            except Exception:
+                log.exception("could not start the table loop again")
         if self.alive():
             self._stale_reported = False
             if notify("WATCHDOG=1"):

@@ -29,6 +29,36 @@ class StoreError(RuntimeError):
     """The store cannot do what was asked; the message says why and what to do."""
 
 
+def sqlite_failure(exc: BaseException, doing: str, path: Path | None = None) -> StoreError:
+    """A ``StoreError`` for an SQLite (or OS) failure while ``doing`` something.
+
+    The message names the cause a person can act on: a full disk, a read-only or missing
+    folder, another program holding the file, a damaged file.
+    """
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    text = str(exc).lower()
+    where = f" ({path})" if path is not None else ""
+    if name == "SQLITE_FULL" or "full" in text or getattr(exc, "errno", None) == 28:
+        advice = ("the disk is full: free some space (old logs, recordings) and repeat; "
+                  "nothing was lost")
+    elif name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_CANTOPEN")) or \
+            "readonly" in text or "read-only" in text or isinstance(exc, PermissionError):
+        advice = ("the state folder is read-only or not ours: check its permissions "
+                  "(`companion doctor` checks it) and repeat")
+    elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+        advice = ("another program holds the event store: stop it (only one companion may "
+                  "run per state folder) and repeat")
+    elif name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text \
+            or "not a database" in text:
+        advice = ("the event store is damaged: stop companion, move it aside (your games "
+                  "stay in it) and start again; `companion doctor` checks it")
+    elif isinstance(exc, OverflowError):
+        advice = "a number is too large to store: use a smaller one"
+    else:
+        advice = "the storage failed; check the SD card (`companion doctor`) and repeat"
+    return StoreError(f"could not {doing}{where}: {advice} [{exc}]")
+
+
 class SeqConflictError(StoreError):
     """An append that did not start where the writer expected: a second writer."""
 
@@ -82,13 +112,20 @@ class EventStore(Protocol):
     ) -> GameInfo: ...
 
     def append(
-        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None
+        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None,
+        request_id: str | None = None,
     ) -> list[StoredEvent]:
         """Store ``events`` as one batch, committed when this returns.
 
         With ``expect_seq`` the batch must start at that seq, or nothing is written and
-        ``SeqConflictError`` says that someone else wrote to this game.
+        ``SeqConflictError`` says that someone else wrote to this game. With
+        ``request_id`` the id is stored in the same transaction (``request_seq`` finds it),
+        so a retried request is known to be done, exactly once.
         """
+        ...
+
+    def request_seq(self, request_id: str) -> int | None:
+        """The seq of the last event stored for ``request_id``, or None."""
         ...
 
     def events(self, game_id: str, after_seq: int = 0) -> list[StoredEvent]: ...
@@ -119,6 +156,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self._games: dict[str, GameInfo] = {}
         self._events: dict[str, list[StoredEvent]] = {}
+        self._requests: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def create_game(
@@ -133,16 +171,26 @@ class MemoryStore:
         return info
 
     def append(
-        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None
+        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None,
+        request_id: str | None = None,
     ) -> list[StoredEvent]:
         with self._lock:
             rows = self._rows(game_id)
             first = len(rows) + 1
             if expect_seq is not None and first != expect_seq:
                 raise SeqConflictError(game_id, first, expect_seq)
-            stored = [_stored(game_id, first + i, first, e) for i, e in enumerate(events)]
+            try:
+                stored = [_stored(game_id, first + i, first, e) for i, e in enumerate(events)]
+            except ValueError as exc:
+                raise StoreError(f"could not store events for game {game_id}: {exc}") from None
             rows.extend(stored)
+            if request_id is not None and stored:
+                self._requests[request_id] = stored[-1].seq
         return stored
+
+    def request_seq(self, request_id: str) -> int | None:
+        with self._lock:
+            return self._requests.get(request_id)
 
     def events(self, game_id: str, after_seq: int = 0) -> list[StoredEvent]:
         with self._lock:
@@ -160,6 +208,8 @@ class MemoryStore:
 
     def close_game(self, game_id: str) -> None:
         with self._lock:
+            if game_id not in self._games:
+                raise StoreError(_no_game(game_id))
             info = self._games[game_id]
             self._games[game_id] = GameInfo(**{**info.__dict__, "closed": True})
 
@@ -173,8 +223,9 @@ class MemoryStore:
 
 
 def _stored(game_id: str, seq: int, batch: int, e: NewEvent) -> StoredEvent:
-    # A JSON round trip, so both backends hand back exactly what SQLite would.
-    payload = json.loads(json.dumps(e.payload))
+    # A JSON round trip, so both backends hand back exactly what SQLite would; NaN and
+    # infinities are refused (ValueError): they are not JSON and would break every reader.
+    payload = json.loads(json.dumps(e.payload, allow_nan=False))
     return StoredEvent(game_id, seq, float(e.t), e.type, payload, e.version, batch)
 
 
@@ -202,6 +253,11 @@ CREATE TABLE IF NOT EXISTS events (
     batch INTEGER NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS requests (
+    request_id TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    seq INTEGER NOT NULL
+) WITHOUT ROWID;
 """
 
 
@@ -214,7 +270,10 @@ class SqliteStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise sqlite_failure(exc, "create the state folder", path.parent) from None
         try:
             self._db = sqlite3.connect(
                 str(path), isolation_level=None, check_same_thread=False, timeout=10
@@ -223,11 +282,8 @@ class SqliteStore:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"cannot open the event store {path}: {exc}. If the file is damaged, move it "
-                "aside (your games stay in it) and start again; `companion doctor` checks it."
-            ) from None
+        except sqlite3.Error as exc:
+            raise sqlite_failure(exc, "open the event store", path) from None
         self._lock = threading.Lock()
         self._lock_fd: int | None = None
 
@@ -237,7 +293,10 @@ class SqliteStore:
         The lock is released when the process ends, however it ends.
         """
         lock_path = self.path.with_name(self.path.name + ".lock")
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise sqlite_failure(exc, "lock the event store", lock_path) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -247,8 +306,12 @@ class SqliteStore:
                 f"another companion (pid {other}) is already running on {self.path}; "
                 "stop it first (`systemctl stop companion` for the service)"
             ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        try:
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+        except OSError as exc:
+            os.close(fd)
+            raise sqlite_failure(exc, "lock the event store", lock_path) from None
         self._lock_fd = fd
 
     @classmethod
@@ -259,17 +322,42 @@ class SqliteStore:
         self, game: str, seats: Sequence[str], options: Mapping[str, Any], seed: int
     ) -> GameInfo:
         info = GameInfo(new_game_id(), game, tuple(seats), dict(options), seed, time.time())
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, 0)",
-                (info.game_id, game, json.dumps(list(seats)), json.dumps(dict(options)), seed,
-                 info.created),
-            )
+        try:
+            row = (info.game_id, game, json.dumps(list(seats)),
+                   json.dumps(dict(options), allow_nan=False), seed, info.created)
+        except ValueError as exc:
+            raise StoreError(f"could not create the game: {exc}") from None
+        self._write("create the game", "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, 0)", row)
         return info
 
+    def _write(self, doing: str, sql: str, params: tuple[Any, ...]) -> None:
+        """One statement in its own transaction; any failure is a ``StoreError``."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(sql, params)
+                self._db.execute("COMMIT")
+            except (sqlite3.Error, OverflowError) as exc:
+                self._rollback()
+                raise sqlite_failure(exc, doing, self.path) from None
+
+    def _rollback(self) -> None:
+        try:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # the connection rolls back by itself when it cannot
+
+    def _read(self, doing: str, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise sqlite_failure(exc, doing, self.path) from None
+
     def append(
-        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None
+        self, game_id: str, events: Sequence[NewEvent], expect_seq: int | None = None,
+        request_id: str | None = None,
     ) -> list[StoredEvent]:
         with self._lock:
             try:
@@ -287,20 +375,32 @@ class SqliteStore:
                     [(s.game_id, s.seq, s.t, s.type, json.dumps(s.payload), s.version, s.batch)
                      for s in stored],
                 )
+                if request_id is not None and stored:
+                    self._db.execute("INSERT INTO requests VALUES (?, ?, ?)",
+                                     (request_id, game_id, stored[-1].seq))
                 self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise StoreError(f"could not store events for game {game_id}: {exc}") from exc
+            except SeqConflictError:
+                raise
+            except ValueError as exc:  # NaN or infinity: not JSON
+                self._rollback()
+                raise StoreError(f"could not store events for game {game_id}: {exc}") from None
+            except (sqlite3.Error, OverflowError) as exc:
+                self._rollback()
+                raise sqlite_failure(exc, f"store events for game {game_id}", self.path) from exc
         return stored
 
+    def request_seq(self, request_id: str) -> int | None:
+        rows = self._read("look up a request", "SELECT seq FROM requests WHERE request_id = ?",
+                          (request_id,))
+        return int(rows[0][0]) if rows else None
+
     def events(self, game_id: str, after_seq: int = 0) -> list[StoredEvent]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seq, t, type, payload, version, batch FROM events "
-                "WHERE game_id = ? AND seq > ? ORDER BY seq",
-                (game_id, after_seq),
-            ).fetchall()
+        rows = self._read(
+            f"read the events of game {game_id}",
+            "SELECT seq, t, type, payload, version, batch FROM events "
+            "WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, after_seq),
+        )
         if not rows:
             self.game(game_id)  # an unknown game is an error, not an empty list
         return [
@@ -309,33 +409,31 @@ class SqliteStore:
         ]
 
     def games(self) -> list[GameInfo]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT game_id, game, seats, options, seed, created, closed FROM games "
-                "ORDER BY created, rowid"
-            ).fetchall()
+        rows = self._read(
+            "list the games",
+            "SELECT game_id, game, seats, options, seed, created, closed FROM games "
+            "ORDER BY created, rowid",
+        )
         return [_info(r) for r in rows]
 
     def game(self, game_id: str) -> GameInfo:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT game_id, game, seats, options, seed, created, closed FROM games "
-                "WHERE game_id = ?",
-                (game_id,),
-            ).fetchone()
-        if row is None:
+        rows = self._read(
+            f"read game {game_id}",
+            "SELECT game_id, game, seats, options, seed, created, closed FROM games "
+            "WHERE game_id = ?",
+            (game_id,),
+        )
+        if not rows:
             raise StoreError(_no_game(game_id))
-        return _info(row)
+        return _info(rows[0])
 
     def close_game(self, game_id: str) -> None:
-        with self._lock, self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("UPDATE games SET closed = 1 WHERE game_id = ?", (game_id,))
+        self._write(f"close game {game_id}", "UPDATE games SET closed = 1 WHERE game_id = ?",
+                    (game_id,))
 
     def integrity(self) -> str:
         """SQLite's own integrity check: ``"ok"`` or the problems it found."""
-        with self._lock:
-            rows = self._db.execute("PRAGMA integrity_check").fetchall()
+        rows = self._read("check the event store", "PRAGMA integrity_check")
         return "; ".join(str(r[0]) for r in rows)
 
     def close(self) -> None:

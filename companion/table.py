@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import games
+from companion.decks.stats import stats_for_tag
 from companion.games.base import (
     Action,
     ButtonInput,
@@ -30,6 +31,7 @@ from companion.games.base import (
     TableInput,
     TagInput,
 )
+from companion.games.schema import check_action
 from companion.inputs import (
     HOST,
     TABLE,
@@ -40,6 +42,8 @@ from companion.inputs import (
     Source,
     TagLeft,
     TagSeen,
+    json_problem,
+    request_id_problem,
     source_of,
 )
 from companion.records import Header, record_lines, seat_names
@@ -50,6 +54,14 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 Listener = Callable[["Snapshot", list[SignalOut]], None]
+
+#: the answer to an input whose handling failed in a way nobody foresaw (logged in full)
+UNEXPECTED = ("Something went wrong with that request and nothing changed; the game goes "
+              "on. Try again, or tell the host if it keeps happening.")
+#: seeds are stored as SQLite integers
+MAX_SEED = 2**63 - 1
+#: how many finished request ids the loop remembers in memory (the store keeps them all)
+REMEMBERED_REQUESTS = 4096
 
 #: action keys that may be shown to everyone in the history (amounts never are)
 PUBLIC_ACTION_KEYS = ("do", "seat", "by", "against", "card", "target", "agent", "to", "kind",
@@ -166,6 +178,9 @@ class Table:
         self._stopping = threading.Event()
         self.heartbeat = clock()
         self._store_retry_at = 0.0
+        self._done: dict[str, Result] = {}  # request id -> its answer (start, end)
+        self.restarts = 0  # how often the loop thread was started again after it ended
+        self._revive_lock = threading.Lock()
         self.hub = Hub(Snapshot(0, self.epoch))
         self._resume()
 
@@ -173,7 +188,11 @@ class Table:
 
     def _resume(self) -> None:
         """Rebuild the latest open game from its events (after a restart or power cut)."""
-        info = latest_open_game(self.store)
+        try:
+            info = latest_open_game(self.store)
+        except StoreError as exc:  # the table still starts: refusals will say why
+            log.error("cannot read the stored games: %s", exc)
+            info = None
         if info is not None:
             try:
                 engine = games.get(info.game)
@@ -184,16 +203,52 @@ class Table:
                 self._next_seq = (rows[-1].seq + 1) if rows else 1
                 self._origin = self.clock() - self.session.last_t
                 log.info("resumed game %s (%s) at seq %d", info.game_id, info.game, len(rows))
-            except (LookupError, SetupError, ValueError, KeyError) as exc:
+            except (LookupError, SetupError, ValueError, KeyError, StoreError) as exc:
                 log.error("cannot resume game %s: %s; it stays stored", info.game_id, exc)
                 self.session, self.info = None, None
         self._publish([])
+
+    def _recover(self) -> None:
+        """Fold the running game again from the store: the store is the truth.
+
+        After an unforeseen failure the session in memory may be ahead of or behind what
+        was committed; rebuilding it from the stored rows makes them agree again.
+        """
+        if self.info is None or self.session is None:
+            return
+        try:
+            rows = self.store.events(self.info.game_id)
+            self.session = Session.rebuild(self.session.engine, self.session.setup, rows)
+            self._next_seq = (rows[-1].seq + 1) if rows else 1
+        except Exception:
+            log.exception("could not fold game %s again from the store", self.info.game_id)
 
     def start(self) -> None:
         """Run the loop in its own thread."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
             self._thread.start()
+
+    def ensure_running(self) -> bool:
+        """Start the loop again, from the store, if its thread ended; True if it had to.
+
+        The loop answers every failure itself, so this is the last resort; ``submit`` and
+        the watchdog call it.
+        """
+        with self._revive_lock:  # two callers at once must not start two writers
+            thread = self._thread
+            if thread is None or thread.is_alive() or self._stopping.is_set():
+                return False
+            log.error("the table loop had stopped: starting it again from the store")
+            self.restarts += 1
+            self._recover()
+            self._thread = None
+            self.start()
+            return True
+
+    def loop_alive(self) -> bool:
+        """Whether the loop thread runs (the watchdog also checks that it turns)."""
+        return self._thread is not None and self._thread.is_alive()
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop after the input being handled; later inputs are refused, never half-done."""
@@ -219,6 +274,7 @@ class Table:
             fut.set_result(Result(False, reason="The table is shutting down; try again."))
             return fut
         self._queue.put((inp, fut))
+        self.ensure_running()
         return fut
 
     def now(self) -> float:
@@ -229,14 +285,12 @@ class Table:
         while not self._stopping.is_set():
             self.heartbeat = self.clock()
             try:
-                inp, fut = self._queue.get(timeout=self._wait_time())
-            except queue.Empty:
-                self.tick()
-                continue
-            if inp is None:
-                fut.set_result(Result(False, reason="stopped"))
-                break
-            fut.set_result(self.process(inp))
+                if not self._turn():
+                    break
+            except Exception:  # the loop must not die: log it, fold again from the store
+                log.exception("the table loop failed; it goes on from the store")
+                self._store_retry_at = self.clock() + 1.0  # no busy loop on a broken tick
+                self._recover()
         while True:  # answer what is still queued: nothing is silently dropped
             try:
                 _, fut = self._queue.get_nowait()
@@ -244,6 +298,25 @@ class Table:
                 break
             if not fut.done():
                 fut.set_result(Result(False, reason="The table is shutting down; try again."))
+
+    def _turn(self) -> bool:
+        """One turn of the loop: one input, or the deadlines when none came; False at stop."""
+        try:
+            inp, fut = self._queue.get(timeout=self._wait_time())
+        except queue.Empty:
+            self.tick()
+            return True
+        if inp is None:
+            fut.set_result(Result(False, reason="stopped"))
+            return False
+        try:
+            result = self.process(inp)
+        except BaseException:
+            if not fut.done():
+                fut.set_result(Result(False, reason=UNEXPECTED))
+            raise
+        fut.set_result(result)
+        return True
 
     def _wait_time(self) -> float:
         due = self.session.next_deadline() if self.session else None
@@ -265,7 +338,23 @@ class Table:
             self._refuse(f"Not saved, retrying: {exc}", TABLE)
 
     def process(self, inp: Input) -> Result:
-        """Handle one input synchronously (on the loop thread, or in tests)."""
+        """Handle one input synchronously (on the loop thread, or in tests).
+
+        Never raises: a refusal, a store failure and anything unforeseen all become a
+        refused ``Result`` with a reason a person can act on (the last one logged in full).
+        """
+        try:
+            return self._process(inp)
+        except Exception:
+            log.exception("handling %s failed", type(inp).__name__)
+            self._recover()
+            try:
+                return self._refuse(UNEXPECTED, source_of(inp))
+            except Exception:
+                log.exception("could not publish the refusal")
+                return Result(False, reason=UNEXPECTED)
+
+    def _process(self, inp: Input) -> Result:
         try:
             if isinstance(inp, Command):
                 return self._command(inp)
@@ -284,6 +373,35 @@ class Table:
         return (self.now() if at is None else at - self._origin)
 
     def _command(self, cmd: Command) -> Result:
+        rid = cmd.request_id
+        problem = request_id_problem(rid) or json_problem(dict(cmd.args))
+        if problem:
+            raise IllegalAction(problem[0].upper() + problem[1:] + ".")
+        if rid is not None:
+            done = self._already_done(rid)
+            if done is not None:
+                return done
+        result = self._run_command(cmd)
+        if rid is not None and result.accepted and cmd.name in ("start", "end"):
+            self._remember(rid, result)
+        return result
+
+    def _already_done(self, rid: str) -> Result | None:
+        """The answer to a retried request that was done before (memory, then the store)."""
+        found = self._done.get(rid)
+        seq = found.seq if found is not None else self.store.request_seq(rid)
+        if found is None and seq is None:
+            return None
+        return Result(True, seq=seq, already=True,
+                      reason="Already done: that request was saved before.")
+
+    def _remember(self, rid: str, result: Result) -> None:
+        self._done[rid] = result
+        while len(self._done) > REMEMBERED_REQUESTS:
+            del self._done[next(iter(self._done))]
+
+    def _run_command(self, cmd: Command) -> Result:
+        rid = cmd.request_id
         if cmd.name == "start":
             _require_host(cmd)
             return self._start_game(cmd.args)
@@ -294,15 +412,24 @@ class Table:
             raise IllegalAction("No game is running: the host starts one first.")
         if cmd.name == "undo":
             _require_host(cmd)
-            return self._act({"do": "undo"}, self._t(cmd.at), cmd.source)
+            return self._act({"do": "undo"}, self._t(cmd.at), cmd.source, rid)
         if cmd.name == "action":
             action = cmd.args.get("action")
             if not isinstance(action, Mapping) or not isinstance(action.get("do"), str):
                 raise IllegalAction("An action must be an object with \"do\".")
             if action.get("do") in ("undo", "deadline", "time"):
                 raise IllegalAction(f"\"{action['do']}\" is not an action a player sends.")
-            return self._act(_authorised(dict(action), cmd.source), self._t(cmd.at), cmd.source)
+            checked = self._checked(_authorised(dict(action), cmd.source))
+            return self._act(checked, self._t(cmd.at), cmd.source, rid)
         raise IllegalAction(f"Unknown command {cmd.name!r}.")
+
+    def _checked(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The action as the game's schema accepts it (unknown keys refused), if it has one."""
+        assert self.session is not None
+        engine = self.session.engine
+        if engine.actions is None:
+            return action
+        return check_action(engine.actions, action, engine.title)  # IllegalAction names a key
 
     def _tag(self, inp: TagSeen | TagLeft) -> Result:
         seen = isinstance(inp, TagSeen)
@@ -315,7 +442,10 @@ class Table:
         if inp.game != self.info.game:
             raise IllegalAction(f"That card belongs to a {inp.game} deck, not to this game.")
         t = self._t(inp.at)
-        return self._from_input(TagInput(seen, inp.card, inp.serial, inp.zone, t), source_of(inp))
+        # a card's printed stats, entered once and kept in its deck (Crime Lords)
+        stats = _stats_for(inp.payload) if seen else None
+        return self._from_input(TagInput(seen, inp.card, inp.serial, inp.zone, t, stats=stats),
+                                source_of(inp))
 
     def _button(self, inp: ButtonPressed) -> Result:
         t = self._t(inp.at)
@@ -335,11 +465,12 @@ class Table:
 
     # --- the one place that changes the game ----------------------------------------
 
-    def _act(self, action: dict[str, Any], t: float, source: Source) -> Result:
+    def _act(self, action: dict[str, Any], t: float, source: Source,
+             request_id: str | None = None) -> Result:
         assert self.session is not None
         self._commit_deadlines(t)
         session, batches = self.session.preview(action, t)  # IllegalAction: nothing changes
-        self._commit(session, batches)
+        self._commit(session, batches, request_id)
         self._refusal = None
         self._publish(self._signals(batches))
         return Result(True, seq=self._next_seq - 1)
@@ -351,13 +482,21 @@ class Table:
             self._commit(session, batches)
             self._publish(self._signals(batches))
 
-    def _commit(self, session: Session, batches: list[Batch]) -> None:
-        """Store each batch (one transaction each), then adopt the new session."""
+    def _commit(self, session: Session, batches: list[Batch],
+                request_id: str | None = None) -> None:
+        """Store each batch (one transaction each), then adopt the new session.
+
+        ``request_id`` goes with the last batch, in its transaction.
+        """
         assert self.info is not None and self.session is not None
         firsts: list[int] = []
+        all_rows = session.rows_for(batches, self._next_seq)
         try:
-            for rows in session.rows_for(batches, self._next_seq):
-                stored = self.store.append(self.info.game_id, rows, expect_seq=self._next_seq)
+            for i, rows in enumerate(all_rows):
+                extra = {"request_id": request_id} if request_id and i == len(all_rows) - 1 \
+                    else {}
+                stored = self.store.append(self.info.game_id, rows, expect_seq=self._next_seq,
+                                           **extra)
                 firsts.append(stored[0].seq)
                 self._next_seq = stored[-1].seq + 1
         except StoreError:
@@ -376,14 +515,20 @@ class Table:
             options = args.get("options") or {}
             if not isinstance(options, Mapping):
                 raise SetupError("options must be an object")
-            seed = int(args.get("seed", 0))
+            seed = _seed(args.get("seed", 0))
             setup = Setup(players, dict(options), seed)
             session = Session.start(engine, setup)
         except (LookupError, SetupError, ValueError, TypeError) as exc:
             raise IllegalAction(f"Cannot start that game: {exc}") from None
+        # The successor exists before its predecessor is closed: if the disk fails between
+        # the two, a restart resumes the new game (the latest open one), never nothing.
+        info = self.store.create_game(engine.name, players, dict(options), seed)
         if self.info is not None:
-            self.store.close_game(self.info.game_id)
-        self.info = self.store.create_game(engine.name, players, dict(options), seed)
+            try:
+                self.store.close_game(self.info.game_id)
+            except StoreError as exc:  # the new game is the latest open one: it is resumed
+                log.error("could not close game %s: %s", self.info.game_id, exc)
+        self.info = info
         self.session = session
         self._next_seq = 1
         self._origin = self.clock()
@@ -464,6 +609,27 @@ class Table:
             out.append({"index": i, "t": round(b.t, 3), "kind": b.kind, "action": public,
                         "undone": i in session.undone})
         return out
+
+
+def _seed(value: Any) -> int:
+    """A game seed: a whole number from 0 to ``MAX_SEED``; ``ValueError`` says so."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        raise ValueError(f"the seed must be a whole number from 0 to {MAX_SEED}")
+    return value
+
+
+def _stats_for(payload: str) -> dict[str, Any] | None:
+    """The stats the deck holds for the physical card of ``payload`` (None if none or
+    if the deck cannot be read: a camera draw then asks for them)."""
+    try:
+        return stats_for_tag(payload)
+    except Exception:
+        log.exception("reading a card's stats failed")
+        return None
 
 
 def _require_host(cmd: Command) -> None:

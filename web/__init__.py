@@ -1,7 +1,7 @@
 """The web dashboard: the live table on every phone, private seat views, host controls.
 
 ``create_app(table, web_config=..., state_dir=...)`` builds the Flask app;
-``web.server.serve(app, host, port, threads)`` serves it (cheroot, SSE unbuffered);
+``web.server.serve(app, host, port, threads)`` serves it (Tornado: Flask on a small thread pool, every live stream on one event loop);
 ``web.auth.host_line(state_dir, host, port)`` is the ``Host:`` line with the host token.
 
 Imports go one way: ``web.app`` (the factory) imports the blueprints (``public``,

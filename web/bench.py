@@ -1,15 +1,22 @@
-"""``companion bench web``: commit → arrival latency at 50 SSE clients, and server memory.
+"""``companion bench web``: 500 live phones and one hostile guest, against the real server.
 
-A child process runs the real stack (table loop, SQLite store, Flask app, cheroot) on a
-loopback port; this process holds 50 ``/api/stream`` connections on one selector thread
-and notes when each snapshot's id arrives. The child notes when each snapshot is
-published (after its commit). Both use ``time.monotonic`` (CLOCK_MONOTONIC, the same
-clock in every process on Linux). Targets: p95 ≤ 50 ms, server peak RSS ≤ 120 MB.
+A child process runs the real stack (table loop, SQLite store, Flask app, ``web.server``)
+on a loopback port. This process holds ``clients`` ``/api/stream`` connections (each from
+its own loopback address, as each phone has its own) on one selector thread and notes
+when each snapshot's id arrives; the child notes when each snapshot is published (after
+its commit). Both use ``time.monotonic`` (CLOCK_MONOTONIC, one clock for every process).
+
+Meanwhile a hostile client on one address tries to hold ``HOSTILE`` connections: half
+open live streams it never reads, half send their request head one line a second. The
+host (``/api/whoami`` with its cookie; ``/host`` once a second) and every seat
+(``/api/seat/<n>``) ask the server all along; their answer times are measured too. Targets: commit → clients p95 ≤ 100 ms, host and seats
+p95 ≤ 200 ms, server peak RSS ≤ 150 MB, nothing lost.
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import re
 import resource
@@ -30,11 +37,14 @@ from typing import Any
 # engine contract is not a game's internals, so web-no-game-internals allows it).
 from companion.games.engine import Engine
 
-CLIENTS = 50
+CLIENTS = 500
 EVENTS = 100
 INTERVAL_S = 0.1
-TARGET_P95_MS = 50.0
-TARGET_RSS_MB = 120.0
+HOSTILE = 300
+SEATS = 6
+TARGET_P95_MS = 100.0
+TARGET_ANSWER_P95_MS = 200.0
+TARGET_RSS_MB = 150.0
 ID_RE = re.compile(rb"id: [0-9a-f]+-(\d+)\n")
 
 
@@ -102,6 +112,7 @@ def _child(clients: int, events: int, interval: float) -> int:
     from companion.store import SqliteStore
     from companion.table import Table
     from web import create_app
+    from web.auth import HOST_COOKIE, SEAT_COOKIE
     from web.context import state_of
     from web.server import make_server, stop
 
@@ -112,28 +123,43 @@ def _child(clients: int, events: int, interval: float) -> int:
         published: dict[int, float] = {}
         table.subscribe(lambda snap, _sig: published.__setitem__(snap.seq, time.monotonic()))
         table.start()
-        table.submit(Command("start", {"game": "bench_web", "players": 6})).result(10)
+        table.submit(Command("start", {"game": "bench_web", "players": SEATS})).result(10)
         app = create_app(table, web_config=WebConfig(), state_dir=Path(tmp))
-        server = make_server(app, "127.0.0.1", 0, clients + 16)
+        st = state_of(app)
+        assert st is not None
+        game_id = table.hub.latest().game_id or ""
+        cookies = {"host": f"{HOST_COOKIE}={st.guard.host_cookie()}",
+                   "seats": [f"{SEAT_COOKIE.format(n)}={st.guard.seat_cookie(game_id, n)}"
+                             for n in range(SEATS)]}
+        server = make_server(app, "127.0.0.1", 0, 16)
         server.prepare()
         thread = threading.Thread(target=server.serve, daemon=True)
         thread.start()
-        print(json.dumps({"port": server.bind_addr[1]}), flush=True)
-        st = state_of(app)
-        assert st is not None
-        deadline = time.monotonic() + 30
+        print(json.dumps({"port": server.bind_addr[1], "cookies": cookies}), flush=True)
+        deadline = time.monotonic() + 60
         while st.streams < clients and time.monotonic() < deadline:
             time.sleep(0.05)
-        time.sleep(0.3)
+        sys.stdin.readline()  # the parent says when its hostile client is at work
+        held = [0]
+        sampling = threading.Event()
+
+        def sample() -> None:  # what the hostile guest really holds, seen by the server
+            while not sampling.wait(0.05):
+                held[0] = max(held[0], server.connections_of(Hostile.ADDRESS))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
         first = table.hub.latest().seq + 1
         for _ in range(events):
             table.submit(Command("action", {"action": {"do": "count", "n": 1}})).result(10)
             time.sleep(interval)
         time.sleep(0.5)
+        sampling.set()
+        sampler.join(5)
         measured = {seq: t for seq, t in published.items() if seq >= first}
         rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        print(json.dumps({"commits": measured, "streams": st.streams, "rss_kb": rss_kb}),
-              flush=True)
+        print(json.dumps({"commits": measured, "streams": st.streams, "rss_kb": rss_kb,
+                          "hostile_held": held[0]}), flush=True)
         sys.stdin.read()  # the parent closes our stdin when its clients are done
         stop(app, server)
         thread.join(5)
@@ -145,10 +171,16 @@ def _child(clients: int, events: int, interval: float) -> int:
 # --- the clients (this process) ---------------------------------------------------------
 
 
+def _address(i: int) -> str:
+    """The loopback address of phone ``i`` (Linux routes all of 127/8 to lo)."""
+    return f"127.1.{i // 250}.{i % 250 + 1}"
+
+
 def _connect(port: int, n: int) -> list[socket.socket]:
     socks = []
-    for _ in range(n):
-        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    for i in range(n):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                     source_address=(_address(i), 0))
         s.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                   b"Accept: text/event-stream\r\n\r\n")
         s.setblocking(False)
@@ -171,6 +203,8 @@ def _listen(socks: list[socket.socket], stop: threading.Event,
                     data = socks[i].recv(65536)
                 except BlockingIOError:
                     continue
+                except OSError:
+                    data = b""
                 if not data:
                     sel.unregister(socks[i])
                     continue
@@ -182,8 +216,114 @@ def _listen(socks: list[socket.socket], stop: threading.Event,
         sel.close()
 
 
+class Hostile:
+    """One guest on one address trying to hold ``n`` connections: unread streams and
+    request heads sent one line a second; it reconnects whatever the server closes."""
+
+    ADDRESS = "127.9.9.9"
+
+    def __init__(self, port: int, n: int) -> None:
+        self.port, self.n = port, n
+        self.socks: list[tuple[socket.socket, bool]] = []
+        self.held_max = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="hostile", daemon=True)
+
+    def _open(self, slow: bool) -> None:
+        try:
+            s = socket.create_connection(("127.0.0.1", self.port), timeout=2,
+                                         source_address=(self.ADDRESS, 0))
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n" if slow else
+                      b"GET /api/stream?html=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.setblocking(False)
+            self.socks.append((s, slow))
+        except OSError:
+            pass
+
+    def _alive(self, s: socket.socket) -> bool:
+        try:
+            return s.recv(1, socket.MSG_PEEK) != b""
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            kept = []
+            for s, slow in self.socks:
+                if not self._alive(s):
+                    s.close()
+                    continue
+                if slow:
+                    try:
+                        s.send(b"X-Slow: 1\r\n")
+                    except OSError:
+                        s.close()
+                        continue
+                kept.append((s, slow))
+            self.socks = kept
+            self.held_max = max(self.held_max, len(kept))
+            while len(self.socks) < self.n and not self.stop.is_set():
+                before = len(self.socks)
+                self._open(slow=len(self.socks) % 2 == 1)
+                if len(self.socks) == before:
+                    break
+            self.stop.wait(1.0)
+        for s, _ in self.socks:
+            s.close()
+
+
+class Probe:
+    """The host and every seat asking the server all along: their answer times."""
+
+    def __init__(self, port: int, cookies: Mapping[str, Any]) -> None:
+        self.port = port
+        self.asks = [("/api/whoami", str(cookies["host"]), "127.2.0.1")] + [
+            (f"/api/seat/{n}", str(c), f"127.2.0.{n + 2}")
+            for n, c in enumerate(cookies["seats"])]
+        self.host_page = ("/host", str(cookies["host"]), "127.2.0.1")
+        self.times: dict[str, list[float]] = {"host": [], "seats": [], "page": []}
+        self.failed = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="probe", daemon=True)
+
+    def _ask(self, path: str, cookie: str, address: str) -> float | None:
+        began = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5,
+                                          source_address=(address, 0))
+        try:
+            conn.request("GET", path, headers={"Cookie": cookie})
+            resp = conn.getresponse()
+            resp.read()
+            ok = resp.status == 200
+        except OSError:
+            ok = False
+        finally:
+            conn.close()
+        return (time.monotonic() - began) * 1000 if ok else None
+
+    def _run(self) -> None:
+        rounds = 0
+        while not self.stop.is_set():
+            asks = list(self.asks) + ([self.host_page] if rounds % 10 == 0 else [])
+            for path, cookie, address in asks:
+                ms = self._ask(path, cookie, address)
+                if ms is None:
+                    self.failed += 1
+                else:
+                    kind = {"/api/whoami": "host", "/host": "page"}.get(path, "seats")
+                    self.times[kind].append(ms)
+            rounds += 1
+            self.stop.wait(0.1)
+
+
 @dataclass(frozen=True)
 class Figures:
+    """``missing``: phones that never got the last snapshot (lost); ``skipped``: snapshots
+    a phone did not get because a newer one replaced it first (latest wins, by design)."""
+
     clients: int
     events: int
     deliveries: int
@@ -192,23 +332,41 @@ class Figures:
     p95_ms: float
     max_ms: float
     rss_mb: float
+    host_p95_ms: float = 0.0
+    seats_p95_ms: float = 0.0
+    host_page_p95_ms: float = 0.0
+    answers: int = 0
+    answers_failed: int = 0
+    hostile_tried: int = 0
+    hostile_held_max: int = 0
+    skipped: int = 0
 
     def ok(self) -> bool:
         return (self.missing == 0 and self.p95_ms <= TARGET_P95_MS
-                and self.rss_mb <= TARGET_RSS_MB)
+                and self.rss_mb <= TARGET_RSS_MB and self.answers_failed == 0
+                and self.host_p95_ms <= TARGET_ANSWER_P95_MS
+                and self.seats_p95_ms <= TARGET_ANSWER_P95_MS)
+
+
+def _p95(values: Sequence[float]) -> float:
+    if len(values) < 20:
+        return round(max(values, default=0.0), 2)
+    return round(statistics.quantiles(values, n=20)[18], 2)
 
 
 def _figures(commits: Mapping[int, float], arrivals: list[dict[int, float]],
              rss_kb: int) -> Figures:
     lat = [(a[seq] - t) * 1000 for a in arrivals for seq, t in commits.items() if seq in a]
-    missing = len(commits) * len(arrivals) - len(lat)
-    q = statistics.quantiles(lat, n=20) if len(lat) >= 20 else [max(lat, default=0.0)] * 19
+    last = max(commits, default=None)
+    missing = sum(1 for a in arrivals if last is not None and last not in a)
+    skipped = len(commits) * len(arrivals) - len(lat)
     return Figures(len(arrivals), len(commits), len(lat), missing,
-                   round(statistics.median(lat), 2) if lat else 0.0, round(q[18], 2),
-                   round(max(lat, default=0.0), 2), round(rss_kb / 1024, 1))
+                   round(statistics.median(lat), 2) if lat else 0.0, _p95(lat),
+                   round(max(lat, default=0.0), 2), round(rss_kb / 1024, 1), skipped=skipped)
 
 
-def run(clients: int = CLIENTS, events: int = EVENTS, interval: float = INTERVAL_S) -> Figures:
+def run(clients: int = CLIENTS, events: int = EVENTS, interval: float = INTERVAL_S,
+        hostile: int = HOSTILE) -> Figures:
     """Run the benchmark; raises ``RuntimeError`` when the server does not start."""
     cmd = [sys.executable, "-m", "web.bench", "--child", str(clients), str(events),
            str(interval)]
@@ -220,14 +378,31 @@ def run(clients: int = CLIENTS, events: int = EVENTS, interval: float = INTERVAL
             line = child.stdout.readline()
             if not line:
                 raise RuntimeError("the benchmark server did not start")
-            port = int(json.loads(line)["port"])
+            hello = json.loads(line)
+            port = int(hello["port"])
             socks = _connect(port, clients)
             stop = threading.Event()
             arrivals: list[dict[int, float]] = [{} for _ in socks]
             listener = threading.Thread(target=_listen, args=(socks, stop, arrivals))
             listener.start()
+            guest = Hostile(port, hostile)
+            probe = Probe(port, hello["cookies"])
+            if hostile:
+                guest.thread.start()
+                time.sleep(2.0)  # the guest is holding what it can
+            probe.thread.start()
+            child.stdin.write("go\n")
+            child.stdin.flush()
             report = json.loads(child.stdout.readline())
-            time.sleep(0.2)
+            last = max((int(k) for k in report["commits"]), default=None)
+            waited = time.monotonic() + 10  # a busy machine may still be writing the last
+            while last is not None and time.monotonic() < waited \
+                    and any(last not in a for a in arrivals):
+                time.sleep(0.05)
+            for part in (probe, guest):
+                part.stop.set()
+                if part.thread.is_alive():
+                    part.thread.join(10)
             stop.set()
             listener.join()
             for s in socks:
@@ -236,22 +411,38 @@ def run(clients: int = CLIENTS, events: int = EVENTS, interval: float = INTERVAL
             child.stdin.close()
             child.wait(15)
     commits = {int(k): float(v) for k, v in report["commits"].items()}
-    return _figures(commits, arrivals, int(report["rss_kb"]))
+    base = _figures(commits, arrivals, int(report["rss_kb"]))
+    return replace(base, host_p95_ms=_p95(probe.times["host"]),
+                   seats_p95_ms=_p95(probe.times["seats"]),
+                   host_page_p95_ms=_p95(probe.times["page"]),
+                   answers=sum(len(v) for v in probe.times.values()),
+                   answers_failed=probe.failed, hostile_tried=hostile,
+                   hostile_held_max=int(report.get("hostile_held", 0)))
 
 
-def main(as_json: bool) -> int:
+def main(as_json: bool, clients: int = CLIENTS, hostile: int = HOSTILE,
+         events: int = EVENTS) -> int:
     """``companion bench web [--json]``: prints the figures; 0 when the targets are met."""
-    figures = run()
+    figures = run(clients, events, hostile=hostile)
     if as_json:
         data = dict(figures.__dict__, target_p95_ms=TARGET_P95_MS,
+                    target_answer_p95_ms=TARGET_ANSWER_P95_MS,
                     target_rss_mb=TARGET_RSS_MB, ok=figures.ok())
         print(json.dumps(data, indent=2))
     else:
         f = figures
         print(f"web: {f.clients} SSE clients on loopback, {f.events} snapshots, "
-              f"{f.deliveries} deliveries ({f.missing} missing)")
+              f"{f.deliveries} deliveries ({f.skipped} replaced by a newer one first; "
+              f"{f.missing} phones without the last one)")
         print(f"  commit -> client  median {f.median_ms:.1f} ms  p95 {f.p95_ms:.1f} ms  "
               f"max {f.max_ms:.1f} ms   (target p95 <= {TARGET_P95_MS:.0f} ms)")
+        print(f"  hostile guest     tried {f.hostile_tried} connections, the server let it "
+              f"hold at most {f.hostile_held_max}")
+        print(f"  host answered     p95 {f.host_p95_ms:.1f} ms; seats p95 "
+              f"{f.seats_p95_ms:.1f} ms; {f.answers} answers, {f.answers_failed} failed   "
+              f"(target p95 <= {TARGET_ANSWER_P95_MS:.0f} ms)")
+        print(f"  host page /host   p95 {f.host_page_p95_ms:.1f} ms (its QR codes are drawn "
+              "on every load; not a target)")
         print(f"  server peak RSS   {f.rss_mb:.1f} MB   (target <= {TARGET_RSS_MB:.0f} MB)")
         print("  " + ("targets met" if f.ok() else "TARGETS MISSED"))
     return 0 if figures.ok() else 1
@@ -260,8 +451,11 @@ def main(as_json: bool) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m web.bench")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--clients", type=int, default=CLIENTS)
+    parser.add_argument("--hostile", type=int, default=HOSTILE)
+    parser.add_argument("--events", type=int, default=EVENTS)
     parser.add_argument("--child", nargs=3, metavar=("CLIENTS", "EVENTS", "INTERVAL"))
     ns = parser.parse_args()
     if ns.child:
         sys.exit(_child(int(ns.child[0]), int(ns.child[1]), float(ns.child[2])))
-    sys.exit(main(ns.json))
+    sys.exit(main(ns.json, ns.clients, ns.hostile, ns.events))

@@ -53,15 +53,27 @@ class WebState:
     cache: RenderCache = field(default_factory=RenderCache)
     zones: Polygons = field(default_factory=dict)
     _streams: int = 0
+    _by_address: dict[str, int] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def stream_opened(self) -> None:
+    def stream_opened(self, address: str = "?", cap: int | None = None) -> bool:
+        """Count a new stream of ``address``; False (nothing counted) past ``cap``."""
         with self._lock:
+            have = self._by_address.get(address, 0)
+            if cap is not None and have >= cap:
+                return False
+            self._by_address[address] = have + 1
             self._streams += 1
+            return True
 
-    def stream_closed(self) -> None:
+    def stream_closed(self, address: str = "?") -> None:
         with self._lock:
             self._streams -= 1
+            left = self._by_address.get(address, 1) - 1
+            if left > 0:
+                self._by_address[address] = left
+            else:
+                self._by_address.pop(address, None)
 
     @property
     def streams(self) -> int:
@@ -70,9 +82,14 @@ class WebState:
             return self._streams
 
     def submit(self, name: str, args: dict[str, Any] | None = None,
-               source: Source = HOST) -> Result:
-        """Send a command to the table and wait for its answer (committed or refused)."""
-        future = self.table.submit(Command(name, args or {}, source=source))
+               source: Source = HOST, request_id: str | None = None) -> Result:
+        """Send a command to the table and wait for its answer (committed or refused).
+
+        With ``request_id`` a retry of a request that was stored is answered "already
+        done" and not stored again, even when the first answer never arrived.
+        """
+        future = self.table.submit(Command(name, args or {}, source=source,
+                                           request_id=request_id))
         try:
             return future.result(timeout=SUBMIT_TIMEOUT_S)
         except FutureTimeout:

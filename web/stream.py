@@ -7,12 +7,19 @@ Bursts are throttled: a client gets at most one snapshot per ``MIN_GAP_S``, alwa
 latest. A comment every ``KEEPALIVE_S`` keeps proxies and phones from dropping the line.
 ``/api/host/stream`` (host only) always carries the host's controls as ``html``.
 ``?html=1`` adds the rendered fragment of the page (``html``) to each event.
+
+Under ``web.server`` (Tornado) a stream holds no thread: the view returns at once with a
+``Push`` in the WSGI environment (``PUSH_KEY``) and the server's event loop runs it. Any
+other WSGI server (the test client) gets the same events from a generator. One address
+may hold at most ``MAX_STREAMS_PER_ADDRESS`` streams (the host: any number).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from flask import Blueprint, Response, current_app, request
 
@@ -23,6 +30,12 @@ from web.guards import is_host, seat_allowed
 
 bp = Blueprint("stream", __name__)
 
+#: the WSGI environ key through which ``web.server`` takes a stream over
+PUSH_KEY = "companion.push"
+MAX_STREAMS_PER_ADDRESS = 16
+TOO_MANY = ("Too many live pages are open on this device: close some tabs and reload "
+            "this page.\n")
+
 MIN_GAP_S = 0.05
 KEEPALIVE_S = 15.0
 POLL_S = 1.0  # how soon a stream notices that the server is closing
@@ -31,55 +44,105 @@ RETRY_MS = 1500
 Encode = Callable[[Snapshot], str | None]
 
 
-def _event(snap: Snapshot, data: str) -> str:
-    return f"id: {snap.epoch}-{snap.seq}\nevent: snapshot\ndata: {data}\n\n"
+@dataclass(eq=False)
+class Push:
+    """One live stream: what to send when. ``web.server`` runs it on its event loop (no
+    thread held); ``events`` runs it in a thread for any other WSGI server.
 
+    The server calls ``start()`` once, then ``poll(latest, now)`` whenever the table
+    publishes and every ``POLL_S``; each returns the bytes to write (or nothing yet: the
+    throttle). ``done`` is set once the stream must end (``event: denied``); ``close()``
+    gives the address its slot back.
+    """
 
-def events(st: WebState, encode: Encode, last_id: str | None) -> Iterator[str]:
-    """The SSE text of one client; ``encode`` returns None to end the stream (403)."""
-    hub = st.table.hub
-    yield f"retry: {RETRY_MS}\n\n"
-    snap = hub.latest()
-    seq, sent_at, wrote_at = snap.seq, 0.0, time.monotonic()
-    if last_id != f"{snap.epoch}-{snap.seq}":
-        data = encode(snap)
+    st: WebState
+    encode: Encode
+    last_id: str | None
+    address: str
+    seq: int = -1
+    sent_at: float = 0.0
+    wrote_at: float = 0.0
+    done: bool = False
+    _closed: bool = field(default=False)
+
+    def start(self, now: float) -> bytes:
+        snap = self.st.table.hub.latest()
+        self.seq, self.wrote_at = snap.seq, now
+        head = f"retry: {RETRY_MS}\n\n".encode()
+        if self.last_id == f"{snap.epoch}-{snap.seq}":
+            return head
+        return head + self._encoded(snap, now)
+
+    def poll(self, snap: Snapshot, now: float) -> bytes | None:
+        """What to write now: a newer snapshot (at most one per ``MIN_GAP_S``), a
+        keep-alive every ``KEEPALIVE_S``, or None."""
+        if self.done:
+            return None
+        if snap.seq != self.seq:
+            return self._encoded(snap, now) if now - self.sent_at >= MIN_GAP_S else None
+        if now - self.wrote_at >= KEEPALIVE_S:
+            self.wrote_at = now
+            return b": keep-alive\n\n"
+        return None
+
+    def waiting(self, snap: Snapshot, now: float) -> float | None:
+        """Seconds until the throttle lets ``snap`` out, when it is held back."""
+        if self.done or snap.seq == self.seq:
+            return None
+        return max(0.0, MIN_GAP_S - (now - self.sent_at))
+
+    def _encoded(self, snap: Snapshot, now: float) -> bytes:
+        data = self.encode(snap)
         if data is None:
-            yield "event: denied\ndata: {}\n\n"
-            return
-        yield _event(snap, data)
-        sent_at = wrote_at = time.monotonic()
-    while not st.closing.is_set():
-        pause = MIN_GAP_S - (time.monotonic() - sent_at)
-        if pause > 0:
-            time.sleep(pause)  # throttle: whatever arrives meanwhile, the latest wins
-        newer = hub.wait_newer(seq, POLL_S)
-        if newer is None:
-            if time.monotonic() - wrote_at >= KEEPALIVE_S:
-                wrote_at = time.monotonic()
-                yield ": keep-alive\n\n"
-            continue
-        seq = newer.seq
-        data = encode(newer)
-        if data is None:
-            yield "event: denied\ndata: {}\n\n"
-            return
-        sent_at = wrote_at = time.monotonic()
-        yield _event(newer, data)
+            self.done = True
+            return b"event: denied\ndata: {}\n\n"
+        self.seq, self.sent_at, self.wrote_at = snap.seq, now, now
+        return _event_bytes(snap.epoch, snap.seq, data)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.st.stream_closed(self.address)
 
 
-def _counted(st: WebState, inner: Iterator[str]) -> Iterator[str]:
-    st.stream_opened()
+@lru_cache(maxsize=64)
+def _event_bytes(epoch: str, seq: int, data: str) -> bytes:
+    """One event as bytes, made once for every phone that gets the same data."""
+    return f"id: {epoch}-{seq}\nevent: snapshot\ndata: {data}\n\n".encode()
+
+
+def events(push: Push) -> Iterator[bytes]:
+    """The stream of ``push`` for a WSGI server that gives each response a thread."""
+    hub = push.st.table.hub
     try:
-        yield from inner
+        yield push.start(time.monotonic())
+        while not push.st.closing.is_set() and not push.done:
+            snap = hub.latest()
+            wait = push.waiting(snap, time.monotonic())
+            if wait:
+                time.sleep(wait)  # throttle: whatever arrives meanwhile, the latest wins
+            elif wait is None:
+                hub.wait_newer(push.seq, POLL_S)
+            data = push.poll(hub.latest(), time.monotonic())
+            if data is not None:
+                yield data
     finally:
-        st.stream_closed()
+        push.close()
 
 
 def _response(st: WebState, encode: Encode) -> Response:
     last_id = request.headers.get("Last-Event-ID") or request.args.get("last")
-    gen = _counted(st, events(st, encode, last_id))
-    return Response(gen, mimetype="text/event-stream", headers={
-        "Cache-Control": "no-store", "X-Accel-Buffering": "no", "Connection": "keep-alive"})
+    address = request.remote_addr or "?"
+    if not st.stream_opened(address, None if is_host() else MAX_STREAMS_PER_ADDRESS):
+        return Response(TOO_MANY, status=429, mimetype="text/plain",
+                        headers={"Retry-After": "5"})
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no",
+               "Connection": "keep-alive"}
+    push = Push(st, encode, last_id, address)
+    if PUSH_KEY in request.environ:  # web.server: its event loop writes the stream
+        request.environ[PUSH_KEY] = push
+        return Response(b"", mimetype="text/event-stream", headers=headers)
+    return Response(events(push), mimetype="text/event-stream", headers=headers)
 
 
 @bp.get("/api/stream")
@@ -131,10 +194,11 @@ def seat_stream(n: int) -> Response:
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     game_id = st.table.hub.latest().game_id
     with_html = request.args.get("html") == "1"
+    generation = st.guard.joins.generation(game_id or "", n)
 
     def encode(snap: Snapshot) -> str | None:
-        if snap.game_id != game_id:
-            return None  # a new game: this cookie is no longer a seat of it
+        if snap.game_id != game_id or st.guard.joins.generation(game_id or "", n) != generation:
+            return None  # a new game, or the host re-issued the seat: no longer this phone's
 
         def make() -> str:
             payload = render.seat_payload(snap, n)

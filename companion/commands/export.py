@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.paths import state_dir
 from companion.records import export_lines
-from companion.store import SqliteStore, StoreError
+from companion.store import SqliteStore, StoreError, sqlite_failure
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,7 +17,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    store = SqliteStore.in_state_dir(state_dir())
+    try:
+        store = SqliteStore.in_state_dir(state_dir())
+    except StoreError as exc:
+        print(f"cannot export: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the state folder itself cannot be made
+        print(f"cannot export: {sqlite_failure(exc, 'open the state folder')}", file=sys.stderr)
+        return 1
     try:
         if not args.game_id:
             for g in store.games():
@@ -32,7 +39,12 @@ def run(args: argparse.Namespace) -> int:
         store.close()
     text = "\n".join(lines) + "\n"
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        try:
+            args.out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"cannot write {args.out}: {exc.strerror}; choose another --out",
+                  file=sys.stderr)
+            return 1
     else:
         sys.stdout.write(text)
     return 0

@@ -46,6 +46,7 @@ from companion.games.base import (
     TableInput,
 )
 from companion.games.cards import Catalog, catalog
+from companion.games.schema import ActionSchema
 
 S = TypeVar("S")
 E = TypeVar("E")
@@ -85,6 +86,9 @@ class Engine(Generic[S, E]):
     end_of_record: Callable[[S], list[E]] | None = None
     describe: Callable[[Action, Sequence[E], Sequence[str]], str | None] | None = None
     option_specs: Mapping[str, OptionSpec] = field(default_factory=dict)
+    #: action name -> the keys it takes (``companion.games.schema``); the table refuses
+    #: unknown actions and keys before ``decide`` sees them. None: not declared yet.
+    actions: Mapping[str, ActionSchema] | None = None
 
     # --- names ----------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from companion.store import MemoryStore
 from companion.table import Table
 
 
-@pytest.mark.parametrize("game", ["illegal", "casablanca"])
+@pytest.mark.parametrize("game", ["illegal", "casablanca", "crime_lords"])
 def test_recorded_demo_plays_through_the_table_without_refusal(game: str) -> None:
     table = Table(MemoryStore())
     lines = demo_record(game)

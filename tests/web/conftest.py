@@ -99,7 +99,7 @@ def post_json(client: FlaskClient, url: str, body: Any) -> Any:
 
 @pytest.fixture
 def live_url(app: Flask) -> Iterator[str]:
-    """The app on a real cheroot server on a free loopback port."""
+    """The app on the real server (web.server: Tornado) on a free loopback port."""
     server = make_server(app, "127.0.0.1", 0, 24)
     server.prepare()
     port = server.bind_addr[1]

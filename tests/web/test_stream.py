@@ -91,3 +91,17 @@ def test_streams_end_when_the_server_closes(app: Flask, table: Table, live_url: 
     st.closing.set()
     t.join(5)
     assert not t.is_alive() and st.streams == 0
+
+
+def test_any_wsgi_server_gets_the_same_stream(app: Flask, table: Table) -> None:
+    """Without web.server's event loop (here Werkzeug's test client) a thread runs it."""
+    start_game(table)
+    resp = app.test_client().get("/api/stream?html=1", buffered=False)
+    try:
+        assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
+        first = next(iter(resp.response))
+        assert first.startswith(b"retry:") and b"event: snapshot" in first
+        assert app.extensions["table_companion"].streams == 1
+    finally:
+        resp.close()
+    assert app.extensions["table_companion"].streams == 0
