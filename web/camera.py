@@ -1,6 +1,11 @@
 """The camera live view (host only): the picture with tag outlines, and the zone editor.
 
-Zones are normalised polygons (0..1 of the frame), saved through ``camera.set_zones``.
+Zones are named, normalised polygons (0..1 of the frame), saved through
+``camera.set_zones``. The editor offers the names that mean something to the games as
+labelled choices (``zone_choices``): ``play`` (cards played), ``discard`` (the discard
+pile) and ``seat:N`` (in front of player N, counted from 0, shown with the player's name);
+any other name may be typed (a game may give it a meaning, e.g. a board space). The
+engine receives the name as ``TagInput.zone`` (docs/vision.md, "Zones").
 """
 
 from __future__ import annotations
@@ -22,14 +27,25 @@ def _zones() -> Polygons:
     return dict(found) if isinstance(found, dict) else dict(st.zones)
 
 
+def zone_choices(players: list[str]) -> list[dict[str, str]]:
+    """The zones the editor offers by meaning: ``name`` (what the engine gets), ``label``
+    (the choice and the list) and ``short`` (written on the picture)."""
+    out = [{"name": "play", "label": "Play zone (cards played)", "short": "Play"},
+           {"name": "discard", "label": "Discard pile", "short": "Discard"}]
+    out += [{"name": f"seat:{i}", "label": f"In front of {name}", "short": name}
+            for i, name in enumerate(players)]
+    return out
+
+
 @bp.get("/host/camera")
 @host_required
 def live() -> str:
     """The live picture (refreshed a few times a second) and the zone editor."""
     st = state()
     status = st.camera.status() if st.camera is not None else None
+    players = list(st.table.hub.latest().players)
     return render_template("camera.html", has_camera=st.camera is not None, status=status,
-                           zones=_zones())
+                           zones=_zones(), choices=zone_choices(players))
 
 
 @bp.get("/host/camera.jpg")

@@ -6,6 +6,15 @@ function camera(box) {
   const img = document.getElementById("live-img");
   const svg = document.getElementById("zones");
   const zones = JSON.parse(document.getElementById("zones-data").textContent || "{}");
+  const choices = JSON.parse(document.getElementById("zone-choices").textContent || "[]");
+  const labels = Object.fromEntries(choices.map((c) => [c.name, c.label]));
+  const shorts = Object.fromEntries(choices.map((c) => [c.name, c.short || c.label]));
+  const kind = document.getElementById("zone-kind");
+  const other = document.getElementById("zone-other");
+  const showOther = () => { other.hidden = kind.value !== ""; };
+  kind.addEventListener("change", showOther);
+  showOther();
+  const zoneName = () => (kind.value || document.getElementById("zone-name").value.trim());
   let draft = [];
   const ns = "http://www.w3.org/2000/svg";
   const draw = () => {
@@ -16,7 +25,17 @@ function camera(box) {
       if (cls) p.setAttribute("class", cls);
       svg.appendChild(p);
     };
-    Object.values(zones).forEach((pts) => poly(pts));
+    Object.entries(zones).forEach(([name, pts]) => {
+      poly(pts);
+      const t = document.createElementNS(ns, "text");  // the zone's meaning at its centre
+      t.setAttribute("x", pts.reduce((a, p) => a + p[0], 0) / pts.length);
+      t.setAttribute("y", pts.reduce((a, p) => a + p[1], 0) / pts.length);
+      t.setAttribute("font-size", "0.045");
+      t.setAttribute("text-anchor", "middle");
+      t.setAttribute("fill", "#fff");
+      t.textContent = shorts[name] || name;
+      svg.appendChild(t);
+    });
     if (draft.length) poly(draft, "draft");
     draft.forEach(([x, y]) => {
       const c = document.createElementNS(ns, "circle");
@@ -26,7 +45,7 @@ function camera(box) {
     const ul = document.getElementById("zone-list");
     ul.replaceChildren(...Object.entries(zones).map(([name, pts]) => {
       const li = document.createElement("li");
-      li.textContent = `${name}: ${pts.length} corners`;
+      li.textContent = `${labels[name] || name}: ${pts.length} corners`;
       return li;
     }));
   };
@@ -38,10 +57,11 @@ function camera(box) {
     draw();
   });
   document.getElementById("zone-finish").addEventListener("click", () => {
-    const name = document.getElementById("zone-name").value.trim();
-    if (!name) { say("Give the zone a name first.", true); return; }
+    const name = zoneName();
+    if (!name) { say("Choose what the zone is for, or type its name.", true); return; }
     if (draft.length < 3) { say("A zone needs at least 3 corners: tap the picture.", true); return; }
     zones[name] = draft; draft = []; draw();
+    say(`${labels[name] || name}: done. Draw the next zone, or save.`, false);
   });
   document.getElementById("zone-undo").addEventListener("click", () => { draft.pop(); draw(); });
   document.getElementById("zone-clear").addEventListener("click", () => {

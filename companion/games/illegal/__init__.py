@@ -9,8 +9,12 @@ docs/records.md. Modules: ``state`` (state, options), ``deck`` (card data), ``ev
 
 Actions (record lines without ``t``): ``play`` (``seat``, ``card``, and where needed
 ``target``, ``take``, ``discard``, ``lose``, ``cancel``), ``discard`` (``cards``: 1 or 3
-identical ids), ``lose`` (``card``), ``end_turn``, ``show`` (a Tax Inspection hand laid
-open), ``reveal`` (``hand``), ``reveal_card`` (``card``), ``deal``.
+identical ids), ``discard_card`` (``card``: one card in the camera's discard zone),
+``lose`` (``card``), ``end_turn``, ``trade`` (``with``, ``give``, ``get``),
+``magnum_shown`` (a Magnum nobody claimed yet), ``cancel`` (optional ``seat``: an
+unfinished move), ``show`` (a Tax Inspection hand laid open), ``reveal`` (``hand``),
+``reveal_card`` (``card``), ``deal``. Camera zones: ``inputs`` (``play``, ``discard``,
+``seat:N``).
 
 ``public_view(state)`` keys (everything there is public):
     ``game`` "illegal"; ``hand_no``; ``dealer``; ``turn`` (seat); ``phase`` ("turn": play
@@ -23,7 +27,12 @@ open), ``reveal`` (``hand``), ``reveal_card`` (``card``), ``deal``.
     open under Tax Inspection), ``revealed`` (cards or null), ``pending`` (id of a card
     shown whose target/choice is missing, or null)};
     ``awaiting``: list of {``seat``, ``name``, ``what`` ("lose" with ``choices`` and
-    ``because``; "complete_play" with ``card``; "reveal" with ``cards`` count), ``prompt``};
+    ``because``; "complete_play" with ``card``, ``needs`` and ``step`` (the next step in
+    words); "claim_magnum" (``seat`` null); "discarding" with ``cards``; "reveal" with
+    ``cards`` count), ``prompt``}; ``unclaimed_magnum`` (bool); ``gathered`` (cards held
+    on the discard zone); ``forms``: per seat what its controls offer (``controls`` in
+    ``views``: targets, takeable businesses, trade partners, reasons why not); ``cards``
+    (every card type);
     ``takeover`` ({``taker``, ``victim``, ``card``} a Magnum may still stop, or null);
     ``ended_by`` ("day_of_accounting" | "draw_pile_empty" | "hand_empty" | null);
     ``accounting`` (null until every hand is revealed, then {``scores``, ``working``: per
@@ -43,7 +52,9 @@ goes on), ``match_to``, ``hands`` (every hand's scores).
 
 from __future__ import annotations
 
+from companion.games.base import OptionSpec
 from companion.games.engine import Engine
+from companion.games.illegal.actions import ACTIONS
 from companion.games.illegal.decide import decide, next_deadline, outcome, start
 from companion.games.illegal.events import EVENT_TYPES, Event
 from companion.games.illegal.fold import apply
@@ -60,7 +71,54 @@ from companion.games.illegal.state import (
     SeatState,
     State,
 )
-from companion.games.illegal.views import public_view, seat_view, signals, state_json
+from companion.games.illegal.views import (
+    describe_action,
+    public_view,
+    seat_view,
+    signals,
+    state_json,
+)
+
+OPTION_SPECS = {
+    "dealer": OptionSpec(
+        "First dealer", "The player who deals the first hand; the player left of them starts."
+    ),
+    "match_to": OptionSpec(
+        "Play to",
+        "One hand, or a match over several hands until someone reaches the amount.",
+        choices=((0, "One hand"), (500000, "500,000 €"), (1000000, "1,000,000 €")),
+        minimum=0,
+    ),
+    "draw": OptionSpec(
+        "Cards drawn after a turn",
+        "The German rules draw one card; the English translation refills to seven.",
+        choices=(("one", "One card (German rules)"), ("refill", "Refill to seven")),
+    ),
+    "hassle_leaves": OptionSpec(
+        "An empty Raid or Protection Money goes",
+        "When nothing is left for it to take.",
+        choices=(("end_of_turn", "At the end of its victim's turn"), ("at_once", "At once")),
+    ),
+    "magnum_restores_hassle": OptionSpec(
+        "A Magnum stopping Relatives puts the hassle back",
+        "Off: the Magnum stops only the takeover; the hassle Relatives removed stays gone.",
+    ),
+    "move_timeout_s": OptionSpec(
+        "Unfinished moves are called off after (seconds)",
+        "A card shown without its target or cost, or an unclaimed Magnum; 0: only the host "
+        "calls it off. A single card on the discard pile is then booked as the discard.",
+        minimum=0,
+        maximum=600,
+    ),
+    "legal_extra": OptionSpec(
+        "A legal business may join",
+        "The German list of exceptions to one card a turn names the legal business.",
+        choices=(
+            ("illegal", "An illegal business (before or after it)"),
+            ("any", "Any card of the turn"),
+        ),
+    ),
+}
 
 engine: Engine[State, Event] = Engine(
     name="illegal",
@@ -80,6 +138,9 @@ engine: Engine[State, Event] = Engine(
     state_json=state_json,
     signals=signals,
     action_for_input=action_for_input,
+    describe=describe_action,
+    option_specs=OPTION_SPECS,
+    actions=ACTIONS,
 )
 
 __all__ = [

@@ -10,28 +10,50 @@ same seat playing the same card with the missing keys completes it. ``start``,
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from companion.games.base import Action, IllegalAction, Outcome, Setup, get_int, get_str, require
+from companion.games.base import (
+    DEADLINE,
+    Action,
+    IllegalAction,
+    Outcome,
+    Setup,
+    get_int,
+    get_str,
+    require,
+)
 from companion.games.illegal.accounting import hand_scores, settle
-from companion.games.illegal.deck import card, card_ids, label, value
+from companion.games.illegal.deck import card_ids, label
 from companion.games.illegal.events import (
     BusinessLost,
     CardDrawn,
     CardsDiscarded,
+    CardsTraded,
+    DiscardGathered,
     Event,
     HandDealt,
     HandEnded,
     HandRevealed,
     HandScored,
     HandShown,
+    LossConfirmed,
     LossRequested,
+    MagnumShown,
+    MoveCancelled,
+    MoveWaits,
     TakeoverStood,
     TurnEnded,
     TurnSkipped,
     TurnStarted,
 )
 from companion.games.illegal.fold import Emit, apply, emitter
-from companion.games.illegal.legality import availability_reason, discard_reason, loss_choices
+from companion.games.illegal.legality import (
+    availability_reason,
+    card_reason,
+    discard_reason,
+    loss_choices,
+    turn_cards,
+)
 from companion.games.illegal.plays import lift_if_empty, play
 from companion.games.illegal.state import (
     CHOOSE,
@@ -39,6 +61,7 @@ from companion.games.illegal.state import (
     HAND_SIZE,
     MORE,
     OVER,
+    TURN,
     SeatState,
     State,
     parse_options,
@@ -83,24 +106,54 @@ def outcome(state: State) -> Outcome | None:
 
 
 def next_deadline(state: State) -> float | None:
-    return None  # Illegal has no timed rule
+    """When an unfinished move is called off (option ``move_timeout_s``; else never)."""
+    timeout = state.options.move_timeout_s
+    if timeout <= 0 or state.waiting_since is None or state.phase == OVER:
+        return None
+    return state.waiting_since + timeout
+
+
+def _timeout(f: Emit) -> None:
+    """The unfinished move waited too long: a single card on the discard zone is booked
+    (it is a complete discard), everything else is called off."""
+    st = f.state
+    if len(st.gathered) == 1:
+        reason = discard_reason(replace(st, gathered=()), st.turn, st.gathered)
+        if reason is None:
+            flush_gathered(f)
+    _cancel(f, {})
 
 
 def decide(state: State, action: Action, now: float) -> list[Event]:
     """The events ``action`` causes in ``state``; raises ``IllegalAction`` with a reason."""
-    do = get_str(action, "do", tuple(_HANDLERS) + ("deal",))
+    do = get_str(action, "do", tuple(_HANDLERS) + ("deal", "magnum_shown", "cancel", DEADLINE))
     f = emitter(state)
+    if do == DEADLINE:
+        _timeout(f)
+        return f.events
     if do == "deal":
         deal(f)
         return f.events
+    if do == "magnum_shown":
+        _magnum_shown(f)
+    elif do == "cancel":
+        _cancel(f, action)
+    else:
+        _act(f, do, action)
+    if f.state.unfinished() and f.state.waiting_since is None:
+        f.emit(MoveWaits(now))
+    return f.events
+
+
+def _act(f: Emit, do: str, action: Action) -> None:
+    state = f.state
     seat = get_int(action, "seat", lo=0, hi=state.n - 1)
-    if do in ("reveal", "reveal_card"):
+    if do in ("reveal", "reveal_card", "show", "show_card"):  # never waits, never ends a turn
         _HANDLERS[do](f, seat, action)
-        return f.events
+        return
     require(state.phase != OVER, "The hand is over: reveal your hand, then deal the next hand")
     _prepare(f, seat, do, action)
     _HANDLERS[do](f, seat, action)
-    return f.events
 
 
 def _prepare(f: Emit, seat: int, do: str, action: Action) -> None:
@@ -109,6 +162,8 @@ def _prepare(f: Emit, seat: int, do: str, action: Action) -> None:
     st = f.state
     if st.last_takeover is not None and not magnum:
         f.emit(TakeoverStood(st.last_takeover.taker, st.last_takeover.card))
+    if f.state.gathered and do != "discard_card" and not magnum:
+        flush_gathered(f)
     active = f.state.seats[f.state.turn]
     if active.pending and active.pending != "magnum" and seat != f.state.turn and not magnum:
         raise IllegalAction(
@@ -117,17 +172,27 @@ def _prepare(f: Emit, seat: int, do: str, action: Action) -> None:
         )
     if f.state.phase == MORE and seat != f.state.turn and not magnum:
         finish_turn(f)  # the next seat acting ends an open turn
-    if f.state.phase == CHOOSE and not (do == "lose" and seat == f.state.turn):
-        if seat == f.state.turn and f.state.awaiting is not None:
-            choices = ", ".join(label(c) for c in f.state.awaiting.choices)
+    awaiting = f.state.awaiting
+    if f.state.phase == CHOOSE and awaiting is not None and not magnum:
+        if do == "lose" and seat == awaiting.seat:
+            return
+        choices = ", ".join(label(c) for c in awaiting.choices)
+        if seat == awaiting.seat:
             raise IllegalAction(
                 f"Your turn is over: first choose which business you lose ({choices})"
             )
-        auto_lose(f)
+        raise IllegalAction(
+            f"Waiting for {f.state.name(awaiting.seat)} to choose which business the "
+            f"{label(awaiting.because)} takes ({choices}); it is their choice. Then go on"
+        )
 
 
 def finish_turn(f: Emit) -> None:
-    """End the active seat's turn: its hassle's loss, then the draw and the next turn."""
+    """End the active seat's turn: its hassle's loss, then the draw and the next turn.
+
+    A loss with more than one possibility waits for its victim (``lose``); with exactly
+    one the engine takes it.
+    """
     seat = f.state.turn
     f.emit(TurnEnded(seat))
     hassle = f.state.seats[seat].hassle
@@ -136,16 +201,7 @@ def finish_turn(f: Emit) -> None:
         f.emit(LossRequested(seat, hassle, choices))
         return
     if hassle is not None and choices:
-        f.emit(BusinessLost(seat, choices[0], hassle))
-    continue_turn_end(f)
-
-
-def auto_lose(f: Emit) -> None:
-    """Nobody chose the end-of-turn loss: take the cheapest eligible business, say so."""
-    awaiting = f.state.awaiting
-    assert awaiting is not None
-    cheapest = min(awaiting.choices, key=value)
-    f.emit(BusinessLost(awaiting.seat, cheapest, awaiting.because, chosen=False))
+        f.emit(BusinessLost(seat, choices[0], hassle, chosen=False))
     continue_turn_end(f)
 
 
@@ -177,14 +233,32 @@ def next_turn(f: Emit) -> None:
 
 def _play(f: Emit, seat: int, action: Action) -> None:
     card_id = get_str(action, "card", card_ids())
+    s = f.state.seats[seat]
+    if s.pending == card_id:  # completing a shown card: the keys given before still hold
+        action = {**dict(s.pending_given), **{k: v for k, v in action.items() if v is not None}}
     done = play(f, seat, card_id, action)
     if not done:
         return
-    if f.state.phase == OVER or card_id == "magnum":
-        return
-    if card(card_id).kind == "illegal_business" and "legal_business" not in f.state.turn_done:
-        return  # the turn stays open for a legal business
-    finish_turn(f)
+    if f.state.phase == OVER or card_id in ("magnum", "bribe"):
+        return  # neither the Magnum nor the Bribe is the turn's card
+    if not _turn_goes_on(f.state):
+        finish_turn(f)
+
+
+def _turn_goes_on(st: State) -> bool:
+    """Whether the active seat may still add a card (a legal business to an illegal one,
+    or the other way round; with ``legal_extra: "any"`` to any card)."""
+    seat = st.turn
+    if st.seats[seat].hand < 1:
+        return False
+    main, legal = turn_cards(st)
+    any_card = st.options.legal_extra == "any"
+    if main and not legal:
+        joins = any_card or main[0] == "illegal_business"
+        return joins and card_reason(st, seat, "tropical_fish") is None
+    if legal and not main:
+        return any_card or card_reason(st, seat, "gambling") is None
+    return False
 
 
 def _cards(action: Action, key: str) -> tuple[str, ...]:
@@ -200,6 +274,45 @@ def _discard(f: Emit, seat: int, action: Action) -> None:
     cards = _cards(action, "cards")
     reason = discard_reason(f.state, seat, cards)
     require(reason is None, reason or "")
+    _book_discard(f, seat, cards)
+
+
+def _discard_card(f: Emit, seat: int, action: Action) -> None:
+    """One card laid in the discard zone: booked as a single discard, or gathered until
+    three identical cards make a triple (a different card, any other action or the end
+    of the turn books a gathered single card)."""
+    card_id = get_str(action, "card", card_ids())
+    if f.state.gathered and card_id != f.state.gathered[0]:
+        flush_gathered(f)
+    st = f.state
+    bare = replace(st, gathered=())
+    cards = st.gathered + (card_id,)
+    single = discard_reason(bare, seat, cards) if len(cards) == 1 else "two"
+    triple = discard_reason(bare, seat, (card_id,) * 3)
+    if single is not None and triple is not None:
+        raise IllegalAction(triple if single == "two" else single)
+    f.emit(DiscardGathered(seat, card_id))
+    if len(cards) == 3 or triple is not None:
+        flush_gathered(f)
+
+
+def flush_gathered(f: Emit) -> None:
+    """Book the cards gathered in the discard zone: one card, or three identical ones."""
+    cards = f.state.gathered
+    seat = f.state.turn
+    if not cards:
+        return
+    require(
+        len(cards) != 2,
+        f"Two {label(cards[0])} lie on the discard pile: add a third identical card for a "
+        "triple, or take one back and ask the host to cancel",
+    )
+    reason = discard_reason(replace(f.state, gathered=()), seat, cards)
+    require(reason is None, reason or "")
+    _book_discard(f, seat, cards)
+
+
+def _book_discard(f: Emit, seat: int, cards: tuple[str, ...]) -> None:
     f.emit(CardsDiscarded(seat, cards, "turn"))
     if f.state.seats[seat].hand == 0:
         f.emit(HandEnded("hand_empty", seat))
@@ -208,6 +321,18 @@ def _discard(f: Emit, seat: int, action: Action) -> None:
 
 
 def _lose(f: Emit, seat: int, action: Action) -> None:
+    """The victim's choice of the business an end-of-turn Raid / Protection Money takes.
+
+    It may come while the turn is still open (it ends the turn), while the loss waits,
+    or after the engine took the only possible business (then it confirms that one).
+    """
+    card_id = get_str(action, "card", card_ids())
+    st = f.state
+    if st.phase == MORE and seat == st.turn and loss_choices(st, seat):
+        finish_turn(f)
+    if f.state.forced_loss == (seat, card_id) and f.state.phase != CHOOSE:
+        f.emit(LossConfirmed(seat, card_id))
+        return
     awaiting = f.state.awaiting
     require(
         f.state.phase == CHOOSE and awaiting is not None,
@@ -215,7 +340,11 @@ def _lose(f: Emit, seat: int, action: Action) -> None:
         "its victim's turn",
     )
     assert awaiting is not None
-    card_id = get_str(action, "card", card_ids())
+    require(
+        seat == awaiting.seat,
+        f"The choice is {f.state.name(awaiting.seat)}'s: the {label(awaiting.because)} "
+        "takes one of their businesses",
+    )
     require(
         card_id in awaiting.choices,
         f"The {label(awaiting.because)} takes one of "
@@ -223,6 +352,62 @@ def _lose(f: Emit, seat: int, action: Action) -> None:
     )
     f.emit(BusinessLost(seat, card_id, awaiting.because))
     continue_turn_end(f)
+
+
+def _trade(f: Emit, seat: int, action: Action) -> None:
+    """A trade (Tausch) on the trading seat's turn: it gives ``give`` cards to ``with``
+    and gets ``get`` back (uneven trades allowed; at least one card given)."""
+    st = f.state
+    other = get_int(action, "with", lo=0, hi=st.n - 1)
+    give = get_int(action, "give", lo=0, hi=99)
+    got = get_int(action, "get", lo=0, hi=99)
+    require(seat == st.turn, f"Trade only on your own turn: it is {st.name(st.turn)}'s turn")
+    require(st.phase in (TURN, MORE), "Your turn is over: trade on your next turn")
+    require(other != seat, "Trade with another player, not with yourself")
+    require(give >= 1, "Give your trading partner at least one card (the rules ask for one)")
+    me, them = st.seats[seat], st.seats[other]
+    require(give <= me.hand, f"You hold only {me.hand} card(s): you cannot give {give}")
+    require(got <= them.hand, f"{them.name} holds only {them.hand} card(s): not {got}")
+    require(
+        them.hand + give - got >= 1,
+        f"{them.name} would hold no card: a player needs a card to play on their turn",
+    )
+    require(
+        st.phase == MORE or me.hand - give + got >= 1,
+        "Keep at least one card: you must still play or discard a card this turn",
+    )
+    f.emit(CardsTraded(seat, other, give, got))
+
+
+def _magnum_shown(f: Emit) -> None:
+    """A Magnum in the play zone: nobody is booked yet; its player claims it."""
+    st = f.state
+    require(st.phase != OVER, "The hand is over: reveal your hand, then deal the next hand")
+    require(not st.unclaimed, "A Magnum is already waiting for its player to claim it")
+    reason = card_reason(st, st.turn, "magnum")
+    require(reason is None, reason or "")
+    require(
+        "magnum" not in st.discards,
+        "The deck's one Magnum lies in the discard pile already: check the card (a misread tag?)",
+    )
+    f.emit(MagnumShown())
+
+
+def _cancel(f: Emit, action: Action) -> None:
+    """Call off unfinished moves: ``seat``'s shown play (and, on its turn, the cards on
+    the discard zone), or without ``seat`` every one (and an unclaimed Magnum)."""
+    st = f.state
+    seat = get_int(action, "seat", lo=0, hi=st.n - 1) if action.get("seat") is not None else None
+    seats = range(st.n) if seat is None else (seat,)
+    for i in seats:
+        pending = st.seats[i].pending
+        if pending:
+            f.emit(MoveCancelled(i, "pending", (pending,)))
+    if st.gathered and seat in (None, st.turn):
+        f.emit(MoveCancelled(st.turn, "gathered", st.gathered))
+    if st.unclaimed and seat is None:
+        f.emit(MoveCancelled(None, "magnum"))
+    require(bool(f.events), "Nothing to cancel: no unfinished play, discard or Magnum")
 
 
 def _end_turn(f: Emit, seat: int, action: Action) -> None:
@@ -239,10 +424,30 @@ def _show(f: Emit, seat: int, action: Action) -> None:
         "Only a seat under Tax Inspection lays its hand open",
     )
     cards = _cards(action, "hand")
+    require(st.phase != OVER, "The hand is over: reveal your hand instead")
     require(
-        len(cards) <= st.seats[seat].hand,
-        f"{st.name(seat)} holds only {st.seats[seat].hand} cards",
+        len(cards) == st.seats[seat].hand,
+        f"{st.name(seat)} holds {st.seats[seat].hand} cards: lay all of them open "
+        f"(you entered {len(cards)})",
     )
+    for c in set(cards):
+        reason = availability_reason(st, c, extra=cards.count(c), seat=seat)
+        require(reason is None, reason or "")
+    f.emit(HandShown(seat, cards))
+
+
+def _show_card(f: Emit, seat: int, action: Action) -> None:
+    """One card of a Tax Inspection hand, scanned in front of its player."""
+    st = f.state
+    s = st.seats[seat]
+    require(s.hassle == "tax_inspection", "Only a seat under Tax Inspection lays its hand open")
+    require(st.phase != OVER, "The hand is over: reveal your hand instead")
+    require(
+        len(s.shown) < s.hand,
+        f"{s.name}'s open hand already shows all {s.hand} cards: to start again, enter it "
+        "on the phone",
+    )
+    cards = s.shown + (get_str(action, "card", card_ids()),)
     for c in set(cards):
         reason = availability_reason(st, c, extra=cards.count(c), seat=seat)
         require(reason is None, reason or "")
@@ -297,9 +502,12 @@ def deal(f: Emit) -> None:
 _HANDLERS: dict[str, Callable[[Emit, int, Action], None]] = {
     "play": _play,
     "discard": _discard,
+    "discard_card": _discard_card,
+    "trade": _trade,
     "lose": _lose,
     "end_turn": _end_turn,
     "show": _show,
+    "show_card": _show_card,
     "reveal": _reveal,
     "reveal_card": _reveal,
 }

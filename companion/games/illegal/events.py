@@ -30,6 +30,55 @@ class PlayPending:
     seat: int
     card: str
     needs: Needs
+    #: the keys of the play already given (``(key, value)`` pairs), kept until it completes
+    given: tuple[tuple[str, int | str], ...] = ()
+
+
+@dataclass(frozen=True)
+class MagnumShown:
+    """A Magnum appeared in the play zone: whose it is, its player says (phone or button)."""
+
+
+@dataclass(frozen=True)
+class DiscardGathered:
+    """A card laid in the discard zone; booked once it is clear whether a triple follows."""
+
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True)
+class MoveCancelled:
+    """The host (or the player) called off an unfinished move."""
+
+    seat: int | None
+    what: Literal["pending", "gathered", "magnum"]
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MoveWaits:
+    """An unfinished move started waiting at game time ``at`` (see ``move_timeout_s``)."""
+
+    at: float
+
+
+@dataclass(frozen=True)
+class CardsTraded:
+    """A trade (Tausch) on ``seat``'s turn: it gave ``gave`` cards to ``other``, got ``got``."""
+
+    seat: int
+    other: int
+    gave: int
+    got: int
+
+
+@dataclass(frozen=True)
+class LossConfirmed:
+    """The victim named the business the engine took as the only possibility."""
+
+    seat: int
+    card: str
 
 
 @dataclass(frozen=True)
@@ -172,6 +221,12 @@ Event = (
     | HandEnded
     | HandRevealed
     | HandScored
+    | MagnumShown
+    | DiscardGathered
+    | MoveCancelled
+    | MoveWaits
+    | CardsTraded
+    | LossConfirmed
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -197,5 +252,11 @@ EVENT_TYPES: dict[str, type] = {
         HandEnded,
         HandRevealed,
         HandScored,
+        MagnumShown,
+        DiscardGathered,
+        MoveCancelled,
+        MoveWaits,
+        CardsTraded,
+        LossConfirmed,
     )
 }

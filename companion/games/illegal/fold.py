@@ -20,6 +20,8 @@ from companion.games.illegal.events import (
     CardPlayed,
     CardsDiscarded,
     CardsPassed,
+    CardsTraded,
+    DiscardGathered,
     Event,
     HandDealt,
     HandEnded,
@@ -27,7 +29,11 @@ from companion.games.illegal.events import (
     HandScored,
     HandShown,
     HassleRemoved,
+    LossConfirmed,
     LossRequested,
+    MagnumShown,
+    MoveCancelled,
+    MoveWaits,
     PlayPending,
     SkipsAdded,
     TakeoverCancelled,
@@ -58,7 +64,8 @@ _WHY_ENDED = {
 
 
 def euros(amount: int) -> str:
-    return f"{amount:,} €".replace(",", ".")
+    """An amount as players read it, never broken inside: "65 000 €" (no-break spaces)."""
+    return f"{amount:,}\u00a0€".replace(",", "\u202f")
 
 
 # --- sentences -------------------------------------------------------------------------
@@ -66,7 +73,11 @@ def euros(amount: int) -> str:
 
 def describe(state: State, e: Event) -> str | None:
     """One sentence for the table about event ``e`` (about to be folded into ``state``)."""
-    n = state.name
+    return sentence(state.name, e)
+
+
+def sentence(n: Callable[[int], str], e: Event) -> str | None:
+    """One sentence about event ``e``; ``n`` names a seat."""
     if isinstance(e, HandDealt):
         return f"Hand {e.hand_no}: {n(e.dealer)} deals, {n(e.first)} starts"
     if isinstance(e, PlayPending):
@@ -88,7 +99,7 @@ def describe(state: State, e: Event) -> str | None:
         why = "nothing left to take" if e.by == "empty" else label(e.by)
         return f"{label(e.card)} leaves {n(e.seat)}'s Market Open ({why})"
     if isinstance(e, BusinessLost):
-        how = "" if e.chosen else " (the cheapest; nobody chose)"
+        how = "" if e.chosen else " (the only possibility)"
         return f"{n(e.seat)} loses {label(e.card)} to {label(e.why)}{how}"
     if isinstance(e, BusinessTaken):
         return f"{n(e.seat)} takes {label(e.card)} from {n(e.victim)} ({label(e.via)})"
@@ -96,11 +107,29 @@ def describe(state: State, e: Event) -> str | None:
         return (
             f"{n(e.seat)}'s Magnum stops the takeover: {label(e.card)} goes back to {n(e.victim)}"
         )
-    return _describe_turn(state, e)
+    return _describe_move(n, e)
 
 
-def _describe_turn(state: State, e: Event) -> str | None:
-    n = state.name
+def _describe_move(n: Callable[[int], str], e: Event) -> str | None:
+    if isinstance(e, MagnumShown):
+        return "A Magnum was shown: whose is it? Its player says so on the phone or button"
+    if isinstance(e, DiscardGathered):
+        return f"{n(e.seat)} lays {label(e.card)} on the discard pile"
+    if isinstance(e, MoveCancelled):
+        what = {
+            "pending": "the unfinished play",
+            "gathered": "the cards on the discard zone",
+            "magnum": "the unclaimed Magnum",
+        }[e.what]
+        return f"Cancelled: {what} (take the cards back)"
+    if isinstance(e, CardsTraded):
+        return f"{n(e.seat)} trades with {n(e.other)}: gives {e.gave} card(s), gets {e.got}"
+    if isinstance(e, LossConfirmed):
+        return f"{n(e.seat)} confirms losing {label(e.card)}"
+    return _describe_turn(n, e)
+
+
+def _describe_turn(n: Callable[[int], str], e: Event) -> str | None:
     if isinstance(e, SkipsAdded):
         return f"{n(e.seat)} sits out {e.turns} turn(s)" if e.turns else None
     if isinstance(e, CardsPassed):
@@ -153,17 +182,24 @@ def _dealt(state: State, e: HandDealt) -> State:
         ended_by=None,
         scores=None,
         winners=(),
+        unclaimed=False,
+        gathered=(),
+        forced_loss=None,
     )
+
+
+_NOT_PENDING: dict[str, Any] = {"pending": None, "pending_needs": None, "pending_given": ()}
 
 
 def _played(state: State, e: CardPlayed) -> State:
     s = state.seats[e.seat]
-    state = _seat(state, e.seat, hand=s.hand - 1, pending=None, shown=_without(s.shown, e.card))
+    state = _seat(state, e.seat, hand=s.hand - 1, shown=_without(s.shown, e.card), **_NOT_PENDING)
     if e.card == "magnum":  # a Magnum shown but not placed waits on no one any more
         state = replace(
             state,
+            unclaimed=False,
             seats=tuple(
-                replace(x, pending=None) if x.pending == "magnum" else x for x in state.seats
+                replace(x, **_NOT_PENDING) if x.pending == "magnum" else x for x in state.seats
             ),
         )
     k = kind(e.card)
@@ -176,17 +212,23 @@ def _played(state: State, e: CardPlayed) -> State:
     else:
         state = replace(state, discards=state.discards + (e.card,))
     if not e.out_of_turn and e.card != "magnum":
-        phase = MORE if k == "illegal_business" else state.phase
-        state = replace(state, turn_done=state.turn_done + (k,), phase=phase)
+        entry = "bribe" if e.card == "bribe" else k  # a Bribe is not the turn's card
+        phase = state.phase if entry == "bribe" else MORE
+        state = replace(state, turn_done=state.turn_done + (entry,), phase=phase)
     return state
 
 
 def _discarded(state: State, e: CardsDiscarded) -> State:
-    hand = state.seats[e.seat].hand - len(e.cards)
-    state = _seat(state, e.seat, hand=hand, pending=None)  # a discard drops a shown play
+    s = state.seats[e.seat]
+    shown = s.shown
+    for c in e.cards:
+        shown = _without(shown, c)
+    # a discard drops a shown play
+    state = _seat(state, e.seat, hand=s.hand - len(e.cards), shown=shown, **_NOT_PENDING)
     state = replace(state, discards=state.discards + e.cards)
     if e.why != "turn":
         return state
+    state = replace(state, gathered=())
     done = ("single",) if len(e.cards) == 1 else ("triple",)
     return replace(state, turn_done=state.turn_done + done, phase=MORE)
 
@@ -200,7 +242,11 @@ def _hassle_removed(state: State, e: HassleRemoved) -> State:
 def _lost(state: State, e: BusinessLost) -> State:
     s = state.seats[e.seat]
     state = _seat(state, e.seat, businesses=_without(s.businesses, e.card))
-    state = replace(state, discards=state.discards + (e.card,))
+    state = replace(
+        state,
+        discards=state.discards + (e.card,),
+        forced_loss=None if e.chosen else (e.seat, e.card),
+    )
     if state.awaiting is not None and state.awaiting.seat == e.seat and state.phase == CHOOSE:
         state = replace(state, awaiting=None, phase=ENDING)
     return state
@@ -232,6 +278,21 @@ def _passed(state: State, e: CardsPassed) -> State:
     return replace(state, seats=seats)
 
 
+def _traded(state: State, e: CardsTraded) -> State:
+    giver, other = state.seats[e.seat], state.seats[e.other]
+    state = _seat(state, e.seat, hand=giver.hand - e.gave + e.got, shown=())
+    return _seat(state, e.other, hand=other.hand + e.gave - e.got, shown=())
+
+
+def _cancelled_move(state: State, e: MoveCancelled) -> State:
+    if e.what == "magnum":
+        return replace(state, unclaimed=False)
+    if e.what == "gathered":
+        return replace(state, gathered=())
+    assert e.seat is not None
+    return _seat(state, e.seat, **_NOT_PENDING)
+
+
 def _scored(state: State, e: HandScored) -> State:
     return replace(
         state,
@@ -245,7 +306,16 @@ def _scored(state: State, e: HandScored) -> State:
 
 _FOLD: dict[type, Callable[[State, Any], State]] = {
     HandDealt: _dealt,
-    PlayPending: lambda st, e: _seat(st, e.seat, pending=e.card),
+    PlayPending: lambda st, e: replace(
+        _seat(st, e.seat, pending=e.card, pending_needs=e.needs, pending_given=e.given),
+        unclaimed=st.unclaimed and e.card != "magnum",  # a Magnum being placed is claimed
+    ),
+    MagnumShown: lambda st, e: replace(st, unclaimed=True),
+    DiscardGathered: lambda st, e: replace(st, gathered=st.gathered + (e.card,)),
+    MoveCancelled: _cancelled_move,
+    MoveWaits: lambda st, e: replace(st, waiting_since=e.at),
+    CardsTraded: _traded,
+    LossConfirmed: lambda st, e: replace(st, forced_loss=None),
     CardPlayed: _played,
     CardsDiscarded: _discarded,
     HassleRemoved: _hassle_removed,
@@ -271,7 +341,9 @@ _FOLD: dict[type, Callable[[State, Any], State]] = {
         ended_by=e.why,
         awaiting=None,
         last_takeover=None,
-        seats=tuple(replace(s, pending=None) for s in st.seats),
+        unclaimed=False,
+        gathered=(),
+        seats=tuple(replace(s, **_NOT_PENDING) for s in st.seats),
     ),
     HandRevealed: lambda st, e: _seat(st, e.seat, revealed=e.cards),
     HandScored: _scored,
@@ -285,6 +357,8 @@ def apply(state: State, event: Event) -> State:
         raise TypeError(f"illegal: unknown event {event!r}")
     note = describe(state, event)
     state = fold(state, event)
+    if state.waiting_since is not None and not state.unfinished():
+        state = replace(state, waiting_since=None)
     if note:
         state = replace(state, notes=(state.notes + (note,))[-NOTES_KEPT:])
     return state

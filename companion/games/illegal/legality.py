@@ -8,14 +8,14 @@ beside each card. German rules text wins (docs/rules/illegal.md lists every choi
 from __future__ import annotations
 
 from companion.games.illegal.deck import card, is_business, kind, label
-from companion.games.illegal.state import CHOOSE, MORE, OVER, State
+from companion.games.illegal.state import CHOOSE, OVER, TURN, State
 
 OPEN_FIRST = "Play a Market Open first: {what} needs your own open market"
 
 
 def public_count(state: State, card_id: str, *, hand_of: int | None = None) -> int:
     """How many copies of ``card_id`` the table can see (all but ``hand_of``'s own shown)."""
-    n = sum(1 for c in state.discards if c == card_id)
+    n = sum(1 for c in state.discards + state.gathered if c == card_id)
     for i, s in enumerate(state.seats):
         n += s.businesses.count(card_id) + int(s.hassle == card_id)
         n += int(card_id == "market_open" and s.market_open)
@@ -35,6 +35,48 @@ def availability_reason(state: State, card_id: str, extra: int = 1, seat: int = 
     return None
 
 
+#: What ``State.turn_done`` records that is not the turn's card: discards and the Bribe.
+NOT_THE_CARD = ("single", "triple", "bribe")
+
+
+def turn_cards(state: State) -> tuple[list[str], bool]:
+    """The kinds of the turn's card(s) played so far (not a legal business, not a Bribe,
+    not the Magnum) and whether a legal business was played this turn."""
+    main = [d for d in state.turn_done if d not in NOT_THE_CARD and d != "legal_business"]
+    return main, "legal_business" in state.turn_done
+
+
+def _one_card_reason(state: State, card_id: str) -> str | None:
+    """ "Only one card a turn" with the German exceptions: a legal business (before or after
+    the turn's card; option ``legal_extra``), the Magnum and the Bribe."""
+    if card_id == "bribe":
+        return None
+    if "single" in state.turn_done or "triple" in state.turn_done:
+        return (
+            "You discarded this turn: a discard replaces the play; you may discard three "
+            "identical cards or end your turn"
+        )
+    main, legal = turn_cards(state)
+    k = kind(card_id)
+    any_card = state.options.legal_extra == "any"
+    if k == "legal_business":
+        if legal:
+            return "One legal business a turn: end your turn"
+        if main and not any_card and main[0] != "illegal_business":
+            return "A legal business comes extra only with an illegal business: end your turn"
+        return None
+    if main:
+        return (
+            "One card a turn (besides it only a legal business, a Bribe or the Magnum): "
+            "end your turn"
+        )
+    if legal and not any_card and k != "illegal_business":
+        return (
+            "After a legal business you may add only an illegal business; otherwise end your turn"
+        )
+    return None
+
+
 def turn_reason(state: State, seat: int, card_id: str) -> str | None:
     """Why ``seat`` may not play ``card_id`` at this moment of the turn, or None."""
     if state.phase == OVER:
@@ -47,16 +89,7 @@ def turn_reason(state: State, seat: int, card_id: str) -> str | None:
         return f"It is {state.name(state.turn)}'s turn; out of turn only the Magnum may be played"
     if state.phase == CHOOSE:
         return "Your turn is over: first choose which business you lose"
-    if state.phase == MORE:
-        if "illegal_business" in state.turn_done and "legal_business" not in state.turn_done:
-            if kind(card_id) != "legal_business":
-                return (
-                    "After an illegal business you may add only a legal business; "
-                    "otherwise end your turn"
-                )
-            return None
-        return "You discarded this turn: you may discard three identical cards or end your turn"
-    return None
+    return _one_card_reason(state, card_id)
 
 
 def _hassle_on(state: State, seat: int) -> str | None:
@@ -137,6 +170,11 @@ def card_reason(state: State, seat: int, card_id: str) -> str | None:
             return f"No {what} lies on any Market Open for the {label(card_id)} to remove"
         if card_id == "bribe" and s.hand < 2:
             return "A Bribe also costs a business card from your hand, and you hold no other card"
+        if card_id == "bribe" and s.hand < 3 and state.phase == TURN and state.turn == seat:
+            return (
+                "A Bribe costs a business card, and you still need a card to play or discard "
+                "this turn: you hold too few cards"
+            )
         return None
     if k == "takeover":
         return _takeover_reason(state, seat, card_id)
@@ -170,8 +208,7 @@ def discard_reason(state: State, seat: int, cards: tuple[str, ...]) -> str | Non
         return f"It is {state.name(state.turn)}'s turn; only the active player discards"
     if state.phase == CHOOSE:
         return "Your turn is over: first choose which business you lose"
-    played = [d for d in state.turn_done if d not in ("single", "triple")]
-    if played:
+    if any(d not in NOT_THE_CARD for d in state.turn_done):
         return "You played a card this turn: a discard replaces the play, it does not follow it"
     if len(cards) not in (1, 3):
         return "Discard one card, or three identical cards"

@@ -73,9 +73,30 @@ def lift_if_empty(f: Emit, seat: int, *, at_end_of_turn: bool = False) -> None:
         f.emit(HassleRemoved(seat, hassle, "empty"))
 
 
-def _pend(f: Emit, seat: int, card_id: str, needs: Needs) -> bool:
-    f.emit(PlayPending(seat, card_id, needs))
+def _pend(f: Emit, seat: int, card_id: str, needs: Needs, action: Action | None = None) -> bool:
+    """Wait for ``needs``; the keys ``action`` already gave are kept for the completion."""
+    given = tuple(
+        (k, action[k])
+        for k in ("target", "take", "discard", "lose")
+        if action is not None and isinstance(action.get(k), int | str)
+    )
+    f.emit(PlayPending(seat, card_id, needs, given))
     return False
+
+
+def _bribe_cost(f: Emit, seat: int, action: Action) -> str | None:
+    """The business card a Bribe costs (checked), or None while it is not given."""
+    if action.get("discard") is None:
+        return None
+    discard = get_str(action, "discard", card_ids())
+    require(
+        is_business(discard),
+        f"A Bribe costs a business card (legal or illegal) from your hand; "
+        f"{label(discard)} is not one: show a business card",
+    )
+    reason = availability_reason(f.state, discard, seat=seat)
+    require(reason is None, reason or "")
+    return discard
 
 
 def _seat_key(f: Emit, action: Action, key: str, choices: tuple[int, ...]) -> int | None:
@@ -104,8 +125,9 @@ def _hassle(f: Emit, seat: int, card_id: str, action: Action) -> bool:
 
 def _solution(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     target = _seat_key(f, action, "target", solution_targets(f.state, card_id))
+    discard = _bribe_cost(f, seat, action) if card_id == "bribe" else None
     if target is None:
-        return _pend(f, seat, card_id, "target")
+        return _pend(f, seat, card_id, "target", action)
     hassle = f.state.seats[target].hassle
     if target not in solution_targets(f.state, card_id):
         what = f"a {label(hassle)}" if hassle else "no hassle"
@@ -114,18 +136,8 @@ def _solution(f: Emit, seat: int, card_id: str, action: Action) -> bool:
             f"the {label(card_id)} cannot remove it"
         )
     assert hassle is not None
-    discard = None
-    if card_id == "bribe":
-        if "discard" not in action:
-            return _pend(f, seat, card_id, "discard")
-        discard = get_str(action, "discard", card_ids())
-        require(
-            is_business(discard),
-            f"A Bribe costs a business card (legal or illegal) from your hand; "
-            f"{label(discard)} is not one",
-        )
-        reason = availability_reason(f.state, discard, seat=seat)
-        require(reason is None, reason or "")
+    if card_id == "bribe" and discard is None:
+        return _pend(f, seat, card_id, "discard", {**action, "target": target})
     f.emit(CardPlayed(seat, card_id, target))
     f.emit(HassleRemoved(target, hassle, card_id))
     if discard is not None:
@@ -145,9 +157,7 @@ def _paranoia_losses(f: Emit, seat: int, card_id: str, action: Action) -> tuple[
     if rule == "highest":
         top = max(value(b) for b in own)
         choices = tuple(b for b in choices if value(b) == top)
-    if "lose" not in action:
-        if rule == "highest":  # equal value: the one played last goes
-            return (next(b for b in reversed(own) if value(b) == top),)
+    if action.get("lose") is None:  # the engine picks only when one business is possible
         return (choices[0],) if len(choices) == 1 else None
     lose = get_str(action, "lose", card_ids())
     require(
@@ -161,7 +171,7 @@ def _paranoia_losses(f: Emit, seat: int, card_id: str, action: Action) -> tuple[
 def _paranoia(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     losses = _paranoia_losses(f, seat, card_id, action)
     if losses is None:
-        return _pend(f, seat, card_id, "lose")
+        return _pend(f, seat, card_id, "lose", action)
     f.emit(CardPlayed(seat, card_id))
     for b in losses:
         f.emit(BusinessLost(seat, b, card_id))
@@ -173,20 +183,23 @@ def _paranoia(f: Emit, seat: int, card_id: str, action: Action) -> bool:
 
 def _takeover(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     victims = takeover_victims(f.state, seat)
+    wanted = get_str(action, "take", card_ids()) if action.get("take") is not None else None
+    if wanted is not None:  # the business shown names its owner when only one has it
+        victims = tuple(v for v in victims if wanted in f.state.seats[v].businesses) or victims
     target = _seat_key(f, action, "target", victims)
     if target is None and victims:
-        return _pend(f, seat, card_id, "target")
+        return _pend(f, seat, card_id, "target", action)
     take = None
     if target is not None:
         require(target != seat, "Take a business from an opponent, not from yourself")
         theirs = tuple(dict.fromkeys(f.state.seats[target].businesses))
         require(bool(theirs), f"{f.state.name(target)} has no open business to take")
-        if "take" in action:
-            take = get_str(action, "take", card_ids())
+        if wanted is not None:
+            take = wanted
         elif len(theirs) == 1:
             take = theirs[0]
         else:
-            return _pend(f, seat, card_id, "take")
+            return _pend(f, seat, card_id, "take", {**action, "target": target})
         require(take in theirs, f"{f.state.name(target)} has no open {label(take)} to take")
     own_hassle = f.state.seats[seat].hassle if card_id == "relatives" else None
     f.emit(CardPlayed(seat, card_id, target))
@@ -213,7 +226,7 @@ def _magnum(f: Emit, seat: int, action: Action) -> bool:
         f.emit(TakeoverCancelled(seat, last.taker, last.victim, last.card, restore))
     else:
         targets = solution_targets(st, "magnum")
-        if "target" not in action and (st.last_takeover is not None or len(targets) != 1):
+        if action.get("target") is None and (st.last_takeover is not None or len(targets) != 1):
             return _pend(f, seat, "magnum", "target")
         target = _seat_key(f, action, "target", targets)
         assert target is not None

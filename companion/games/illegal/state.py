@@ -36,6 +36,9 @@ AwaitingWhat = Literal["lose"]
 Draw = Literal["one", "refill"]
 #: When an empty Raid / Protection Money leaves a Market Open.
 HassleLeaves = Literal["end_of_turn", "at_once"]
+#: Which card a legal business may join in the same turn: "illegal" (the German text's
+#: example) or "any" card (the German list of exceptions read widely).
+LegalExtra = Literal["illegal", "any"]
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "dealer": None,  # seat index; None = the last seat, so seat 0 starts
@@ -43,9 +46,15 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "draw": "one",  # "one" card after a turn (German text) | "refill" to 7 (translator)
     "hassle_leaves": "end_of_turn",  # when an empty Raid/Protection goes: | "at_once"
     "magnum_restores_hassle": False,  # a Magnum stopping Relatives also undoes its relief
+    "legal_extra": "illegal",  # a legal business joins an "illegal" business | "any" card
+    "move_timeout_s": 0,  # an unfinished move is called off after this many seconds; 0: never
 }
 
-_CHOICES = {"draw": get_args(Draw), "hassle_leaves": get_args(HassleLeaves)}
+_CHOICES = {
+    "draw": get_args(Draw),
+    "hassle_leaves": get_args(HassleLeaves),
+    "legal_extra": get_args(LegalExtra),
+}
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,8 @@ class Options:
     draw: Draw
     hassle_leaves: HassleLeaves
     magnum_restores_hassle: bool
+    legal_extra: LegalExtra = "illegal"
+    move_timeout_s: float = 0.0
 
 
 def parse_options(setup: Setup) -> Options:
@@ -77,8 +88,20 @@ def parse_options(setup: Setup) -> Options:
             raise SetupError(f"illegal: option {key} must be one of {', '.join(allowed)}")
     if not isinstance(raw["magnum_restores_hassle"], bool):
         raise SetupError("illegal: option magnum_restores_hassle must be true or false")
+    timeout = raw["move_timeout_s"]
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout < 0:
+        raise SetupError(
+            f"illegal: option move_timeout_s must be 0 (never) or a number of seconds, "
+            f"not {timeout!r}"
+        )
     return Options(
-        dealer, match_to, raw["draw"], raw["hassle_leaves"], raw["magnum_restores_hassle"]
+        dealer,
+        match_to,
+        raw["draw"],
+        raw["hassle_leaves"],
+        raw["magnum_restores_hassle"],
+        raw["legal_extra"],
+        float(timeout),
     )
 
 
@@ -93,6 +116,8 @@ class SeatState:
     shown: tuple[str, ...] = ()  # cards of the hand laid open (Tax Inspection)
     revealed: tuple[str, ...] | None = None  # the hand shown after the hand ended
     pending: str | None = None  # a card shown whose targets/choices are still missing
+    pending_needs: str | None = None  # what it still needs ("target", "take", "discard", ...)
+    pending_given: tuple[tuple[str, int | str], ...] = ()  # the keys already given
 
 
 @dataclass(frozen=True)
@@ -136,6 +161,19 @@ class State:
     match_over: bool = False
     winners: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()
+    #: a Magnum shown in the play zone whose player is not known yet ("whose Magnum?")
+    unclaimed: bool = False
+    #: cards the active seat laid in the discard zone, not booked yet (a triple may follow)
+    gathered: tuple[str, ...] = ()
+    #: the last loss the engine took because it was the only possibility: (seat, card)
+    forced_loss: tuple[int, str] | None = None
+    #: since when an unfinished move (a shown card, cards on the discard zone, an
+    #: unclaimed Magnum) waits: for the option ``move_timeout_s``
+    waiting_since: float | None = None
+
+    def unfinished(self) -> bool:
+        """Whether a move waits to be completed (a card's target or cost, a triple, a claim)."""
+        return self.unclaimed or bool(self.gathered) or any(s.pending for s in self.seats)
 
     @property
     def n(self) -> int:

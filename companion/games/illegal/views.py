@@ -11,21 +11,47 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.games.base import SignalOut
+from companion.games.base import Action, SignalOut
 from companion.games.illegal.accounting import working
-from companion.games.illegal.deck import card, card_ids, value
+from companion.games.illegal.deck import card, card_ids, is_business, label, value
 from companion.games.illegal.events import (
     BusinessLost,
     BusinessTaken,
+    CardDrawn,
     CardPlayed,
     CardsDiscarded,
     Event,
     HandScored,
     TurnStarted,
 )
-from companion.games.illegal.fold import euros
-from companion.games.illegal.legality import play_reason
-from companion.games.illegal.state import CHOOSE, MORE, OVER, State
+from companion.games.illegal.fold import euros, sentence
+from companion.games.illegal.legality import (
+    discard_reason,
+    hassle_targets,
+    loss_choices,
+    play_reason,
+    solution_targets,
+    takeover_victims,
+)
+from companion.games.illegal.state import CHOOSE, MORE, OVER, TURN, State
+
+#: What a shown card still needs, as the table screen says it.
+WAITING_FOR = {
+    "discard": "the business card it costs",
+    "target": "its target",
+    "take": "the business taken over",
+    "lose": "the business it costs",
+}
+#: What a shown card still needs, as its player's phone says it.
+NEXT_STEP = {
+    ("bribe", "discard"): "Now show the business card your Bribe costs (or choose it here)",
+    ("bribe", "target"): "Choose whose hassle your Bribe removes",
+    ("hostile_takeover", "take"): "Now show the business you take over (or choose it here)",
+    ("hostile_takeover", "target"): "Now show the business you take over, or choose whose",
+    ("relatives", "take"): "Now show the business you take over (or choose it here)",
+    ("relatives", "target"): "Now show the business you take over, or choose whose",
+    ("magnum", "target"): "Choose what your Magnum does: remove a hassle or stop the takeover",
+}
 
 
 def card_json(card_id: str) -> dict[str, Any]:
@@ -54,6 +80,7 @@ def _seat_json(state: State, i: int) -> dict[str, Any]:
         "shown": [card_json(c) for c in s.shown],
         "revealed": None if s.revealed is None else [card_json(c) for c in s.revealed],
         "pending": s.pending,
+        "pending_card": card_json(s.pending) if s.pending else None,
     }
 
 
@@ -72,17 +99,44 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
                 f"{card(a.because).label()} takes",
             }
         )
+    if state.unclaimed:
+        out.append(
+            {
+                "seat": None,
+                "name": None,
+                "what": "claim_magnum",
+                "prompt": 'Whose Magnum? Its player taps "My Magnum" or presses their button',
+            }
+        )
     for i, s in enumerate(state.seats):
         if s.pending:
+            step = NEXT_STEP.get(
+                (s.pending, s.pending_needs or ""),
+                f"choose the {s.pending_needs or 'target'} for {card(s.pending).label()}",
+            )
             out.append(
                 {
                     "seat": i,
                     "name": s.name,
                     "what": "complete_play",
                     "card": card_json(s.pending),
-                    "prompt": f"{s.name}: choose the target or choice for {card(s.pending).label()}",
+                    "needs": s.pending_needs,
+                    "prompt": f"{s.name}: {step[0].lower()}{step[1:]}",
+                    "step": step,
                 }
             )
+    if state.gathered and state.phase != OVER:
+        name = state.name(state.turn)
+        out.append(
+            {
+                "seat": state.turn,
+                "name": name,
+                "what": "discarding",
+                "cards": [card_json(c) for c in state.gathered],
+                "prompt": f"{name} is discarding {len(state.gathered)} × "
+                f"{label(state.gathered[0])}: add identical cards for three, or end the turn",
+            }
+        )
     if state.phase == OVER:
         for i, s in enumerate(state.seats):
             if s.revealed is None or len(s.revealed) < s.hand:
@@ -92,7 +146,9 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
                         "name": s.name,
                         "what": "reveal",
                         "cards": s.hand,
-                        "prompt": f"{s.name}: show your {s.hand} cards",
+                        "prompt": f"{s.name}: show your {s.hand} cards"
+                        if s.hand
+                        else f"{s.name} holds no cards: one tap reveals the empty hand",
                     }
                 )
     return out
@@ -113,9 +169,12 @@ def status(state: State) -> str:
         return f"{names} win(s) hand {state.hand_no}; deal the next hand"
     if state.phase == CHOOSE and state.awaiting is not None:
         return f"{state.name(state.awaiting.seat)} must choose a business to lose"
-    pending = state.seats[state.turn].pending
-    if pending:
-        return f"{who}: choose the target or choice for {card(pending).label()}"
+    if state.unclaimed:
+        return "Whose Magnum? Its player claims it"
+    active = state.seats[state.turn]
+    if active.pending:
+        what = WAITING_FOR.get(active.pending_needs or "", "its target")
+        return f"{who} shows a {card(active.pending).label()}: next, {what}"
     if state.phase == MORE:
         if "illegal_business" in state.turn_done:
             return f"{who} may add a legal business, or end the turn"
@@ -154,6 +213,10 @@ def public_view(state: State) -> dict[str, Any]:
         if last is None
         else {"taker": last.taker, "victim": last.victim, "card": card_json(last.card)},
         "ended_by": state.ended_by,
+        "unclaimed_magnum": state.unclaimed,
+        "forms": [controls(state, i) for i in range(state.n)],  # what each seat may choose
+        "cards": [card_json(c) for c in card_ids()],
+        "gathered": [card_json(c) for c in state.gathered],
         "accounting": _accounting(state),
         "match": {
             "to": state.options.match_to,
@@ -180,11 +243,66 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "name": s.name,
         "hand": s.hand,
         "your_turn": state.phase != OVER and state.turn == seat,
-        "can_end_turn": state.phase == MORE and state.turn == seat and not s.pending,
+        "can_end_turn": state.turn == seat
+        and not s.pending
+        and (state.phase == MORE or bool(state.gathered)),
         "awaiting": mine,
         "playable": playable,
+        **controls(state, seat),
     }
     return view
+
+
+def _names(state: State, seats: Sequence[int]) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": state.name(i)} for i in seats]
+
+
+def controls(state: State, seat: int) -> dict[str, Any]:
+    """What the phone's (and the host's) forms for ``seat`` offer, each with why not."""
+    s = state.seats[seat]
+    others = [i for i in range(state.n) if i != seat]
+    trade_reason = None
+    if state.phase == OVER or state.turn != seat or state.phase not in (TURN, MORE):
+        trade_reason = "Trade only on your own turn, before it ends"
+    elif s.hand < 1:
+        trade_reason = "You hold no card to give"
+    one = discard_reason(state, seat, ("tropical_fish",))
+    three = discard_reason(state, seat, ("market_open",) * 3)
+    return {
+        "targets": {
+            "hassle": _names(state, hassle_targets(state, seat)),
+            "solution": _names(state, solution_targets(state, "magnum")),
+            "takeover": _names(state, takeover_victims(state, seat)),
+        },
+        "takeable": [
+            {"seat": i, "name": state.name(i), "card": card_json(b)}
+            for i in takeover_victims(state, seat)
+            for b in dict.fromkeys(state.seats[i].businesses)
+        ],
+        "businesses": [card_json(c) for c in card_ids() if is_business(c)],
+        "own_businesses": [card_json(b) for b in dict.fromkeys(s.businesses)],
+        "partners": [
+            {"seat": i, "name": state.name(i), "hand": state.seats[i].hand} for i in others
+        ],
+        "trade_reason": trade_reason,
+        # the reasons that do not depend on the card: the form lists every card
+        "discard_reason": _turn_only(one),
+        "triple_reason": _turn_only(three),
+        "may_lose_now": state.phase == MORE
+        and state.turn == seat
+        and len(loss_choices(state, seat)) > 1,
+        "loss_choices": [card_json(c) for c in loss_choices(state, seat)],
+        "can_claim_magnum": state.unclaimed and s.hand > 0,
+        "reveal_left": 0 if s.revealed is not None and len(s.revealed) >= s.hand else s.hand,
+        "show_open": s.hassle == "tax_inspection" and state.phase != OVER,
+    }
+
+
+def _turn_only(reason: str | None) -> str | None:
+    """A discard refusal that holds for every card (not the card's own rule)."""
+    if reason is None or "paranoia" in reason or "deck has" in reason or "identical" in reason:
+        return None
+    return reason
 
 
 def state_json(state: State) -> dict[str, Any]:
@@ -225,6 +343,16 @@ def state_json(state: State) -> dict[str, Any]:
         "match_over": state.match_over,
         "status": status(state),
     }
+
+
+def describe_action(action: Action, events: Sequence[Event], players: Sequence[str]) -> str | None:
+    """The history's sentence for one accepted action: its events' sentences, with names."""
+
+    def n(seat: int) -> str:
+        return players[seat] if 0 <= seat < len(players) else f"Player {seat + 1}"
+
+    said = [sentence(n, e) for e in events if not isinstance(e, TurnStarted | CardDrawn)]
+    return "; ".join(x for x in said if x) or None
 
 
 def signals(state: State, events: Sequence[Event]) -> list[SignalOut]:

@@ -27,8 +27,34 @@ def test_legal_may_follow_illegal_then_draw_one() -> None:
 
 def test_next_seat_acting_ends_an_open_turn() -> None:
     state = run(table(None), {"do": "play", "seat": 0, "card": "weapons"})
-    after = run(state, {"do": "play", "seat": 1, "card": "brokering"})
+    after = run(state, {"do": "play", "seat": 1, "card": "hostile_takeover", "take": "weapons"})
     assert after.seats[0].hand == 7 and after.turn == 2
+
+
+def test_legal_business_may_come_before_the_illegal_one() -> None:
+    # "Ausnahmen: Legales Geschäft, Magnum und Schmiergeld": no order is given
+    state = run(table(None), {"do": "play", "seat": 0, "card": "politics"})
+    assert state.phase == "more" and state.turn == 0
+    with pytest.raises(IllegalAction, match="only an illegal business"):
+        engine.decide(state, {"do": "play", "seat": 0, "card": "raid", "target": 1}, 0.0)
+    after = run(state, {"do": "play", "seat": 0, "card": "weapons"})
+    assert after.turn == 1 and after.seats[0].businesses[-2:] == ("politics", "weapons")
+
+
+def test_legal_business_alone_is_a_turn_when_no_illegal_one_may_follow() -> None:
+    after = run(table("raid"), {"do": "play", "seat": 0, "card": "politics"})
+    assert after.turn == 1  # the Raid forbids an illegal business: nothing can follow
+
+
+def test_legal_extra_any_lets_a_legal_business_join_any_card() -> None:
+    state = dataclasses.replace(
+        table(None),
+        options=dataclasses.replace(table(None).options, legal_extra="any"),
+    )
+    after = run(state, {"do": "play", "seat": 0, "card": "raid", "target": 1})
+    assert after.phase == "more" and after.turn == 0
+    after = run(after, {"do": "play", "seat": 0, "card": "politics"})
+    assert after.turn == 1
 
 
 def test_raid_loss_is_asked_and_the_raid_goes_when_empty() -> None:
@@ -55,17 +81,39 @@ def test_raid_loss_is_asked_and_the_raid_goes_when_empty() -> None:
     assert after.seats[0].hassle is None and "raid" in after.discards
 
 
-def test_unchosen_loss_takes_the_cheapest_and_says_so() -> None:
+def test_a_loss_waits_for_its_victim_while_a_magnum_goes_on() -> None:
+    # "verliert er ... ein Geschäft seiner Wahl": nobody else chooses
     state = with_seat(table("protection_money"), 0, businesses=("weapons", "brokering"))
-    after = run(
-        state,
-        {"do": "play", "seat": 0, "card": "tropical_fish"},
-        {"do": "play", "seat": 1, "card": "tropical_fish"},
-    )
-    # Tropical Fish (1,000) is the cheapest of Weapons, Brokering and Tropical Fish
-    assert after.seats[0].businesses == ("weapons", "brokering")
-    assert any("cheapest" in note for note in after.notes)
-    assert after.turn == 2
+    state = with_seat(state, 2, market_open=True, hassle="vacation_in_sweden")
+    after = run(state, {"do": "play", "seat": 0, "card": "tropical_fish"})
+    assert after.phase == "choose"
+    with pytest.raises(IllegalAction, match="Waiting for A to choose"):
+        engine.decide(after, {"do": "play", "seat": 1, "card": "tropical_fish"}, 0.0)
+    after = run(after, {"do": "play", "seat": 1, "card": "magnum", "target": 2})
+    assert after.phase == "choose" and after.seats[2].hassle is None
+    after = run(after, {"do": "lose", "seat": 0, "card": "brokering"})
+    assert after.seats[0].businesses == ("weapons", "tropical_fish") and after.turn == 1
+
+
+def test_the_only_possible_loss_is_taken_and_the_victims_choice_accepted() -> None:
+    state = with_seat(table("raid"), 0, businesses=("weapons", "brokering"))
+    after = run(state, {"do": "play", "seat": 0, "card": "tropical_fish"})
+    assert after.seats[0].businesses == ("brokering", "tropical_fish") and after.turn == 1
+    confirmed = run(after, {"do": "lose", "seat": 0, "card": "weapons"})
+    assert confirmed.seats == after.seats and confirmed.forced_loss is None
+    with pytest.raises(IllegalAction, match="Nothing to lose"):
+        engine.decide(after, {"do": "lose", "seat": 0, "card": "brokering"}, 0.0)
+
+
+def test_the_victim_may_choose_while_the_turn_is_open() -> None:
+    state = with_seat(table("protection_money"), 0, businesses=("weapons", "brokering"))
+    state = with_seat(state, 0, hassle=None)
+    after = run(state, {"do": "play", "seat": 0, "card": "gambling"})
+    after = with_seat(after, 0, hassle="protection_money")
+    with pytest.raises(IllegalAction, match="Waiting for A to choose"):
+        engine.decide(after, {"do": "play", "seat": 1, "card": "tropical_fish"}, 0.0)
+    done = run(after, {"do": "lose", "seat": 0, "card": "gambling"})
+    assert done.seats[0].businesses == ("weapons", "brokering") and done.turn == 1
 
 
 def test_paranoia_skips_loses_and_passes() -> None:
@@ -127,7 +175,19 @@ def test_bribe_costs_a_business_card_from_hand() -> None:
     after = run(
         state, {"do": "play", "seat": 0, "card": "bribe", "target": 0, "discard": "weapons"}
     )
-    assert after.seats[0].hassle is None and after.seats[0].hand == 6  # 2 out, 1 drawn
+    # the Bribe is an exception to one card a turn: the turn goes on, nothing drawn yet
+    assert after.seats[0].hassle is None and after.seats[0].hand == 5
+    assert after.turn == 0 and after.phase == "turn"
+    after = run(after, {"do": "play", "seat": 0, "card": "merchandise"})
+    assert after.phase == "more" and after.turn == 0  # a legal business may still join
+
+
+def test_bribe_shown_then_its_cost_completes_it() -> None:
+    state = table("tax_inspection")
+    pending = run(state, {"do": "play", "seat": 0, "card": "bribe"})
+    assert pending.seats[0].pending == "bribe" and pending.seats[0].pending_needs == "discard"
+    done = run(pending, {"do": "play", "seat": 0, "card": "bribe", "discard": "gambling"})
+    assert done.seats[0].hassle is None and "gambling" in done.discards
 
 
 def test_discard_rules() -> None:
@@ -157,7 +217,7 @@ def test_day_of_accounting_ends_at_once_without_draw() -> None:
 
 def test_empty_draw_pile_ends_the_hand() -> None:
     state = dataclasses.replace(table(None), draw_pile=0)
-    after = run(state, {"do": "play", "seat": 0, "card": "tropical_fish"})
+    after = run(state, {"do": "play", "seat": 0, "card": "raid", "target": 1})
     assert after.phase == OVER and after.ended_by == "draw_pile_empty"
 
 
@@ -184,6 +244,9 @@ def test_tax_inspection_hand_is_shown_and_hidden_again() -> None:
     state = table("tax_inspection")
     with pytest.raises(IllegalAction, match="Only a seat under Tax Inspection"):
         engine.decide(state, {"do": "show", "seat": 1, "hand": ["alibi"]}, 0.0)
+    state = with_seat(state, 0, hand=3)
+    with pytest.raises(IllegalAction, match="lay all of them open"):
+        engine.decide(state, {"do": "show", "seat": 0, "hand": ["alibi"]}, 0.0)
     shown = run(state, {"do": "show", "seat": 0, "hand": ["white_coat", "alibi", "weapons"]})
     assert [c["id"] for c in engine.public_view(shown)["seats"][0]["shown"]] == [
         "white_coat",

@@ -76,6 +76,15 @@ class Table:
             for i, c in enumerate(passed):
                 if c is not None:
                     self.hands[(i + 1) % len(self.hands)].append(c)
+        elif name == "CardsTraded":
+            for _ in range(e.gave):
+                mine = self.hands[e.seat]
+                self.hands[e.other].append(mine.pop(self.rng.randrange(len(mine))))
+            for _ in range(e.got):
+                theirs = self.hands[e.other]
+                # the card just given is not given back
+                pick = self.rng.randrange(len(theirs) - e.gave) if len(theirs) > e.gave else 0
+                self.hands[e.seat].append(theirs.pop(pick))
         elif name == "HandDealt":
             self.deal()
 
@@ -118,13 +127,16 @@ class Table:
     def turn(self) -> None:
         st, seat = self.state, self.state.turn
         if st.phase == CHOOSE and st.awaiting is not None:
-            if self.rng.random() < 0.7:  # else the next seat acts, and the engine chooses
-                self.act({"do": "lose", "seat": seat, "card": self.rng.choice(st.awaiting.choices)})
-                return
-            self.state_next_seat_acts()
+            if self.rng.random() < 0.3:  # a Magnum may come between; the choice still waits
+                self.maybe_magnum()
+            awaiting = self.state.awaiting
+            if self.state.phase == CHOOSE and awaiting is not None:
+                self.act({"do": "lose", "seat": seat, "card": self.rng.choice(awaiting.choices)})
             return
         if self.maybe_magnum():
             return
+        if st.phase != MORE and self.rng.random() < 0.08:
+            self.maybe_trade(seat)
         if st.phase == MORE:
             self.more(seat)
             return
@@ -140,10 +152,24 @@ class Table:
                         return
         self.discard_or_paranoia(seat)
 
+    def maybe_trade(self, seat: int) -> None:
+        other = self.rng.choice([i for i in range(self.state.n) if i != seat])
+        give = self.rng.randint(1, 2)
+        self.attempt(
+            {
+                "do": "trade",
+                "seat": seat,
+                "with": other,
+                "give": give,
+                "get": self.rng.randint(0, 2),
+            }
+        )
+
     def more(self, seat: int) -> None:
-        legal = [c for c in self.hands[seat] if KIND[c] == "legal_business"]
-        if legal and play_reason(self.state, seat, legal[0]) is None:
-            self.act({"do": "play", "seat": seat, "card": legal[0]})
+        extra = [c for c in self.hands[seat] if KIND[c].endswith("_business")]
+        extra = [c for c in extra if play_reason(self.state, seat, c) is None]
+        if extra:
+            self.act({"do": "play", "seat": seat, "card": extra[0]})
         elif "single" in self.state.turn_done or self.rng.random() < 0.5:
             self.act({"do": "end_turn", "seat": seat})
         else:
@@ -170,16 +196,34 @@ class Table:
         if not holders or self.rng.random() < 0.7:
             return False
         seat = holders[0]
+        if self.rng.random() < 0.5 and self.attempt({"do": "magnum_shown"}):
+            if any(self.attempt(a) for a in self.options_for(seat, "magnum")):
+                return True
+            self.act({"do": "cancel"})
+            return False
         return any(self.attempt(a) for a in self.options_for(seat, "magnum"))
 
     def discard_or_paranoia(self, seat: int) -> None:
         hand = self.hands[seat]
-        triples = [c for c in set(hand) if hand.count(c) >= 3]
+        triples = sorted(c for c in set(hand) if hand.count(c) >= 3)
+        camera = self.rng.random() < 0.5  # cards laid in the discard zone one by one
+        if triples and camera:
+            first = self.attempt({"do": "discard_card", "seat": seat, "card": triples[0]})
+            if first:
+                for _ in range(2):
+                    self.act({"do": "discard_card", "seat": seat, "card": triples[0]})
+                return
         if triples and self.attempt({"do": "discard", "seat": seat, "cards": [triples[0]] * 3}):
             return
         singles = [c for c in hand if KIND[c] != "paranoia"]
         if singles:
-            self.act({"do": "discard", "seat": seat, "cards": [min(singles, key=VALUE.get)]})
+            single = min(singles, key=VALUE.get)
+            if camera:
+                self.act({"do": "discard_card", "seat": seat, "card": single})
+                if self.state.gathered:  # booked by the next action: here the turn's end
+                    self.act({"do": "end_turn", "seat": seat})
+                return
+            self.act({"do": "discard", "seat": seat, "cards": [single]})
             return
         card = hand[0]
         assert any(self.attempt(a) for a in self.options_for(seat, card))
@@ -227,7 +271,13 @@ def test_random_matches_end_at_the_target(seed: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "options", [{"draw": "refill"}, {"hassle_leaves": "at_once"}, {"magnum_restores_hassle": True}]
+    "options",
+    [
+        {"draw": "refill"},
+        {"hassle_leaves": "at_once"},
+        {"magnum_restores_hassle": True},
+        {"legal_extra": "any"},
+    ],
 )
 def test_options_play_through(options: dict[str, Any]) -> None:
     for seed in range(8):
@@ -271,9 +321,9 @@ def main() -> None:
     hand.play_hand()
     write_record(RECORDS / "full_hand.jsonl", hand, 8)
     match = Table(3, 14, {"match_to": 500000})
-    for _ in range(3):
+    for i in range(3):
         match.play_hand()
-        if match.state.match_over:
+        if match.state.match_over or i == 2:
             break
         match.act({"do": "deal"})
     print("match over:", match.state.match_over, match.state.totals, match.state.hand_no)
