@@ -50,7 +50,7 @@ def test_casablanca_phone_announces_a_move_with_its_form(
     assert 'data-do="move"' not in ben.get("/seat/1").get_data(as_text=True)  # not his turn
     # what the form posts (agent, to, suitcase) is an action the table accepts
     resp = post_json(ann, "/api/seat/0/action",
-                     {"action": {"do": "move", "agent": "red", "to": "basar", "suitcase": False}})
+                     {"action": {"do": "move", "agent": "red", "to": "gate", "suitcase": False}})
     assert resp.status_code == 200 and resp.get_json()["accepted"], resp.get_json()
     assert table.hub.latest().public["pending"] is not None
 

@@ -10,7 +10,20 @@ Actions (a record line without ``t``)::
     {"do": "move", "seat": s, "agent": a, "to": space or "home", "suitcase": bool}
     {"do": "eliminate", "seat": s, "agent": a, "target": b}
     {"do": "protest", "seat": p}       against the pending move/elimination
+    {"do": "concede", "seat": s}       the actor or the open protest's protester gives way
+    {"do": "compare", "seat": s}       ... or asks for the blind comparison (both must)
     {"do": "resolve"}                  commit the pending action / end a follow-up window
+                                       (with an open protest: compare now)
+    {"do": "seen", "tag": t, "zone": z} the camera saw a stand (or "suitcase") in a zone
+    {"do": "left", "tag": t}           the camera lost sight of it
+
+``to`` is a space of the board (its id or name) or ``"home"``; a move goes only to a
+neighbouring space. The board is option ``board`` (``board.py``; default
+``data/board.json``). With option ``concessions`` a protest stays *open* until one of
+the two concedes (nothing revealed) or both ask for the comparison. A stand seen in a
+new space for ``settle_s`` seconds announces its move (``next_deadline``); the suitcase
+settling with it is taken along; with ``protest_s`` an unprotested announcement takes
+effect by itself after that many seconds.
 
 A move or elimination is *announced* (pending) and takes effect when the next action
 that is not a protest arrives (its events come first, then that action's), on
@@ -30,23 +43,33 @@ so raw events must never be sent to clients.
 ``public_view(state)`` keys:
   ``game``, ``title``, ``status`` (one human line), ``seats`` (names), ``turn`` (seat
   on turn, ``None`` when over), ``phase`` (``"turn"`` | ``"pending"`` | ``"follow_up"``
-  | ``"over"``), ``agents`` (list of ``{id, name, colour, homebase, space, at_home,
-  status: "active"|"eliminated", suitcase: bool}``), ``suitcase`` (``{space, agent}``),
+  | ``"over"``), ``agents`` (list of ``{id, name, colour, homebase, homebase_name, space,
+  space_name, at_home, status: "active"|"eliminated", suitcase: bool, neighbours: [{id,
+  name}], targets: [agents it could eliminate where it stands]}``), ``board``
+  (``{spaces: [{id, name, kind, x, y, agents, suitcase}], streets: [[a, b]], drawn}``),
+  ``suitcase`` (``{space, space_name, agent, agent_name}``),
   ``pending`` (``None`` or an announcement: ``{kind: "move"|"eliminate", seat, agent,
-  to, suitcase, target, text, protests: [{seat, upheld, called}], may_protest: [seats
-  whose turn to protest has not passed], result}``), ``last`` (the last announcement,
+  agent_name, colour, to, to_name, suitcase, target, target_name, text, protests: [{seat,
+  upheld, called, conceded}], may_protest: [seats whose turn to protest has not passed],
+  result, open: the protester of the open protest or None, firm: [who asked for the
+  comparison]}``), ``last`` (the last announcement,
   same shape, ``result`` ``"pending"``|``"done"``|``"cancelled"``), ``may_bribe`` (the
   seat on turn has not lost a protest this turn), ``follow_up`` (agent id or ``None``),
-  ``log`` (recent public lines), ``options`` (``budget``, ``step``,
+  ``log`` (recent public lines), ``camera_note`` (what the camera saw that means nothing,
+  e.g. a stand on a space that is not next to it, or ``None``), ``options`` (``budget``, ``step``,
   ``elimination_cost``, ``eliminate_in_home``, ``move_then_eliminate``,
   ``protest_reveal``), ``over``, ``winners`` (seats or ``None``), ``reveal`` (``None``
-  until the end, then ``{bribes: [{agent: amount}] per seat, left: [per seat]}``).
+  until the end, then ``{bribes: [{agent: amount}] per seat, left: [per seat], agent,
+  agent_name, deciding: [each seat's bribe on the winning agent], chart: {turns, budget,
+  series: [{seat, total, points}]}}``).
 ``called`` is the last amount called in the bidding ritual (``None`` with
 ``protest_reveal: "winner"``).
 
 ``seat_view(state, seat)``: the public view plus ``me``: ``{seat, name, bribes: {agent:
 amount} for every agent, left, spent, can_bribe, why_not_bribe, can_protest,
-why_not_protest, can_move, can_eliminate_with: [agents with enough bribe], on_turn}``.
+why_not_protest, can_move, why_not_move, can_eliminate_with: [agents with enough bribe],
+eliminations: [{agent, name, colour, targets: [{id, name}]}] offered now, can_settle,
+why_not_settle (concede/compare), is_protester, why_not_act, on_turn}``.
 
 Modules: ``state`` (options, the state, ``start``), ``events``, ``decide`` (the rules,
 commits and the end), ``fold`` (``apply``), ``views`` (views and signals) and
@@ -55,6 +78,7 @@ commits and the end), ``fold`` (``apply``), ``views`` (views and signals) and
 
 from __future__ import annotations
 
+from companion.games.casablanca.actions import ACTIONS as ACTION_SCHEMAS
 from companion.games.casablanca.decide import (
     ACTIONS,
     bribe_barred,
@@ -66,6 +90,7 @@ from companion.games.casablanca.decide import (
     settled,
     winners,
 )
+from companion.games.casablanca.describe import OPTION_SPECS, describe
 from companion.games.casablanca.events import EVENT_TYPES, Event
 from companion.games.casablanca.fold import apply
 from companion.games.casablanca.inputs import action_for_input
@@ -92,6 +117,9 @@ engine: Engine[State, Event] = Engine(
     signals=signals,
     action_for_input=action_for_input,
     end_of_record=end_of_record,
+    describe=describe,
+    option_specs=OPTION_SPECS,
+    actions=ACTION_SCHEMAS,
 )
 
 __all__ = [

@@ -20,10 +20,14 @@ class BribesPlaced:
 
 @dataclass(frozen=True)
 class MoveAnnounced:
+    """A move waiting for protests (a second one for the same move replaces the first:
+    the suitcase taken along after all); ``at`` is when it was announced."""
+
     seat: int
     agent: str
     to: str
     suitcase: bool
+    at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,52 @@ class EliminationAnnounced:
     seat: int
     agent: str
     target: str
+    at: float | None = None
+
+
+@dataclass(frozen=True)
+class ProtestRaised:
+    """A protest that waits for a concession or the blind comparison (option
+    ``concessions``)."""
+
+    seat: int
+    agent: str
+
+
+@dataclass(frozen=True)
+class StoodFirm:
+    """One party of the open protest asks for the comparison instead of conceding."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class ProtestConceded:
+    """``seat`` conceded the open protest; nothing is revealed. ``upheld``: the actor
+    conceded, so the action is cancelled."""
+
+    seat: int
+    agent: str
+    upheld: bool
+
+
+@dataclass(frozen=True)
+class TagMoved:
+    """The camera saw a stand's (or the suitcase's) tag settle in ``zone`` at ``t``
+    (``zone`` ``None``: it left sight)."""
+
+    tag: str
+    zone: str | None
+    t: float
+
+
+@dataclass(frozen=True)
+class SightingSettled:
+    """The engine acted on a sighting; ``note`` (may be empty) tells the table why it
+    means nothing."""
+
+    tag: str
+    note: str
 
 
 @dataclass(frozen=True)
@@ -84,6 +134,11 @@ EVENT_TYPES: dict[str, type] = {
         EliminationCommitted,
         GameEnded,
         TurnPassed,
+        ProtestRaised,
+        StoodFirm,
+        ProtestConceded,
+        TagMoved,
+        SightingSettled,
     )
 }
 
@@ -98,4 +153,9 @@ Event: TypeAlias = (
     | EliminationCommitted
     | GameEnded
     | TurnPassed
+    | ProtestRaised
+    | StoodFirm
+    | ProtestConceded
+    | TagMoved
+    | SightingSettled
 )

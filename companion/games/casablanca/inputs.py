@@ -1,48 +1,39 @@
 """Casablanca at the table: camera tags and buttons turned into engine actions.
 
-A tagged agent stand seen in a new zone announces a move (the zone name is the space
-id); a seat's button protests what is pending; the confirm button resolves it.
+Each agent stand and the suitcase carry a tag. A tag seen in a zone becomes
+``{"do": "seen", "tag": agent or "suitcase", "zone": zone}``, a tag that left sight
+(or stands outside every zone) ``{"do": "left", "tag": ...}``: the engine remembers
+since when each tag stands where, and announces a move only once the stand has been
+seen steadily in a new space for ``settle_s`` seconds (``next_deadline``), so a hand
+passing over the board announces nothing. The suitcase settling in the same space with
+the agent means it was taken along. A seat's button protests what is announced; the
+confirm button resolves it (or asks for the comparison of an open protest).
 """
 
 from __future__ import annotations
 
 from companion.games.base import Action, ButtonInput, TableInput
-from companion.games.casablanca.decide import settled
-from companion.games.casablanca.state import State
+from companion.games.casablanca.state import SUITCASE, State
 
 
 def action_for_input(state: State, inp: TableInput) -> Action | None:
-    """A tagged agent stand in a new zone announces a move; seat buttons protest.
-
-    The zone name is taken as the space id. The move takes the suitcase along only
-    when the agent carries it already (picking it up is done on a phone). The
-    confirm button resolves what is pending.
-    """
+    """A stand's or the suitcase's tag as a sighting; seat buttons protest."""
     if state.winners is not None:
         return None
     if isinstance(inp, ButtonInput):
         return _button_action(state, inp)
-    if not inp.seen:
+    tag = inp.card
+    if tag is None or (tag != SUITCASE and tag not in {a.id for a in state.agents}):
         return None
-    agent, zone = inp.card, inp.zone
-    ids = {a.id for a in state.agents}
-    if not isinstance(zone, str) or not zone or agent not in ids:
-        return None
-    assert isinstance(agent, str)
-    pending = state.pending
-    if (
-        pending is not None
-        and pending.kind == "move"
-        and (pending.agent, pending.to) == (agent, zone)
-    ):
-        return None  # already announced
-    after = settled(state)
-    here = after.agent(agent)
-    if not here.active or here.space == zone or after.winners is not None:
-        return None
-    seat = after.turn if after.follow_up is None else after.next_seat(after.turn)
-    carried = after.suitcase_agent == agent
-    return {"do": "move", "seat": seat, "agent": agent, "to": zone, "suitcase": carried}
+    zone = inp.zone if inp.seen and isinstance(inp.zone, str) and inp.zone else None
+    last = state.sighting(tag)
+    if zone is None:
+        if last is None or last.zone is None:
+            return None
+        return {"do": "left", "tag": tag}
+    if last is not None and last.zone == zone:
+        return None  # still there
+    return {"do": "seen", "tag": tag, "zone": zone}
 
 
 def _button_action(state: State, inp: ButtonInput) -> Action | None:

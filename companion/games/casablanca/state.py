@@ -14,11 +14,21 @@ from typing import Any, Literal
 
 from companion.games.base import Setup, SetupError
 from companion.games.cards import catalog
+from companion.games.casablanca.board import (
+    MAX_NAME,
+    Board,
+    BoardError,
+    clip,
+    default_board,
+    parse_board,
+)
 
 #: The smallest amount a protester may call in the bidding ritual (the rules: $100).
 MIN_CALL = 100
 #: The reserved ``to`` of a move: the moving agent's own homebase.
 HOME = "home"
+#: The suitcase's tag (a card of the catalog, kind ``suitcase``).
+SUITCASE = "suitcase"
 #: What a protest's bidding ritual shows the table: the last call, or only the verdict.
 ProtestReveal = Literal["called", "winner"]
 REVEALS: tuple[ProtestReveal, ...] = ("called", "winner")
@@ -46,7 +56,12 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "protest_reveal": "called",
     "suitcase_start": "basar",
     "board": None,
+    "concessions": True,
+    "settle_s": 2.0,
+    "protest_s": 0,
 }
+#: the longest a stand must be seen in one zone before the camera announces its move
+MAX_SETTLE_S = 60.0
 
 
 # --- options ---------------------------------------------------------------------
@@ -72,8 +87,14 @@ class Options:
     move_then_eliminate: bool
     protest_reveal: ProtestReveal
     suitcase_start: str
-    #: ``((space, (neighbours...)), ...)`` or ``None`` when the board is not tracked
-    board: tuple[tuple[str, tuple[str, ...]], ...] | None
+    #: the board: the built-in one (``data/board.json``) unless the host gave their own
+    board: Board
+    #: the actor and the protester may concede before the blind comparison
+    concessions: bool = True
+    #: seconds a stand must be seen steadily in a zone before its move is announced
+    settle_s: float = 2.0
+    #: seconds after an announcement without protests it takes effect by itself (0: never)
+    protest_s: float = 0.0
 
     def spec(self, agent: str) -> AgentSpec:
         for spec in self.agents:
@@ -81,14 +102,9 @@ class Options:
                 return spec
         raise KeyError(agent)
 
-    def neighbours(self, space: str) -> tuple[str, ...] | None:
-        """The spaces next to ``space``, or ``None`` when no board is tracked."""
-        if self.board is None:
-            return None
-        for name, near in self.board:
-            if name == space:
-                return near
-        return ()
+    def neighbours(self, space: str) -> tuple[str, ...]:
+        """The spaces next to ``space`` on the board."""
+        return self.board.neighbours(space)
 
 
 def _agent_specs(raw: Any) -> tuple[AgentSpec, ...]:
@@ -102,8 +118,13 @@ def _agent_specs(raw: Any) -> tuple[AgentSpec, ...]:
     for agent, home in raw.items():
         if not isinstance(agent, str) or not agent or not isinstance(home, str) or not home:
             raise SetupError(
-                f"casablanca: option 'agents' maps {agent!r} to {home!r}; "
+                f"casablanca: option 'agents' maps {clip(repr(agent))} to {clip(repr(home))}; "
                 "use non-empty text for both the agent id and its homebase"
+            )
+        if len(agent) > MAX_NAME or len(home) > MAX_NAME:
+            raise SetupError(
+                f"casablanca: option 'agents': {clip(agent)!r} -> {clip(home)!r} is too long; "
+                f"use at most {MAX_NAME} characters for an agent id and a homebase"
             )
         if home == HOME or agent == HOME:
             raise SetupError(f"casablanca: '{HOME}' is reserved in moves; rename it in 'agents'")
@@ -130,26 +151,24 @@ def _flag(options: Mapping[str, Any], key: str) -> bool:
     return value
 
 
-def _board(raw: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
-    """The board as symmetric adjacency, or ``None``."""
+def _board(raw: Any) -> Board:
+    """The built-in board (``None``) or the host's, checked."""
     if raw is None:
-        return None
-    bad = SetupError(
-        "casablanca: option 'board' must map each space to the list of spaces next to it, "
-        'like {"basar": ["hotel", "market"], ...}, or be null'
-    )
-    if not isinstance(raw, Mapping):
-        raise bad
-    near: dict[str, set[str]] = {}
-    for space, others in raw.items():
-        if not isinstance(space, str) or not isinstance(others, list | tuple):
-            raise bad
-        for other in others:
-            if not isinstance(other, str) or other == space:
-                raise bad
-            near.setdefault(space, set()).add(other)
-            near.setdefault(other, set()).add(space)
-    return tuple((s, tuple(sorted(n))) for s, n in sorted(near.items()))
+        return default_board()
+    try:
+        return parse_board(raw)
+    except BoardError as exc:
+        raise SetupError(f"casablanca: option 'board': {exc}") from None
+
+
+def _seconds(options: Mapping[str, Any], key: str, most: float) -> float:
+    raw = options[key]
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not 0 <= raw <= most:
+        raise SetupError(
+            f"casablanca: option '{key}' must be a number of seconds from 0 to "
+            f"{most:g}, got {clip(repr(raw))}"
+        )
+    return float(raw)
 
 
 def parse_options(options: Mapping[str, Any]) -> Options:
@@ -161,8 +180,10 @@ def parse_options(options: Mapping[str, Any]) -> Options:
         raise SetupError(f"casablanca: 'budget' ({budget}) must be a multiple of 'step' ({step})")
     reveal = _reveal(options["protest_reveal"])
     start = options["suitcase_start"]
-    if not isinstance(start, str) or not start or start == HOME:
+    if not isinstance(start, str) or not start or start == HOME or len(start) > MAX_NAME:
         raise SetupError("casablanca: option 'suitcase_start' must name a space, like 'basar'")
+    board = _board(options.get("board"))
+    start = board.find(start) or start
     parsed = Options(
         agents=_agent_specs(options["agents"]),
         budget=budget,
@@ -172,7 +193,10 @@ def parse_options(options: Mapping[str, Any]) -> Options:
         move_then_eliminate=_flag(options, "move_then_eliminate"),
         protest_reveal=reveal,
         suitcase_start=start,
-        board=_board(options.get("board")),
+        board=board,
+        concessions=_flag(options, "concessions"),
+        settle_s=_seconds(options, "settle_s", MAX_SETTLE_S),
+        protest_s=_seconds(options, "protest_s", 600.0),
     )
     _check_board_spaces(parsed)
     return parsed
@@ -190,15 +214,22 @@ def _reveal(raw: Any) -> ProtestReveal:
 
 
 def _check_board_spaces(options: Options) -> None:
-    if options.board is None:
-        return
-    spaces = {s for s, _ in options.board}
+    spaces = set(options.board.ids())
     missing = sorted(({a.homebase for a in options.agents} | {options.suitcase_start}) - spaces)
     if missing:
         raise SetupError(
-            f"casablanca: the board has no space {', '.join(missing)}; "
+            f"casablanca: the board has no space {', '.join(clip(m) for m in missing)}; "
             "add every homebase and the suitcase's start to 'board'"
         )
+
+
+def _check_seats(seats: tuple[str, ...]) -> None:
+    for name in seats:
+        if len(name) > MAX_NAME:
+            raise SetupError(
+                f"casablanca: the player name {clip(name)!r} is too long: "
+                f"use at most {MAX_NAME} characters"
+            )
 
 
 # --- state -----------------------------------------------------------------------
@@ -220,6 +251,8 @@ class Protest:
     seat: int
     upheld: bool
     called: int | None
+    #: the seat that conceded before the comparison (nothing revealed), if any
+    conceded: int | None = None
 
 
 @dataclass(frozen=True)
@@ -234,10 +267,30 @@ class Announced:
     target: str = ""  # an elimination's target
     protests: tuple[Protest, ...] = ()
     result: AnnouncedResult = "pending"
+    #: the protester whose protest is open (waiting for a concession or the comparison)
+    open: int | None = None
+    #: of the two parties of the open protest, those who asked for the comparison
+    firm: tuple[int, ...] = ()
+    #: when it was announced (the camera's protest window counts from here)
+    at: float | None = None
 
     def key(self) -> tuple[str, str, str]:
         """What makes two announcements 'the same action' (a cancelled one may not return)."""
         return (self.kind, self.agent, self.to or self.target)
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """Where the camera last saw a tag (an agent stand or the suitcase), since when.
+
+    ``zone`` is ``None`` once the tag left sight; ``done`` once the engine acted on it
+    (announced the move, or noted that it means nothing).
+    """
+
+    tag: str
+    zone: str | None
+    since: float
+    done: bool = False
 
 
 @dataclass(frozen=True)
@@ -263,6 +316,15 @@ class State:
     winning_agent: str | None = None
     mover: int | None = None
     log: tuple[str, ...] = ()
+    #: what the camera saw last of each tag (agent ids and ``"suitcase"``)
+    sightings: tuple[Sighting, ...] = ()
+    #: every bribe as ``(turn number, seat, agent, amount)`` (the end screen's chart)
+    history: tuple[tuple[int, int, str, int], ...] = ()
+    #: turns taken so far (the chart's x axis)
+    turns: int = 0
+    #: what the camera saw that means nothing (a stand on a non-neighbour...), until the
+    #: next announcement, bribe or turn
+    note: str = ""
 
     def index(self, agent: str) -> int:
         for i, a in enumerate(self.agents):
@@ -286,6 +348,19 @@ class State:
         i = self.index(agent.id)
         return replace(self, agents=self.agents[:i] + (agent,) + self.agents[i + 1 :])
 
+    def space_name(self, space: str) -> str:
+        return self.options.board.name(space)
+
+    def sighting(self, tag: str) -> Sighting | None:
+        for s in self.sightings:
+            if s.tag == tag:
+                return s
+        return None
+
+    def with_sighting(self, sighting: Sighting) -> State:
+        rest = tuple(s for s in self.sightings if s.tag != sighting.tag)
+        return replace(self, sightings=rest + (sighting,))
+
     def suitcase_at(self) -> str:
         """The space the suitcase is on (its carrier's space when carried)."""
         if self.suitcase_agent is not None:
@@ -299,7 +374,7 @@ def announcement_text(state: State, a: Announced) -> str:
     if a.kind == "eliminate":
         return f"{label} eliminates {state.name(a.target)}."
     carrying = " with the suitcase" if a.suitcase else ""
-    return f"{label} moves to {a.to}{carrying}."
+    return f"{label} moves to {state.space_name(a.to)}{carrying}."
 
 
 # --- the opening -----------------------------------------------------------------
@@ -310,6 +385,7 @@ def start(setup: Setup) -> State:
 
     ``setup.options`` are already merged with ``DEFAULT_OPTIONS`` (``Engine.new_game``).
     """
+    _check_seats(tuple(setup.seats))
     options = parse_options(setup.options)
     n = setup.n_seats
     return State(

@@ -7,11 +7,23 @@ from typing import Any
 
 from companion.games.base import Setup
 from companion.games.casablanca import State, engine
+from companion.games.casablanca.board import default_board
 
 SEATS = ("Ann", "Ben", "Cy")
 
 
+def short_board() -> dict[str, Any]:
+    """The default board's spaces, every one next to every other (rules tests)."""
+    board = default_board().to_json()
+    ids = [s["id"] for s in board["spaces"]]
+    board["streets"] = [[a, b] for i, a in enumerate(ids) for b in ids[i + 1 :]]
+    return board
+
+
 def start(seats: tuple[str, ...] = SEATS, **options: Any) -> State:
+    """A game on the short board with protests compared at once, unless told otherwise."""
+    options.setdefault("board", short_board())
+    options.setdefault("concessions", False)
     return engine.new_game(Setup(seats=seats, options=options))
 
 

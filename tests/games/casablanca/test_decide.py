@@ -60,7 +60,10 @@ def test_setup_refuses_bad_headers_with_what_to_change() -> None:
 
 
 def test_custom_agents_option_sets_ids_and_homebases() -> None:
-    state = start(agents={"red": "airport", "blue": "hotel", "spy": "embassy"})
+    state = start(
+        agents={"red": "airport", "blue": "hotel", "spy": "embassy"},
+        board={"basar": ["airport", "hotel", "embassy"]},
+    )
     assert [a.id for a in state.agents] == ["red", "blue", "spy"]
     assert state.agent("spy").space == "embassy"
     assert state.name("spy") == "Agent Spy"
@@ -150,9 +153,9 @@ def test_home_means_the_agents_own_homebase() -> None:
 
 def test_move_preconditions() -> None:
     state = start()
-    refused(state, move(0, "red", "airport"), "already at airport")
-    refused(state, move(0, "red", "market", suitcase=True), "suitcase is not at airport")
-    refused(state, {"do": "move", "seat": 0, "agent": "red", "to": "x", "suitcase": 1}, "true")
+    refused(state, move(0, "red", "airport"), "already at Airport")
+    refused(state, move(0, "red", "market", suitcase=True), "suitcase is not at Airport")
+    refused(state, {"do": "move", "seat": 0, "agent": "red", "to": "basar", "suitcase": 1}, "true")
 
 
 def test_suitcase_travels_with_its_carrier_and_can_be_left_or_taken() -> None:
@@ -163,7 +166,7 @@ def test_suitcase_travels_with_its_carrier_and_can_be_left_or_taken() -> None:
     state = play(state, move(0, "blue", "souk", suitcase=True), RESOLVE)
     assert state.suitcase_agent == "blue"
     # blue walks on without it: it stays in the souk
-    state = play(state, move(1, "blue", "hotel_street"), RESOLVE)
+    state = play(state, move(1, "blue", "hotel"), RESOLVE)
     assert state.suitcase_agent is None and state.suitcase_at() == "souk"
 
 

@@ -1,38 +1,130 @@
-"""Casablanca at the table: camera tags and buttons turned into actions."""
+"""Casablanca at the table: stand and suitcase tags as sightings, settling, buttons."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from companion.games.base import ButtonInput, TagInput
-from companion.games.casablanca import engine
+import pytest
+
+from companion.games.base import ButtonInput, IllegalAction, TagInput
+from companion.games.casablanca import State, engine
 from tests.games.casablanca.helpers import RESOLVE, bribe, move, play, start
 
 
-def test_tag_in_a_new_zone_announces_a_move() -> None:
+def see(state: State, card: str, zone: str | None, t: float) -> State:
+    """The camera sees ``card`` in ``zone`` (``None``: it left) at ``t``, deadlines first."""
+    state = deliver(state, t)
+    action = engine.action_for_input(state, TagInput(zone is not None, card, 1, zone, t))
+    if action is None:
+        return state
+    state, _ = engine.run(state, action, t)
+    return state
+
+
+def deliver(state: State, until: float) -> State:
+    return engine.deliver_deadlines(state, until, lambda _t, _e: None)
+
+
+def test_tags_become_sightings_and_repeats_mean_nothing() -> None:
     state = start()
-    seen = TagInput(seen=True, card="red", serial=5, zone="basar", t=1.0)
-    action = engine.action_for_input(state, seen)
-    assert action == {"do": "move", "seat": 0, "agent": "red", "to": "basar", "suitcase": False}
-    state = play(state, action)
-    assert engine.action_for_input(state, seen) is None  # already announced
-    assert engine.action_for_input(state, replace(seen, zone="airport", card="brown")) is None
-    nxt = engine.action_for_input(state, replace(seen, card="blue"))
-    assert nxt is not None and nxt["seat"] == 1  # Ann's move stands first: Ben's turn
-    assert engine.action_for_input(state, replace(seen, card="suitcase")) is None
-    assert engine.action_for_input(state, replace(seen, seen=False)) is None
+    seen = TagInput(seen=True, card="red", serial=5, zone="Basar", t=1.0)
+    assert engine.action_for_input(state, seen) == {"do": "seen", "tag": "red", "zone": "Basar"}
+    state = see(state, "red", "Basar", 1.0)
+    assert engine.action_for_input(state, seen) is None  # still there
+    gone = replace(seen, seen=False)
+    assert engine.action_for_input(state, gone) == {"do": "left", "tag": "red"}
+    assert engine.action_for_input(state, replace(seen, card="crook")) is None
+    assert engine.action_for_input(state, replace(seen, zone=None)) == {"do": "left", "tag": "red"}
 
 
-def test_tag_move_of_a_carrier_keeps_the_suitcase() -> None:
-    state = play(start(), move(0, "red", "basar"), move(1, "red", "souk", suitcase=True), RESOLVE)
-    seen = TagInput(seen=True, card="red", serial=5, zone="kasbah", t=9.0)
-    assert engine.action_for_input(state, seen) == {
-        "do": "move",
-        "seat": 2,
-        "agent": "red",
-        "to": "kasbah",
-        "suitcase": True,
-    }
+def test_a_settled_stand_announces_its_move_once() -> None:
+    state = start(board=None, settle_s=2.0)
+    state = see(state, "red", "airport", 0.0)  # where it is: nothing to do
+    assert engine.next_deadline(state) is None
+    state = see(state, "red", None, 3.0)
+    state = see(state, "red", "Gate", 3.5)
+    assert engine.next_deadline(state) == 5.5
+    assert state.pending is None
+    state = deliver(state, 5.5)
+    assert state.pending is not None
+    assert (state.pending.agent, state.pending.to, state.pending.suitcase) == ("red", "gate", False)
+    assert engine.next_deadline(state) is None
+
+
+def test_a_hand_passing_over_announces_nothing() -> None:
+    state = start(board=None, settle_s=2.0)
+    state = see(state, "red", None, 1.0)  # hidden by the hand
+    state = see(state, "red", "Market", 1.4)  # carried over the Market for a moment
+    state = see(state, "red", None, 2.0)
+    state = see(state, "red", "Airport", 2.5)  # and back home
+    state = deliver(state, 30.0)
+    assert state.pending is None and state.agent("red").space == "airport"
+    assert engine.next_deadline(state) is None
+
+
+def test_the_suitcase_settling_with_the_agent_is_taken_along() -> None:
+    state = start(settle_s=2.0)
+    state = play(state, move(0, "red", "basar"), RESOLVE)
+    state = see(state, "red", None, 10.0)
+    state = see(state, "suitcase", None, 10.1)
+    state = see(state, "red", "Souk", 10.5)
+    state = see(state, "suitcase", "Souk", 11.0)  # lands half a second later
+    assert engine.next_deadline(state) == 13.0  # the agent waits for the suitcase
+    state = deliver(state, 13.0)
+    assert state.pending is not None and state.pending.suitcase
+    state = play(state, RESOLVE)
+    assert state.suitcase_agent == "red" and state.suitcase_at() == "souk"
+
+
+def test_the_suitcase_settling_after_the_announcement_amends_it() -> None:
+    state = start(settle_s=2.0)
+    state = play(state, move(0, "red", "basar"), RESOLVE)
+    state = see(state, "red", "Souk", 10.0)
+    state = deliver(state, 12.0)
+    assert state.pending is not None and not state.pending.suitcase
+    state = see(state, "suitcase", "Souk", 12.5)
+    state = deliver(state, 14.5)
+    assert state.pending is not None and state.pending.suitcase
+
+
+def test_a_stand_on_a_non_neighbour_is_refused_with_the_way() -> None:
+    state = start(board=None, settle_s=1.0)
+    state = see(state, "red", "Basar", 1.0)
+    state = deliver(state, 2.0)
+    assert state.pending is None
+    assert "Basar is not next to Airport" in state.log[-1]
+    assert "Gate" in state.log[-1] and "Put Agent Red back on Airport" in state.log[-1]
+    assert engine.public_view(state)["camera_note"] == state.log[-1]
+    state = see(state, "red", "Nowhere", 3.0)
+    state = deliver(state, 4.0)
+    assert "not a space of the board" in state.log[-1]
+
+
+def test_the_next_stand_commits_the_pending_move_for_the_next_player() -> None:
+    state = start(settle_s=1.0)
+    state = see(state, "red", "Basar", 1.0)
+    state = deliver(state, 2.0)
+    assert state.pending is not None and state.pending.seat == 0
+    state = see(state, "blue", "Basar", 3.0)
+    state = deliver(state, 4.0)
+    assert state.agent("red").space == "basar"
+    assert state.pending is not None and (state.pending.seat, state.pending.agent) == (1, "blue")
+
+
+def test_protest_window_lets_the_camera_alone_finish_a_move() -> None:
+    state = start(settle_s=1.0, protest_s=5.0)
+    state = see(state, "red", "Basar", 1.0)
+    state = deliver(state, 2.0)
+    assert engine.next_deadline(state) == 7.0
+    state = deliver(state, 7.0)
+    assert state.pending is None and state.agent("red").space == "basar"
+
+
+def test_camera_actions_are_refused_from_a_phone() -> None:
+    action: dict[str, Any] = {"do": "seen", "tag": "red", "zone": "Basar", "seat": 0}
+    with pytest.raises(IllegalAction, match="Only the camera"):
+        engine.decide(start(), action, 0.0)
 
 
 def test_buttons_protest_and_confirm() -> None:

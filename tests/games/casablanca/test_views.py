@@ -28,12 +28,14 @@ PUBLIC_KEYS = {
     "turn",
     "phase",
     "agents",
+    "board",
     "suitcase",
     "pending",
     "last",
     "may_bribe",
     "follow_up",
     "log",
+    "camera_note",
     "options",
     "over",
     "winners",
@@ -47,10 +49,15 @@ def test_public_view_has_the_documented_keys_and_is_json() -> None:
     assert set(view) == PUBLIC_KEYS
     json.dumps(view)
     assert view["phase"] == "pending" and view["turn"] == 1
-    assert view["pending"]["text"] == "Agent Red moves to basar."
+    assert view["pending"]["text"] == "Agent Red moves to Basar."
     assert view["pending"]["may_protest"] == [2, 0]
     assert "Ben" in view["status"] and "Protest" in view["status"]
     red = next(a for a in view["agents"] if a["id"] == "red")
+    assert red["space_name"] == red["homebase_name"] == "Airport"
+    assert red["targets"] == []  # Brown shares the Airport, but it is Brown's homebase
+    assert {"id": "basar", "name": "Basar"} in red["neighbours"]
+    red = {k: v for k, v in red.items()
+           if k not in ("space_name", "homebase_name", "targets", "neighbours")}
     assert red == {
         "id": "red",
         "name": "Agent Red",

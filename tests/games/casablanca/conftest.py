@@ -1,0 +1,3 @@
+"""The dashboard fixtures (a running table, the app, a live server) for the page tests."""
+
+from tests.web.conftest import app, live_url, table  # noqa: F401 - fixtures
