@@ -20,6 +20,13 @@ from companion.decks.resolve import (
     encode_payload,
     resolve_tag,
 )
+from companion.decks.stats import (
+    card_serial,
+    stats_deck,
+    stats_for_tag,
+    store_stats,
+    stored_stats,
+)
 
 __all__ = [
     "CALIBRATION_CARD",
@@ -30,6 +37,7 @@ __all__ = [
     "TagInfo",
     "TagStatus",
     "canonical_game",
+    "card_serial",
     "decks_dir",
     "demo_deck",
     "demo_key",
@@ -37,4 +45,8 @@ __all__ = [
     "list_decks",
     "parse_payload",
     "resolve_tag",
+    "stats_deck",
+    "stats_for_tag",
+    "store_stats",
+    "stored_stats",
 ]

@@ -15,12 +15,16 @@ Actions (a record line without ``t``)::
             pass_turn {seat}; move {seat, card, under}; drop {seat, card};
             visit {seat, card, racket}; retire_boss {seat, card};
             claim {seat, from, rackets, tokens?} (after wiping out a Mob)
+            stats {seat, card, stats} (a drawn card seen for the first time);
+            deck_empty {seat}; leave {seat}; share {seat, agree} (one Racket short)
     attack: attack {seat, kind: recruit|takeover|hit, attacker, target, money?};
             protect {seat, card|null}; showdown {seat, amount, side?}; now {seat};
             withdraw {seat}; assist {seat, card}; defend {seat, card};
             modify {seat, value, why}; roll {seat, dice: [a, b], under?}
     war:    attack (kind hit) or pass {seat}
-    free:   give {seat, to, money | card}; play_special {seat, card};
+    free:   give {seat, to, money | card} (a Crook: an offer the receiver takes with
+            accept_crook {seat, under} or calls off with refuse_crook {seat});
+            play_special {seat, card};
             adjust {seat, what: money|unhappy|power|token, delta, why, card?}
 
 Privacy: a treasury and a showdown hand leave only through ``seat_view`` of their seat
@@ -31,8 +35,13 @@ name, power, own_power, resistance, unhappy, token, superior, lieutenant}],
 ``rackets`` [{card, name, income, type, district, token}], ``income``, ``payroll``,
 ``specials`` (a count), ``score``, ``out``), ``center``, ``attack`` (``None`` or
 {seat, kind, attacker, target, defender, stage, breakdown [[why, value]], needed,
-committed (seats only), revealed}), ``war``, ``last_roll``, ``winners``, ``log``.
-``seat_view`` adds ``me``: {seat, money, specials, showdown (own hand or None)}.
+committed (seats only), revealed, aid, defense}), ``war``, ``last_roll``, ``winners``,
+``log``, ``draws_owed``, ``pending`` (a drawn card waiting for its stats), ``offer`` (a
+Crook offered), ``share`` (Mobs one short asked to share), ``auction``, ``victory``,
+``draw_rule``, ``free_cards`` (cards not in play, by name). Mobs carry ``tree`` (the
+Crooks depth first from the Boss). ``seat_view`` adds ``me``: {seat, name, money,
+auction_money, specials, showdown (own hand or None), on_turn, todo (what the seat can do
+now, in words), attacks (the attack builder's options with their terms)}.
 
 Modules: ``state`` (values, options), ``events``, ``fold`` (``apply``, ``emitter``),
 ``decide`` (``start``, the action table) with ``setup``, ``turn``, ``fight`` (the
@@ -46,7 +55,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import Outcome
+from companion.games.crime_lords.actions import ACTIONS
 from companion.games.crime_lords.decide import decide, start
+from companion.games.crime_lords.describe import OPTION_SPECS, describe
 from companion.games.crime_lords.events import EVENT_TYPES, Event
 from companion.games.crime_lords.fold import apply
 from companion.games.crime_lords.inputs import action_for_input
@@ -66,6 +77,11 @@ default_options: Mapping[str, Any] = {
     "showdown_limit": 10,
     "hit_money_limit": 5,
     "gang_war_bonus": 5,
+    "auction_crooks": 3,
+    "auction_rackets": 2,
+    "draw_rule": "count",
+    "share_one_short": True,
+    "victory": "rackets",
 }
 
 
@@ -105,6 +121,9 @@ engine: Engine[State, Event] = Engine(
     state_json=state_json,
     signals=signals,
     action_for_input=action_for_input,
+    describe=describe,
+    option_specs=OPTION_SPECS,
+    actions=ACTIONS,
 )
 
 __all__ = ["Event", "State", "engine", "outcome", "score"]

@@ -58,12 +58,12 @@ def breakdown(state: State, attack: Attack) -> list[tuple[str, int]]:
             sign = 1 if side == "for" else -1
             terms.append((f"{state.seats[seat]} spent {amount} G {side}", sign * amount))
     for seat, card, helps in a.helpers:
-        terms.append(_helper_term(state, a, seat, card, helps))
+        terms.append(helper_term(state, a, seat, card, helps))
     terms += [(why, value) for value, why in a.modifiers]
     return terms
 
 
-def _helper_term(
+def helper_term(
     state: State, a: Attack, seat: int, card: str, side: HelpSide
 ) -> tuple[str, int]:
     if a.kind == "hit" and side == "defense":
@@ -174,7 +174,7 @@ def roll(b: Emitter[State, Event], action: Action) -> Attack:
     elif a.kind == "hit" and success:
         hit_succeeded(b, a.seat, a.attacker, a.defender, a.target)
     elif a.kind == "hit" and counted and a.defender is not None:
-        unhappy(b, a.defender, a.target, 1, "survived an attempted Hit", "discard")
+        unhappy(b, a.defender, a.target, 1, "survived an attempted Hit", "discard", a.seat)
     return a
 
 
@@ -233,11 +233,11 @@ def hit_succeeded(b: Emitter[State, Event], seat: int, attacker: str, victim_sea
             near = [c.card for c in b.state.mobs[victim_seat].crooks]
         why = "the Boss was Hit" if was_boss else f"{b.state.label(target)} was Hit"
         for card in near:
-            unhappy(b, victim_seat, card, 1, why, "discard")
+            unhappy(b, victim_seat, card, 1, why, "discard", seat)
     if b.state.mobs[seat].crook(attacker) is not None and own_power(b.state, seat, attacker) < 6:
         b.emit(PowerRaised(seat, attacker, gain))
     if victim_seat is not None:
-        check_out(b, victim_seat, seat)
+        check_out(b, victim_seat, seat if seat != victim_seat else None)
 
 
 def is_kind(kind: str) -> TypeGuard[AttackKind]:

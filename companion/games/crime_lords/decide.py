@@ -45,6 +45,12 @@ ACTIONS: dict[str, Handler] = {
     "modify": fight.modify,
     "roll": fight.roll_dice,
     "pass": fight.war_pass,
+    "stats": turn_.card_stats,
+    "deck_empty": turn_.deck_empty,
+    "accept_crook": turn_.accept_crook,
+    "refuse_crook": turn_.refuse_crook,
+    "leave": turn_.leave,
+    "share": turn_.share,
 }
 SETUP_ONLY = ("take_mob", "buy", "uncontrolled", "start")
 ANY_TIME = ("choose_boss", "place")

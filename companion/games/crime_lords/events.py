@@ -26,6 +26,7 @@ class MobTaken:
     card: str
     name: str
     boss_bonus: int
+    extra_draws: int = 0
 
 
 @dataclass(frozen=True)
@@ -250,6 +251,7 @@ class WarTurnPassed:
 @dataclass(frozen=True)
 class GangWarEnded:
     next: int
+    seat: int | None = None  # whose pass ended it
 
 
 @dataclass(frozen=True)
@@ -269,13 +271,75 @@ class PayOffDone:
     seat: int
 
 
+@dataclass(frozen=True)
+class CardDrawn:
+    """One card of the turn's draws (after it went to the center or the hand)."""
+
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True)
+class StatsAsked:
+    """A drawn Crook or Racket whose printed stats the drawing player must enter."""
+
+    seat: int
+    card: str
+    kind: CardKind
+
+
+@dataclass(frozen=True)
+class DeckEmptied:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Given:
+    """A gift: money (``money`` > 0) or a Racket or Special (``card``) to another player."""
+
+    seat: int
+    to: int
+    money: int = 0
+    card: str | None = None
+
+
+@dataclass(frozen=True)
+class CrookOffered:
+    seat: int
+    to: int
+    card: str
+
+
+@dataclass(frozen=True)
+class OfferClosed:
+    seat: int
+    accepted: bool
+
+
+@dataclass(frozen=True)
+class PlayerLeft:
+    seat: int
+
+
+@dataclass(frozen=True)
+class ShareOffered:
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ShareAnswered:
+    seat: int
+    agree: bool
+
+
 EVENTS: tuple[type, ...] = (
     MobTaken, CardEntered, CardBought, CenterAdded, SpecialDrawn, SpecialDiscarded, BossChosen,
     CrookPlaced, GameStarted, IncomeCollected, CrookPaid, UnhappyChanged, CrookLeft, TokenSpent,
     TokenRestored, Retokened, MoneyChanged, AttackAnnounced, ProtectorNamed, ShowdownCommitted,
     ShowdownRevealed, Helped, ModifierAdded, AttackWithdrawn, AttackRolled, CrookMoved,
     RacketMoved, CrookKilled, PowerRaised, TurnEnded, GangWarStarted, GangWarJoined,
-    WarTurnPassed, GangWarEnded, PlayerOut, GameWon, PayOffDone,
+    WarTurnPassed, GangWarEnded, PlayerOut, GameWon, PayOffDone, CardDrawn, StatsAsked,
+    DeckEmptied, Given, CrookOffered, OfferClosed, PlayerLeft, ShareOffered, ShareAnswered,
 )
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in EVENTS}
 #: any Crime Lords event
@@ -286,7 +350,9 @@ Event: TypeAlias = (
     | ProtectorNamed | ShowdownCommitted | ShowdownRevealed | Helped | ModifierAdded
     | AttackWithdrawn | AttackRolled | CrookMoved | RacketMoved | CrookKilled | PowerRaised
     | TurnEnded | GangWarStarted | GangWarJoined | WarTurnPassed | GangWarEnded | PlayerOut
-    | GameWon | PayOffDone
+    | GameWon | PayOffDone | CardDrawn | StatsAsked | DeckEmptied | Given | CrookOffered
+    | OfferClosed | PlayerLeft | ShareOffered | ShareAnswered
 )
 #: events that do not count as "an action" for passing (drawing is step 3, not an action)
-NOT_ACTIONS = (CardEntered, CenterAdded, SpecialDrawn, IncomeCollected, CrookPaid, PayOffDone)
+NOT_ACTIONS = (CardEntered, CenterAdded, SpecialDrawn, IncomeCollected, CrookPaid, PayOffDone,
+               CardDrawn, StatsAsked, DeckEmptied, ShareOffered, ShareAnswered, PlayerLeft)

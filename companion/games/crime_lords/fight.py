@@ -32,7 +32,13 @@ from companion.games.crime_lords.events import (
 )
 from companion.games.crime_lords.fold import emitter
 from companion.games.crime_lords.ledger import own_crook, seat_of
-from companion.games.crime_lords.mob import check_victory, is_lieutenant, power
+from companion.games.crime_lords.mob import (
+    check_victory,
+    is_lieutenant,
+    lieutenants,
+    power,
+    promoted,
+)
 from companion.games.crime_lords.state import (
     Attack,
     AttackKind,
@@ -41,6 +47,7 @@ from companion.games.crime_lords.state import (
     Stage,
     State,
 )
+from companion.games.crime_lords.turn import on_turn
 from companion.games.emit import Emitter
 
 SIDES: tuple[Side, ...] = get_args(Side)
@@ -55,7 +62,7 @@ def _attacker_seat(state: State, action: Action) -> int:
         return seat
     require(seat == state.turn, f"It is {state.seats[state.turn]}'s turn.")
     require(state.step == "actions", "Collect income and pay off the gang first (collect).")
-    return seat
+    return on_turn(state, action)
 
 
 def announce(state: State, action: Action) -> list[Event]:
@@ -69,14 +76,17 @@ def announce(state: State, action: Action) -> list[Event]:
     require(crook.token, f"{state.label(attacker)} has no Action Token left this turn.")
     target = get_str(action, "target")
     defender = state.owner(target)
-    _check_target(state, seat, kind, attacker, target, defender)
+    check_target(state, seat, kind, attacker, target, defender)
     money = get_int(action, "money", lo=0, hi=state.options.hit_money_limit) if (
         kind == "hit" and "money" in action) else 0
     require(money <= state.mobs[seat].money, "You do not have that much money.")
     b = emitter(state)
     b.emit(TokenSpent(seat, attacker, f"{kind} attempt"))
     if defender == seat:
-        return _own_hit(b, seat, attacker, target)
+        _own_hit(b, seat, attacker, target)
+        if state.war is not None and b.state.war is not None:
+            b.emit(WarTurnPassed(seat, _next_in_war(b.state, seat), False))
+        return b.events
     if money:
         b.emit(MoneyChanged(seat, -money, "money on a Hit"))
     stage: Stage = "support" if kind == "hit" else (
@@ -86,7 +96,7 @@ def announce(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def _check_target(state: State, seat: int, kind: AttackKind, attacker: str, target: str,
+def check_target(state: State, seat: int, kind: AttackKind, attacker: str, target: str,
                   defender: int | None) -> None:
     where = defender is not None or state.in_center(target)
     want = "racket" if kind == "takeover" else "crook"
@@ -107,14 +117,15 @@ def _check_target(state: State, seat: int, kind: AttackKind, attacker: str, targ
                 "recruit him.")
 
 
-def _own_hit(b: Emitter[State, Event], seat: int, attacker: str, target: str) -> list[Event]:
+def _own_hit(b: Emitter[State, Event], seat: int, attacker: str, target: str) -> None:
     """Rubbing out your own Crook succeeds without a roll; a Lieutenant who Hits the Boss
-    takes his place (double-cross)."""
+    takes his place (double-cross), and his subordinates, now Lieutenants, lose a marker."""
     was_boss = b.state.mobs[seat].boss == target
+    before = lieutenants(b.state.mobs[seat])
     hit_succeeded(b, seat, attacker, seat, target)
     if was_boss and b.state.mobs[seat].crook(attacker) is not None:
         b.emit(BossChosen(seat, attacker))
-    return b.events
+        promoted(b, seat, before)
 
 
 def _attack(state: State) -> Attack:
@@ -198,9 +209,14 @@ def support(state: State, action: Action, side: HelpSide) -> list[Event]:
             f"{state.label(card)} is not one of your cards.")
     require(bool(crook.token if crook else holding and holding.token),
             f"{state.label(card)} has no Action Token left this turn.")
-    problem = (_aid_problem if side == "attack" else _defense_problem)(state, a, seat, card)
+    problem = support_problem(state, a, seat, card, side)
     require(problem is None, problem or "")
     return [TokenSpent(seat, card, side), Helped(seat, card, side)]
+
+
+def support_problem(state: State, a: Attack, seat: int, card: str, side: HelpSide) -> str | None:
+    """Why ``card`` of ``seat`` may not aid (``side`` "attack") or defend, or None."""
+    return (_aid_problem if side == "attack" else _defense_problem)(state, a, seat, card)
 
 
 def _same_district_racket(state: State, a: Attack, card: str) -> bool:
@@ -303,7 +319,7 @@ def war_pass(state: State, action: Action) -> list[Event]:
         for other in range(len(state.seats)):
             if not state.mobs[other].out:
                 b.emit(Retokened(other, False))
-        b.emit(GangWarEnded(state.next_seat(war.origin)))
+        b.emit(GangWarEnded(state.next_seat(war.origin), seat))
         check_victory(b)
     else:
         b.emit(WarTurnPassed(seat, _next_in_war(state, seat), True))

@@ -17,34 +17,43 @@ from companion.games.crime_lords.events import (
     AttackWithdrawn,
     BossChosen,
     CardBought,
+    CardDrawn,
     CardEntered,
     CenterAdded,
     CrookKilled,
     CrookLeft,
     CrookMoved,
+    CrookOffered,
     CrookPaid,
     CrookPlaced,
+    DeckEmptied,
     Event,
     GameStarted,
     GameWon,
     GangWarEnded,
     GangWarJoined,
     GangWarStarted,
+    Given,
     Helped,
     IncomeCollected,
     MobTaken,
     ModifierAdded,
     MoneyChanged,
+    OfferClosed,
     PayOffDone,
+    PlayerLeft,
     PlayerOut,
     PowerRaised,
     ProtectorNamed,
     RacketMoved,
     Retokened,
+    ShareAnswered,
+    ShareOffered,
     ShowdownCommitted,
     ShowdownRevealed,
     SpecialDiscarded,
     SpecialDrawn,
+    StatsAsked,
     TokenRestored,
     TokenSpent,
     TurnEnded,
@@ -52,6 +61,7 @@ from companion.games.crime_lords.events import (
     WarTurnPassed,
 )
 from companion.games.crime_lords.state import (
+    CENTER_FILL,
     MAX_POWER,
     Attack,
     Crook,
@@ -68,9 +78,19 @@ def apply(state: State, event: Event) -> State:
     """The state after ``event``."""
     handler = _HANDLERS[type(event)]
     new: State = handler(state, event)
-    if new.phase == "turn" and new.step == "actions" and not isinstance(event, NOT_ACTIONS):
+    if new.phase == "turn" and new.step == "actions" and _counts_as_action(state, event):
         new = replace(new, acted=True)
     return new
+
+
+def _counts_as_action(state: State, event: Event) -> bool:
+    """Whether ``event`` is an action of the player on turn (for the pass bonus): another
+    player's gift, or a Crook he gives away, is not the receiver's action."""
+    if isinstance(event, NOT_ACTIONS):
+        return False
+    if isinstance(event, Given | CrookOffered):
+        return event.seat == state.turn
+    return state.offer is None or state.offer[0] == state.turn
 
 
 def emitter(state: State) -> Emitter[State, Event]:
@@ -90,7 +110,8 @@ def _set_crook(state: State, seat: int, card: str, **changes: Any) -> State:
 
 
 def _mob_taken(s: State, e: MobTaken) -> State:
-    mob = replace(_mob(s, e.seat), mob_card=e.card, mob_name=e.name, boss_bonus=e.boss_bonus)
+    mob = replace(_mob(s, e.seat), mob_card=e.card, mob_name=e.name, boss_bonus=e.boss_bonus,
+                  extra_draws=e.extra_draws)
     return s.with_mob(e.seat, mob).logged(f"{s.seats[e.seat]} runs {e.name}.")
 
 
@@ -132,13 +153,13 @@ def _special_discarded(s: State, e: SpecialDiscarded) -> State:
 
 
 def _boss_chosen(s: State, e: BossChosen) -> State:
-    s = _set_crook(s, e.seat, e.card, superior=None, unhappy=0)
+    s = _set_crook(s, e.seat, e.card, superior=None, unhappy=0, was_lieutenant=False)
     s = s.with_mob(e.seat, replace(_mob(s, e.seat), boss=e.card))
     return s.logged(f"{s.label(e.card)} is the Boss of {s.seats[e.seat]}'s Mob.")
 
 
 def _crook_placed(s: State, e: CrookPlaced) -> State:
-    return _set_crook(s, e.seat, e.card, superior=e.under)
+    return _set_crook(s, e.seat, e.card, superior=e.under, was_lieutenant=False)
 
 
 def _game_started(s: State, e: GameStarted) -> State:
@@ -161,7 +182,8 @@ def _income(s: State, e: IncomeCollected) -> State:
 
 
 def _payoff_done(s: State, e: PayOffDone) -> State:
-    return replace(s, step="actions", acted=False).logged(f"{s.seats[e.seat]} paid off the gang.")
+    s = replace(s, step="actions", acted=False, drawn=0, filled=False, extra_drawn=0)
+    return s.logged(f"{s.seats[e.seat]} paid off the gang.")
 
 
 def _paid(s: State, e: CrookPaid) -> State:
@@ -183,8 +205,9 @@ def _crook_left(s: State, e: CrookLeft) -> State:
     mob = _mob(s, e.seat)
     gone = mob.crook(e.card)
     assert gone is not None
+    boss = mob.boss == e.card
     crooks = tuple(
-        replace(c, superior=None) if c.superior == e.card else c
+        replace(c, superior=None, was_lieutenant=boss) if c.superior == e.card else c
         for c in mob.crooks
         if c.card != e.card
     )
@@ -378,10 +401,12 @@ def _war_turn(s: State, e: WarTurnPassed) -> State:
     assert war is not None
     passes = war.passes + 1 if e.passed else 0
     s = replace(s, war=replace(war, turn=e.to, passes=passes), turn=e.to)
-    return s.logged(f"{s.seats[e.seat]} passes." if e.passed else s.log[-1])
+    return s.logged(f"{s.seats[e.seat]} passes.") if e.passed else s
 
 
 def _war_ended(s: State, e: GangWarEnded) -> State:
+    if e.seat is not None:
+        s = s.logged(f"{s.seats[e.seat]} passes.")
     s = replace(s, war=None, turn=e.next, step="collect", acted=False)
     return s.logged(f"The Gang War is over; {s.seats[e.next]} is next.")
 
@@ -399,6 +424,80 @@ def _won(s: State, e: GameWon) -> State:
     )
 
 
+def _card_drawn(s: State, e: CardDrawn) -> State:
+    s = replace(s, drawn=s.drawn + 1, pending=None)
+    if s.filled:
+        return replace(s, extra_drawn=s.extra_drawn + 1)
+    return replace(s, filled=len(s.center) >= CENTER_FILL)
+
+
+def _stats_asked(s: State, e: StatsAsked) -> State:
+    what = "a Crook" if e.kind == "crook" else "a Racket"
+    return replace(s, pending=(e.seat, e.card, e.kind)).logged(
+        f"{s.seats[e.seat]} drew {what} seen for the first time: its stats are needed."
+    )
+
+
+def _deck_emptied(s: State, e: DeckEmptied) -> State:
+    return replace(s, deck_empty=True).logged("The deck is used up: no more draws.")
+
+
+def _given(s: State, e: Given) -> State:
+    giver, taker = _mob(s, e.seat), _mob(s, e.to)
+    who, to = s.seats[e.seat], s.seats[e.to]
+    if e.money:
+        s = s.with_mob(e.seat, replace(giver, money=giver.money - e.money))
+        s = s.with_mob(e.to, replace(taker, money=taker.money + e.money))
+        return s.logged(f"{who} gave money to {to}.")
+    card = e.card or ""
+    if card in giver.specials:
+        s = s.with_mob(e.seat, replace(giver, specials=tuple(c for c in giver.specials
+                                                             if c != card)))
+        s = s.with_mob(e.to, replace(taker, specials=taker.specials + (card,)))
+        return s.logged(f"{who} gave a Special to {to}.")
+    s = _racket_moved(s, RacketMoved(e.seat, e.to, card))
+    return replace(s, log=s.log[:-1]).logged(f"{who} gave {s.label(card)} to {to}.")
+
+
+def _offered(s: State, e: CrookOffered) -> State:
+    return replace(s, offer=(e.seat, e.to, e.card)).logged(
+        f"{s.seats[e.seat]} offers {s.label(e.card)} to {s.seats[e.to]}."
+    )
+
+
+def _offer_closed(s: State, e: OfferClosed) -> State:
+    offer = s.offer
+    s = replace(s, offer=None)
+    if offer is None or e.accepted:
+        return s
+    return s.logged(f"{s.seats[e.seat]} turns down {s.label(offer[2])}.")
+
+
+def _player_left(s: State, e: PlayerLeft) -> State:
+    s = s.with_mob(e.seat, replace(_mob(s, e.seat), left=True))
+    return s.logged(f"{s.seats[e.seat]} leaves the game.")
+
+
+def _share_offered(s: State, e: ShareOffered) -> State:
+    names = " and ".join(s.seats[x] for x in e.seats)
+    return replace(s, share=(e.seats, ())).logged(
+        f"{names} are each one Racket short: they may agree to share the win."
+    )
+
+
+def _share_answered(s: State, e: ShareAnswered) -> State:
+    if s.share is None:
+        return s
+    if not e.agree:
+        return replace(s, share=None).logged(
+            f"{s.seats[e.seat]} will not share the win: the game goes on."
+        )
+    asked, agreed = s.share
+    return replace(s, share=(asked, agreed + (e.seat,))).logged(
+        f"{s.seats[e.seat]} agrees to share the win."
+    )
+
+
 _HANDLERS: dict[type, Any] = {
     MobTaken: _mob_taken, CardEntered: _card_entered, CardBought: _card_bought,
     CenterAdded: _center_added, SpecialDrawn: _special_drawn,
@@ -412,5 +511,8 @@ _HANDLERS: dict[type, Any] = {
     RacketMoved: _racket_moved, CrookKilled: _killed, PowerRaised: _power,
     TurnEnded: _turn_ended, GangWarStarted: _war_started, GangWarJoined: _war_joined,
     WarTurnPassed: _war_turn, GangWarEnded: _war_ended, PlayerOut: _player_out, GameWon: _won,
-    PayOffDone: _payoff_done,
+    PayOffDone: _payoff_done, CardDrawn: _card_drawn, StatsAsked: _stats_asked,
+    DeckEmptied: _deck_emptied, Given: _given, CrookOffered: _offered,
+    OfferClosed: _offer_closed, PlayerLeft: _player_left, ShareOffered: _share_offered,
+    ShareAnswered: _share_answered,
 }

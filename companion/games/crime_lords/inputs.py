@@ -3,21 +3,27 @@ the turn on (collect, end the turn, or pass a Gang War turn)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.games.base import Action, ButtonInput, TableInput, TagInput
 from companion.games.crime_lords.ledger import in_play
 from companion.games.crime_lords.state import State
 
 
 def action_for_input(state: State, inp: TableInput) -> Action | None:
-    """A tag seen in the "center" zone is a draw (the table adds the deck's stats); the
+    """A tag seen in the "center" zone is a draw (with the stats the deck holds for the
+    card, when the table passes them; else the drawing player is asked for them); the
     "next" button of the seat on turn ends its turn, or passes its Gang War turn."""
-    if state.phase != "turn" or state.attack is not None:
+    if state.phase != "turn" or state.attack is not None or state.pending is not None:
         return None
     if isinstance(inp, TagInput) and inp.seen and inp.zone == "center":
         card = inp.card
         if state.step != "actions" or not isinstance(card, str) or in_play(state, card):
             return None
-        return {"do": "draw", "seat": state.turn, "card": card}
+        action: dict[str, Any] = {"do": "draw", "seat": state.turn, "card": card}
+        if inp.stats and not state.known(card):
+            action["stats"] = dict(inp.stats)
+        return action
     if isinstance(inp, ButtonInput) and inp.role == "next":
         if inp.seat not in (None, state.turn):
             return None

@@ -19,6 +19,7 @@ from companion.games.crime_lords.events import (
     GameWon,
     PlayerOut,
     RacketMoved,
+    ShareOffered,
     UnhappyChanged,
 )
 from companion.games.crime_lords.state import MAX_POWER, Destination, Mob, State
@@ -96,9 +97,13 @@ def placed(mob: Mob) -> tuple[str, ...]:
 
 
 def unhappy(
-    b: Emitter[State, Event], seat: int, card: str, delta: int, reason: str, to: Destination
+    b: Emitter[State, Event], seat: int, card: str, delta: int, reason: str, to: Destination,
+    by: int | None = None,
 ) -> None:
-    """Add (or remove) markers; the third marker makes the Crook quit (``to``: where)."""
+    """Add (or remove) markers; the third marker makes the Crook quit (``to``: where).
+
+    ``by``: the rival whose attack caused the marker; if the Crook was the Mob's last,
+    that player wiped the Mob out (and may claim its Rackets)."""
     crook = b.state.mobs[seat].crook(card)
     if crook is None or delta == 0 or (delta < 0 and crook.unhappy == 0):
         return
@@ -106,7 +111,7 @@ def unhappy(
     b.emit(UnhappyChanged(seat, card, delta, reason))
     if crook.unhappy + delta >= LEAVE_AT:
         b.emit(CrookLeft(seat, card, to, "third Unhappy marker"))
-        check_out(b, seat, None)
+        check_out(b, seat, by if by != seat else None)
 
 
 def check_out(b: Emitter[State, Event], seat: int, by: int | None) -> None:
@@ -122,6 +127,19 @@ def release_rackets(b: Emitter[State, Event], seat: int) -> None:
     """An eliminated Mob's Rackets that nobody claimed go to the uncontrolled area."""
     for holding in b.state.mobs[seat].rackets:
         b.emit(RacketMoved(seat, None, holding.card))
+
+
+def lieutenants(mob: Mob) -> set[str]:
+    """The Lieutenants, counting those unplaced because their Boss just left."""
+    return {c.card for c in mob.crooks if is_lieutenant(mob, c.card) or c.was_lieutenant}
+
+
+def promoted(b: Emitter[State, Event], seat: int, before: set[str]) -> None:
+    """One marker off every Crook who became a Lieutenant since ``before``."""
+    mob = b.state.mobs[seat]
+    for crook in mob.crooks:
+        if is_lieutenant(mob, crook.card) and crook.card not in before:
+            unhappy(b, seat, crook.card, -1, "became a Lieutenant", "discard")
 
 
 # --- pay-off -----------------------------------------------------------------------
@@ -197,19 +215,40 @@ def racket_score(state: State, seat: int) -> int:
     return score
 
 
+def cards_held(state: State, seat: int) -> int:
+    """Crooks and Rackets of a Mob (the seriously long game counts them)."""
+    mob = state.mobs[seat]
+    return len(mob.crooks) + len(mob.rackets)
+
+
 def check_victory(b: Emitter[State, Event]) -> None:
-    """At the end of a turn or of a Gang War: everyone with enough Rackets wins together."""
+    """At the end of a turn or of a Gang War: who wins under the game's victory rule.
+
+    "rackets": everyone with enough Rackets wins together; if nobody has, Mobs that are
+    each exactly one short are asked to share ("share_one_short"). "most_cards": a Mob
+    with more Crooks and Rackets than all its foes together. The last Mob standing wins
+    in every variant."""
     for seat, mob in enumerate(b.state.mobs):
         if mob.out and mob.rackets:
             release_rackets(b, seat)
     state = b.state
+    opts = state.options
     live = [x for x, m in enumerate(state.mobs) if not m.out]
     scores = tuple(racket_score(state, x) for x in range(len(state.seats)))
-    winners = tuple(x for x in live if scores[x] >= state.options.rackets_to_win)
+    winners: tuple[int, ...] = ()
+    if opts.victory == "rackets":
+        winners = tuple(x for x in live if scores[x] >= opts.rackets_to_win)
+    elif opts.victory == "most_cards":
+        held = {x: cards_held(state, x) for x in live}
+        winners = tuple(x for x in live if held[x] > sum(held.values()) - held[x])
     if len(live) == 1:
         winners = tuple(live)
     if winners:
         b.emit(GameWon(winners, scores))
+        return
+    short = tuple(x for x in live if scores[x] == opts.rackets_to_win - 1)
+    if opts.victory == "rackets" and opts.share_one_short and len(short) >= 2:
+        b.emit(ShareOffered(short))
 
 
 def orphan_cleanup(b: Emitter[State, Event], seat: int) -> None:
@@ -217,6 +256,7 @@ def orphan_cleanup(b: Emitter[State, Event], seat: int) -> None:
     mob = b.state.mobs[seat]
     if mob.boss is None:
         return
+    before = lieutenants(mob)
     for crook in mob.crooks:
         live = b.state.mobs[seat].crook(crook.card)
         if live is None or live.superior is not None or live.card == b.state.mobs[seat].boss:
@@ -227,4 +267,5 @@ def orphan_cleanup(b: Emitter[State, Event], seat: int) -> None:
         else:
             for card in (*b.state.mobs[seat].below(live.card), live.card):
                 b.emit(CrookLeft(seat, card, "center", "no place in the Mob"))
+    promoted(b, seat, before)
     check_out(b, seat, None)

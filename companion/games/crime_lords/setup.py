@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.games.base import Action, get_int, get_str, require
+from companion.games.base import Action, IllegalAction, get_int, get_str, require
 from companion.games.crime_lords.events import (
     BossChosen,
     CardBought,
@@ -22,7 +22,7 @@ from companion.games.crime_lords.events import (
 )
 from companion.games.crime_lords.fold import emitter
 from companion.games.crime_lords.ledger import enter, in_play, kind_of, own_crook, seat_of
-from companion.games.crime_lords.mob import placement_problem, power
+from companion.games.crime_lords.mob import lieutenants, placement_problem, power, promoted
 from companion.games.crime_lords.state import State
 from companion.games.emit import Emitter
 
@@ -60,7 +60,12 @@ def _take_mob(b: Emitter[State, Event], action: Action) -> None:
         "'boss_bonus' (the Power on the Mob's Boss token) must be a whole number.",
     )
     name = stats.get("name") if isinstance(stats.get("name"), str) else card
-    b.emit(MobTaken(seat, card, str(name), bonus))
+    extra = stats.get("extra_draws", 0)
+    if not extra and "downtowner" in str(name).lower():
+        extra = 1  # the rulebook: "The Downtowners Mob always draws one extra"
+    require(isinstance(extra, int) and not isinstance(extra, bool) and 0 <= extra <= 5,
+            "'extra_draws' (cards the Mob draws beyond the rule) must be 0 to 5.")
+    b.emit(MobTaken(seat, card, str(name), bonus, extra))
 
 
 def _buy(b: Emitter[State, Event], action: Action) -> None:
@@ -69,6 +74,7 @@ def _buy(b: Emitter[State, Event], action: Action) -> None:
     kind = kind_of(card)
     require(kind != "mob", "Mob cards are drawn, not auctioned: use take_mob.")
     require(not in_play(b.state, card), f"{b.state.label(card)} is already in play.")
+    _auction_limit(b.state, kind)
     left = b.state.mobs[seat].auction_money
     price = get_int(action, "price", lo=0)
     require(
@@ -77,6 +83,28 @@ def _buy(b: Emitter[State, Event], action: Action) -> None:
     )
     enter(b, card, kind, action)
     b.emit(CardBought(seat, card, kind, price))
+
+
+def auctioned(state: State, kind: str) -> int:
+    """How many Crooks or Rackets the auction has sold so far."""
+    if kind == "crook":
+        return sum(len(m.crooks) for m in state.mobs)
+    return sum(len(m.rackets) for m in state.mobs) if kind == "racket" else 0
+
+
+def auction_limit(state: State, kind: str) -> int | None:
+    """How many of ``kind`` the auction sells: 3 Crooks and 2 Rackets per player."""
+    per = {"crook": state.options.auction_crooks, "racket": state.options.auction_rackets}
+    return per[kind] * len(state.seats) if kind in per else None
+
+
+def _auction_limit(state: State, kind: str) -> None:
+    most = auction_limit(state, kind)
+    if most is not None and auctioned(state, kind) >= most:
+        raise IllegalAction(
+            f"The auction has sold its {most} {kind.title()}s: set this card aside and turn "
+            "the next one."
+        )
 
 
 def _start(b: Emitter[State, Event], action: Action) -> None:
@@ -103,7 +131,11 @@ def choose_boss(state: State, action: Action) -> list[Event]:
         f"{state.label(mob.boss or '')} is the Boss: change Bosses by retirement or a "
         "double-cross.",
     )
-    return [BossChosen(seat, card)]
+    b = emitter(state)
+    before = lieutenants(mob)
+    b.emit(BossChosen(seat, card))
+    promoted(b, seat, before)
+    return b.events
 
 
 def place(state: State, action: Action) -> list[Event]:
@@ -123,4 +155,8 @@ def place(state: State, action: Action) -> list[Event]:
             "A Crook cannot be placed under himself or his own subordinates.")
     problem = placement_problem(state, seat, power(state, seat, card), under)
     require(problem is None, problem or "")
-    return [CrookPlaced(seat, card, under)]
+    b = emitter(state)
+    before = lieutenants(mob)
+    b.emit(CrookPlaced(seat, card, under))
+    promoted(b, seat, before)
+    return b.events

@@ -30,11 +30,20 @@ HelpSide = Literal["attack", "defense"]
 CardKind = Literal["crook", "racket"]
 #: where a Crook who leaves a Mob goes
 Destination = Literal["center", "discard"]
+#: how draws are counted: the rulebook's number (at least one, fill the center to four,
+#: the Downtowners one extra), or left to the players
+DrawRule = Literal["count", "free"]
+#: what wins: enough Rackets (the victory table), more Crooks and Rackets than all foes
+#: together (the seriously long game), or being the last Mob standing
+Victory = Literal["rackets", "most_cards", "last_standing"]
 
 #: Victory table of the rulebook: (long game, short game) by number of players.
 RACKETS_TO_WIN = {2: (14, 11), 3: (14, 11), 4: (13, 10), 5: (12, 9), 6: (11, 8), 7: (9, 7), 8: (9, 7)}
 MAX_POWER = 6  # no Crook's own Power exceeds 6 (the Boss bonus is extra)
 LENGTHS: tuple[GameLength, ...] = get_args(GameLength)
+DRAW_RULES: tuple[DrawRule, ...] = get_args(DrawRule)
+VICTORIES: tuple[Victory, ...] = get_args(Victory)
+CENTER_FILL = 4  # draw until the center has four cards
 CARD_KINDS: tuple[CardKind, ...] = get_args(CardKind)
 
 
@@ -55,6 +64,11 @@ class Options:
     hit_money_limit: int
     gang_war_bonus: int
     auction_money: int
+    auction_crooks: int = 3  # Crooks auctioned per player
+    auction_rackets: int = 2  # Rackets auctioned per player
+    draw_rule: DrawRule = "count"
+    share_one_short: bool = True
+    victory: Victory = "rackets"
 
 
 def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
@@ -66,6 +80,7 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     for key in (
         "starting_money", "pass_bonus", "max_lieutenants", "max_subordinates",
         "showdown_limit", "hit_money_limit", "gang_war_bonus", "auction_money",
+        "auction_crooks", "auction_rackets",
     ):
         value = raw[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -76,7 +91,20 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
         target = RACKETS_TO_WIN[n_seats][LENGTHS.index(length)]
     if isinstance(target, bool) or not isinstance(target, int) or target < 1:
         raise SetupError("crime_lords: option 'rackets_to_win' must be a whole number >= 1")
-    return Options(game_length=length, rackets_to_win=target, **ints)
+    draw_rule = raw["draw_rule"]
+    if draw_rule not in DRAW_RULES:
+        raise SetupError("crime_lords: option 'draw_rule' must be \"count\" or \"free\"")
+    victory = raw["victory"]
+    if victory not in VICTORIES:
+        raise SetupError(
+            "crime_lords: option 'victory' must be \"rackets\", \"most_cards\" or "
+            "\"last_standing\""
+        )
+    share = raw["share_one_short"]
+    if not isinstance(share, bool):
+        raise SetupError("crime_lords: option 'share_one_short' must be true or false")
+    return Options(game_length=length, rackets_to_win=target, draw_rule=draw_rule,
+                   share_one_short=share, victory=victory, **ints)
 
 
 # --- cards -----------------------------------------------------------------------
@@ -138,6 +166,7 @@ class Crook:
     unhappy: int = 0
     token: bool = False
     plus: int = 0  # Power markers from Hits
+    was_lieutenant: bool = False  # unplaced because his Boss left: still a Lieutenant
 
 
 @dataclass(frozen=True)
@@ -161,6 +190,8 @@ class Mob:
     specials: tuple[str, ...] = ()
     out: bool = False
     wiped_by: int | None = None
+    extra_draws: int = 0  # the Downtowners draw one extra
+    left: bool = False  # the player left the game
 
     def crook(self, card: str) -> Crook | None:
         return next((c for c in self.crooks if c.card == card), None)
@@ -229,6 +260,16 @@ class State:
     last_roll: tuple[tuple[str, Any], ...] | None = None
     winners: tuple[int, ...] | None = None
     scores: tuple[int, ...] = ()
+    drawn: int = 0  # cards drawn this turn
+    filled: bool = False  # the turn's draws reached four cards in the center
+    extra_drawn: int = 0  # draws after that (the Downtowners' extra card)
+    deck_empty: bool = False
+    #: a drawn card whose stats are not known yet: (seat, card, kind)
+    pending: tuple[int, str, str] | None = None
+    #: a Crook offered to another Mob, waiting for its yes: (from seat, to seat, card)
+    offer: tuple[int, int, str] | None = None
+    #: Mobs one card short asked to share the win: (asked seats, seats that agreed)
+    share: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     log: tuple[str, ...] = field(default=())
 
     def card(self, card_id: str) -> Card:

@@ -6,24 +6,39 @@ Every function takes the state and the action and returns the events (collected 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from companion.games.base import Action, get_int, get_str, require
 from companion.games.crime_lords.attack import likes
 from companion.games.crime_lords.events import (
     BossChosen,
+    CardDrawn,
     CenterAdded,
     CrookLeft,
+    CrookMoved,
+    CrookOffered,
     CrookPlaced,
+    DeckEmptied,
     Event,
+    GameWon,
+    GangWarEnded,
+    Given,
     IncomeCollected,
     MoneyChanged,
+    OfferClosed,
     PayOffDone,
+    PlayerLeft,
+    PlayerOut,
     PowerRaised,
     RacketMoved,
     Retokened,
+    ShareAnswered,
     SpecialDiscarded,
     SpecialDrawn,
+    StatsAsked,
     TokenSpent,
     TurnEnded,
+    WarTurnPassed,
 )
 from companion.games.crime_lords.fold import emitter
 from companion.games.crime_lords.ledger import enter, in_play, kind_of, own_crook, seat_of
@@ -31,21 +46,28 @@ from companion.games.crime_lords.mob import (
     check_out,
     check_victory,
     is_lieutenant,
+    lieutenants,
     orphan_cleanup,
+    own_power,
     pay_off,
     pay_order,
+    placed,
     placement_problem,
     power,
+    promoted,
     promotion_markers,
+    racket_score,
     release_rackets,
     unhappy,
 )
-from companion.games.crime_lords.state import State, Step
+from companion.games.crime_lords.state import CENTER_FILL, State, Step, is_card_kind
 from companion.games.emit import Emitter
 
 
-def on_turn(state: State, action: Action, step: Step | None = "actions") -> int:
-    """The acting seat, which must be the seat on turn (in ``step``, when given)."""
+def on_turn(state: State, action: Action, step: Step | None = "actions",
+            drawn: bool = True) -> int:
+    """The acting seat, which must be the seat on turn (in ``step``, when given); with
+    ``drawn``, the turn's draws must be done."""
     seat = seat_of(state, action)
     require(state.war is None, "A Gang War is on: only war Hits and passes until it ends.")
     require(
@@ -58,7 +80,24 @@ def on_turn(state: State, action: Action, step: Step | None = "actions") -> int:
             f"{state.seats[seat]} must first collect income and pay off the gang (collect).",
         )
     require(state.attack is None, "Finish the attack in progress first (roll or withdraw).")
+    require(state.pending is None,
+            "Enter the stats of the card just drawn first (read them off the card).")
+    if drawn:
+        owed = draws_owed(state)
+        require(owed == 0, f"{state.seats[seat]} must first draw {owed} more card"
+                f"{'s' if owed > 1 else ''} (or say the deck is used up).")
     return seat
+
+
+def draws_owed(state: State) -> int:
+    """How many more cards the player on turn must draw: at least one, then until four
+    cards lie in the center, then the Downtowners' extra card (0 with ``draw_rule``
+    "free", once the deck is used up, or before income is collected)."""
+    if (state.options.draw_rule == "free" or state.deck_empty or state.phase != "turn"
+            or state.war is not None or state.step != "actions"):
+        return 0
+    base = 0 if state.filled else max(1 - state.drawn, CENTER_FILL - len(state.center))
+    return max(0, base) + max(0, state.mobs[state.turn].extra_draws - state.extra_drawn)
 
 
 def income(state: State, seat: int) -> int:
@@ -67,8 +106,11 @@ def income(state: State, seat: int) -> int:
 
 def collect(state: State, action: Action) -> list[Event]:
     """Steps 1 and 2: income from every Racket, then pay every Crook, the Boss first."""
-    seat = on_turn(state, action, None)
+    seat = on_turn(state, action, None, drawn=False)
     require(state.step == "collect", "You already collected income this turn.")
+    if state.share is not None:
+        waiting = [state.seats[x] for x in state.share[0] if x not in state.share[1]]
+        require(False, f"{' and '.join(waiting)} must first say whether they share the win.")
     mob = state.mobs[seat]
     require(mob.boss is not None, "Choose a new Boss first (choose_boss).")
     asked = action.get("pay_order") or []
@@ -87,24 +129,52 @@ def collect(state: State, action: Action) -> list[Event]:
 
 
 def draw(state: State, action: Action) -> list[Event]:
-    """Step 3: a Crook or Racket goes to the center; a Special to the player's hand."""
-    seat = on_turn(state, action)
+    """Step 3: a Crook or Racket goes to the center; a Special to the player's hand. A
+    Crook or Racket seen for the first time waits for its stats (``stats``)."""
+    seat = on_turn(state, action, drawn=False)
     card = get_str(action, "card")
     kind = kind_of(card)
     require(kind != "mob", "Mob cards are not in the deck.")
     require(not in_play(state, card), f"{state.label(card)} is already in play.")
+    require(state.options.draw_rule == "free" or state.deck_empty or draws_owed(state) > 0,
+            f"{state.seats[seat]} has drawn every card of this turn.")
     b = emitter(state)
     if kind == "special":
-        b.emit(SpecialDrawn(seat, card))
+        b.emit(SpecialDrawn(seat, card), CardDrawn(seat, card))
+    elif is_card_kind(kind) and not state.known(card) and action.get("stats") is None:
+        b.emit(StatsAsked(seat, card, kind))
     else:
         enter(b, card, kind, action)
-        b.emit(CenterAdded(card))
+        b.emit(CenterAdded(card), CardDrawn(seat, card))
     return b.events
+
+
+def card_stats(state: State, action: Action) -> list[Event]:
+    """The printed stats of the card just drawn: it goes to the center."""
+    require(state.pending is not None, "No drawn card is waiting for its stats.")
+    assert state.pending is not None
+    seat, card, kind = state.pending
+    require(seat_of(state, action) == seat,
+            f"{state.seats[seat]} drew that card: the stats come from that phone or the host.")
+    require(get_str(action, "card") == card, f"The card waiting for its stats is {card}.")
+    require(isinstance(action.get("stats"), Mapping), "Enter the card's stats.")
+    b = emitter(state)
+    enter(b, card, kind, action)
+    b.emit(CenterAdded(card), CardDrawn(seat, card))
+    return b.events
+
+
+def deck_empty(state: State, action: Action) -> list[Event]:
+    """The deck is used up: no more draws are owed (the discards are not reshuffled)."""
+    seat = on_turn(state, action, drawn=False)
+    require(not state.deck_empty, "The deck is already marked as used up.")
+    return [DeckEmptied(seat)]
 
 
 def end_turn(state: State, action: Action) -> list[Event]:
     """Step 5: retoken every card of the seat; then check who controls the city."""
     seat = on_turn(state, action)
+    require(state.offer is None, "A Crook offered to another Mob is waiting for an answer.")
     b = emitter(state)
     _end(b, seat)
     return b.events
@@ -122,6 +192,7 @@ def pass_turn(state: State, action: Action) -> list[Event]:
     """No action of any sort this turn: collect the pass bonus (10 G) and end the turn."""
     seat = on_turn(state, action)
     require(not state.acted, "You already took an action this turn: end your turn instead.")
+    require(state.offer is None, "A Crook offered to another Mob is waiting for an answer.")
     b = emitter(state)
     b.emit(MoneyChanged(seat, state.options.pass_bonus, "passed"))
     _end(b, seat)
@@ -197,31 +268,141 @@ def retire_boss(state: State, action: Action) -> list[Event]:
     price = 2 * power(state, seat, mob.boss)
     require(mob.money >= price, f"The going-away present is {price} G: you do not have it.")
     b = emitter(state)
+    before = lieutenants(mob)
     b.emit(TokenSpent(seat, card, "retirement"), MoneyChanged(seat, -price, "retirement"))
     b.emit(CrookLeft(seat, mob.boss, "discard", "retired"), BossChosen(seat, card))
+    promoted(b, seat, before)
     return b.events
 
 
 def give(state: State, action: Action) -> list[Event]:
-    """Free: money, a Racket or a Special to another player (never during an attack)."""
+    """Free: money, a Racket or a Special to another player (never during an attack); a
+    Crook is offered, on the giver's or the receiver's turn, and joins when accepted."""
     seat = seat_of(state, action)
     require(state.attack is None, "No gifts or trades while an attack is in progress.")
     require(state.phase == "turn", "Gifts are made during the game.")
+    require(state.offer is None, "A Crook offered to another Mob is waiting for an answer.")
     to = seat_of(state, action, "to")
     require(to != seat, "Give to another player.")
-    b = emitter(state)
     if "money" in action:
         amount = get_int(action, "money", lo=1)
         require(amount <= state.mobs[seat].money, "You do not have that much money.")
-        b.emit(MoneyChanged(seat, -amount, "gift"), MoneyChanged(to, amount, "gift"))
-        return b.events
+        return [Given(seat, to, money=amount)]
     card = get_str(action, "card")
-    if kind_of(card) == "racket":
+    kind = kind_of(card)
+    if kind == "crook":
+        return _offer_crook(state, seat, to, card)
+    if kind == "racket":
         require(state.owner(card) == seat, f"{state.label(card)} is not yours to give.")
-        b.emit(RacketMoved(seat, to, card))
     else:
-        require(card in state.mobs[seat].specials, f"{card} is not one of your Specials.")
-        b.emit(SpecialDiscarded(seat, card), SpecialDrawn(to, card))
+        require(card in state.mobs[seat].specials, "That is not one of your Specials.")
+    return [Given(seat, to, card=card)]
+
+
+def _offer_crook(state: State, seat: int, to: int, card: str) -> list[Event]:
+    mob = state.mobs[seat]
+    crook = mob.crook(card)
+    require(crook is not None, f"{state.label(card)} is not a Crook in your Mob.")
+    assert crook is not None
+    require(state.war is None, "Crooks are not given away during a Gang War.")
+    require(state.turn in (seat, to),
+            "A Crook changes Mobs only on the turn of the giver or the receiver.")
+    require(card != mob.boss, "You cannot give away your Boss.")
+    require(crook.token, f"{state.label(card)} has no Action Token left: a Crook given away "
+            "spends his token.")
+    return [CrookOffered(seat, to, card)]
+
+
+def accept_crook(state: State, action: Action) -> list[Event]:
+    """The receiver takes the Crook offered (with his subordinates) and places him."""
+    require(state.offer is not None, "No Crook is being offered.")
+    assert state.offer is not None
+    giver, to, card = state.offer
+    seat = seat_of(state, action)
+    require(seat == to, f"{state.seats[to]} decides whether to take {state.label(card)}.")
+    under = get_str(action, "under")
+    problem = placement_problem(state, to, own_power(state, giver, card), under)
+    require(problem is None, problem or "")
+    mine = state.mobs[to]
+    b = emitter(state)
+    b.emit(TokenSpent(giver, card, "given away"), CrookMoved(giver, to, card, under))
+    unhappy(b, to, card, -1, "moved to another Mob", "discard")
+    if under == mine.boss:
+        unhappy(b, to, card, -1, "became a Lieutenant", "discard")
+    check_out(b, giver, None)
+    b.emit(OfferClosed(seat, True))
+    return b.events
+
+
+def refuse_crook(state: State, action: Action) -> list[Event]:
+    """The receiver says no (or the giver takes the offer back)."""
+    require(state.offer is not None, "No Crook is being offered.")
+    assert state.offer is not None
+    seat = seat_of(state, action)
+    require(seat in state.offer[:2], "Only the two players of the offer can call it off.")
+    return [OfferClosed(seat, False)]
+
+
+def leave(state: State, action: Action) -> list[Event]:
+    """A player drops out: his Crooks and Rackets go uncontrolled, his Specials to the
+    discards, his Mob card out of play; the turn or war turn passes on."""
+    seat = seat_of(state, action)
+    require(state.phase == "turn", "Players leave during the game (before it, just do not "
+            "take a Mob).")
+    require(state.attack is None, "Wait until the attack is resolved, then leave.")
+    require(state.offer is None or seat not in state.offer[:2],
+            "Call off the Crook offer first.")
+    mob = state.mobs[seat]
+    b = emitter(state)
+    b.emit(PlayerLeft(seat))
+    order = (*placed(mob), *[c.card for c in mob.crooks if c.card not in placed(mob)])
+    for card in reversed(order):
+        b.emit(CrookLeft(seat, card, "center", "his Mob left the game"))
+    for holding in mob.rackets:
+        b.emit(RacketMoved(seat, None, holding.card))
+    for special in mob.specials:
+        b.emit(SpecialDiscarded(seat, special))
+    b.emit(PlayerOut(seat, None))
+    _pass_on_after_leaving(b, seat)
+    return b.events
+
+
+def _pass_on_after_leaving(b: Emitter[State, Event], seat: int) -> None:
+    state = b.state
+    live = [x for x, m in enumerate(state.mobs) if not m.out]
+    war = state.war
+    if war is not None and seat in war.seats:
+        at_war = [x for x in war.seats if not state.mobs[x].out]
+        if len(at_war) < 2:
+            for other in live:
+                b.emit(Retokened(other, False))
+            b.emit(GangWarEnded(state.next_seat(war.origin)))
+        elif war.turn == seat:
+            nxt = next(x for x in (((seat - k) % len(state.seats))
+                                   for k in range(1, len(state.seats))) if x in at_war)
+            b.emit(WarTurnPassed(seat, nxt, False))
+    elif war is None and state.turn == seat:
+        b.emit(TurnEnded(seat, state.next_seat(seat)))
+    if len(live) <= 1:
+        check_victory(b)
+
+
+def share(state: State, action: Action) -> list[Event]:
+    """A Mob one Racket short says whether it agrees to share the win; when all agree,
+    they win together, when one says no the game goes on."""
+    require(state.share is not None, "Nobody is being asked to share the win.")
+    assert state.share is not None
+    asked, agreed = state.share
+    seat = seat_of(state, action)
+    require(seat in asked, f"{state.seats[seat]} is not one of the Mobs one Racket short.")
+    require(seat not in agreed, f"{state.seats[seat]} already agreed.")
+    agree = action.get("agree")
+    require(isinstance(agree, bool), "Say yes or no ('agree': true or false).")
+    b = emitter(state)
+    b.emit(ShareAnswered(seat, bool(agree)))
+    if agree and set(agreed) | {seat} >= set(asked):
+        scores = tuple(racket_score(b.state, x) for x in range(len(state.seats)))
+        b.emit(GameWon(tuple(sorted(asked)), scores))
     return b.events
 
 

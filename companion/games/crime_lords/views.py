@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.games.base import SignalOut
-from companion.games.crime_lords.attack import breakdown
+from companion.games.base import IllegalAction, SignalOut
+from companion.games.cards import catalog
+from companion.games.crime_lords.attack import KINDS, breakdown, helper_term
 from companion.games.crime_lords.events import (
     AttackRolled,
     Event,
@@ -24,21 +25,69 @@ from companion.games.crime_lords.events import (
     UnhappyChanged,
     WarTurnPassed,
 )
-from companion.games.crime_lords.mob import is_lieutenant, own_power, power, racket_score
-from companion.games.crime_lords.state import Attack, State
+from companion.games.crime_lords.fight import check_target, support_problem
+from companion.games.crime_lords.ledger import in_play
+from companion.games.crime_lords.mob import (
+    cards_held,
+    is_lieutenant,
+    own_power,
+    power,
+    racket_score,
+)
+from companion.games.crime_lords.setup import auction_limit, auctioned
+from companion.games.crime_lords.state import Attack, AttackKind, HelpSide, State
+from companion.games.crime_lords.turn import draws_owed
+
+KIND_LABELS = {"recruit": "Recruit", "takeover": "Take over", "hit": "Hit"}
+
+
+def card_name(state: State, card: str) -> str:
+    """A card's entered name, else its catalog name ("Crook 07"), never its id."""
+    if state.known(card):
+        return state.card(card).name if state.card(card).name != card else _slot(card)
+    return _slot(card)
+
+
+def _slot(card: str) -> str:
+    try:
+        return catalog("crime_lords").by_id(card).label()
+    except KeyError:
+        return card
+
+
+def _tree(state: State, seat: int, crooks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Mob as a tree, depth first from the Boss (``depth`` 0), then unplaced Crooks."""
+    mob = state.mobs[seat]
+    by_card = {c["card"]: c for c in crooks}
+    out: list[dict[str, Any]] = []
+
+    def walk(card: str, depth: int) -> None:
+        out.append({**by_card[card], "depth": depth})
+        for sub in mob.subordinates(card):
+            walk(sub.card, depth + 1)
+
+    if mob.boss is not None:
+        walk(mob.boss, 0)
+    for c in mob.crooks:
+        if c.superior is None and c.card != mob.boss:
+            walk(c.card, 0)  # a Crook without a place, with those still under him
+    return out
 
 
 def _crooks(state: State, seat: int) -> list[dict[str, Any]]:
     mob = state.mobs[seat]
     return [
         {
-            "card": c.card, "name": state.label(c.card), "power": power(state, seat, c.card),
+            "card": c.card, "name": card_name(state, c.card),
+            "power": power(state, seat, c.card),
             "own_power": own_power(state, seat, c.card),
             "resistance": state.card(c.card).resistance, "unhappy": c.unhappy,
             "token": c.token, "superior": c.superior, "boss": c.card == mob.boss,
             "lieutenant": is_lieutenant(mob, c.card),
             "placed": c.superior is not None or c.card == mob.boss,
             "weakness": list(state.card(c.card).weakness),
+            "superior_name": card_name(state, c.superior) if c.superior else None,
+            "ability": state.card(c.card).ability,
         }
         for c in mob.crooks
     ]
@@ -48,7 +97,7 @@ def _rackets(state: State, seat: int) -> list[dict[str, Any]]:
     out = []
     for h in state.mobs[seat].rackets:
         card = state.card(h.card)
-        out.append({"card": h.card, "name": card.name, "income": card.income,
+        out.append({"card": h.card, "name": card_name(state, h.card), "income": card.income,
                     "type": card.type, "district": card.district,
                     "power": card.power, "token": h.token})
     return out
@@ -57,9 +106,14 @@ def _rackets(state: State, seat: int) -> list[dict[str, Any]]:
 def _mob(state: State, seat: int) -> dict[str, Any]:
     mob = state.mobs[seat]
     rackets = _rackets(state, seat)
+    crooks = _crooks(state, seat)
     return {
-        "seat": seat, "name": state.seats[seat], "mob": mob.mob_name or mob.mob_card,
-        "boss_bonus": mob.boss_bonus, "boss": mob.boss, "crooks": _crooks(state, seat),
+        "seat": seat, "name": state.seats[seat],
+        "mob": mob.mob_name or (_slot(mob.mob_card) if mob.mob_card else None),
+        "boss_bonus": mob.boss_bonus, "boss": mob.boss, "crooks": crooks,
+        "boss_name": card_name(state, mob.boss) if mob.boss else None,
+        "tree": _tree(state, seat, crooks), "left": mob.left,
+        "extra_draws": mob.extra_draws, "cards_held": cards_held(state, seat),
         "rackets": rackets, "income": sum(r["income"] for r in rackets),
         "payroll": sum(power(state, seat, c.card) for c in mob.crooks),
         "specials": len(mob.specials), "score": racket_score(state, seat), "out": mob.out,
@@ -72,6 +126,11 @@ def _attack(state: State, a: Attack | None, reveal_hands: bool) -> dict[str, Any
     terms = breakdown(state, a)
     view: dict[str, Any] = {
         "seat": a.seat, "kind": a.kind, "attacker": a.attacker, "target": a.target,
+        "kind_label": KIND_LABELS[a.kind], "attacker_name": card_name(state, a.attacker),
+        "target_name": card_name(state, a.target),
+        "protector_name": card_name(state, a.protector) if a.protector else None,
+        "waiting": [x for x, m in enumerate(state.mobs)
+                    if not m.out and x not in {c for c, _, _ in a.committed}],
         "defender": a.defender, "stage": a.stage, "protector": a.protector, "war": a.war,
         "breakdown": [[why, value] for why, value in terms],
         "needed": sum(v for _, v in terms),
@@ -80,9 +139,24 @@ def _attack(state: State, a: Attack | None, reveal_hands: bool) -> dict[str, Any
             {"seat": seat, "amount": amount, "side": side} for seat, amount, side in a.revealed
         ],
     }
+    view["aid"] = _helpers(state, a, a.seat, "attack")
+    view["defense"] = [] if a.defender is None else _helpers(state, a, a.defender, "defense")
     if reveal_hands:
         view["hands"] = [{"seat": s, "amount": n, "side": side} for s, n, side in a.committed]
     return view
+
+
+def _helpers(state: State, a: Attack, seat: int, side: HelpSide) -> list[dict[str, Any]]:
+    """The cards of ``seat`` that may still aid (``side`` "attack") or defend, with the
+    term each would add."""
+    out = []
+    mob = state.mobs[seat]
+    cards = [c.card for c in mob.crooks if c.token] + [h.card for h in mob.rackets if h.token]
+    for card in cards:
+        if support_problem(state, a, seat, card, side) is None:
+            term = helper_term(state, a, seat, card, side)
+            out.append({"card": card, "name": card_name(state, card), "value": term[1]})
+    return out
 
 
 def _status(state: State) -> str:
@@ -95,10 +169,21 @@ def _status(state: State) -> str:
     if state.war is not None:
         return f"Gang War: {who}'s turn to Hit or pass."
     if state.attack is not None:
-        return f"{state.seats[state.attack.seat]} is attacking ({state.attack.stage})."
+        a = state.attack
+        stage = {"protector": "the defender names a protector", "showdown": "the showdown",
+                 "support": "aid, defence, then the dice"}[a.stage]
+        return (f"{state.seats[a.seat]}: {KIND_LABELS[a.kind].lower()} "
+                f"{card_name(state, a.target)} with {card_name(state, a.attacker)} ({stage}).")
+    if state.pending is not None:
+        return f"{state.seats[state.pending[0]]} drew a new card: enter its stats."
+    if state.share is not None:
+        return "Mobs one Racket short are deciding whether to share the win."
     if state.step == "collect":
         return f"{who}: collect income and pay off the gang."
-    return f"{who}'s turn: draw and act."
+    owed = draws_owed(state)
+    if owed:
+        return f"{who}: draw {owed} card{'s' if owed > 1 else ''}."
+    return f"{who}'s turn: actions."
 
 
 def public_view(state: State) -> dict[str, Any]:
@@ -114,9 +199,10 @@ def public_view(state: State) -> dict[str, Any]:
         "rackets_to_win": state.options.rackets_to_win,
         "mobs": [_mob(state, seat) for seat in range(len(state.seats))],
         "center": [
-            {"card": c, "name": state.label(c), "kind": state.card(c).kind,
+            {"card": c, "name": card_name(state, c), "kind": state.card(c).kind,
              "power": state.card(c).power + plus, "resistance": state.card(c).resistance,
-             "income": state.card(c).income}
+             "income": state.card(c).income, "type": state.card(c).type,
+             "district": state.card(c).district, "weakness": list(state.card(c).weakness)}
             for c, plus in state.center
         ],
         "attack": _attack(state, state.attack, False),
@@ -127,6 +213,26 @@ def public_view(state: State) -> dict[str, Any]:
         "last_roll": last,
         "winners": None if state.winners is None else list(state.winners),
         "log": list(state.log[-12:]),
+        "draws_owed": draws_owed(state), "drawn": state.drawn, "deck_empty": state.deck_empty,
+        "pending": None if state.pending is None else {
+            "seat": state.pending[0], "card": state.pending[1], "kind": state.pending[2],
+            "name": _slot(state.pending[1]),
+        },
+        "offer": None if state.offer is None else {
+            "from": state.offer[0], "to": state.offer[1], "card": state.offer[2],
+            "name": card_name(state, state.offer[2]),
+        },
+        "share": None if state.share is None else {
+            "asked": list(state.share[0]), "agreed": list(state.share[1]),
+        },
+        "auction": {kind: {"sold": auctioned(state, kind), "most": auction_limit(state, kind)}
+                    for kind in ("crook", "racket")},
+        "victory": state.options.victory, "draw_rule": state.options.draw_rule,
+        "free_cards": [] if state.phase == "over" else [
+            {"card": c.id, "name": card_name(state, c.id), "kind": c.kind,
+             "known": state.known(c.id)}
+            for c in catalog("crime_lords").cards if not in_play(state, c.id)
+        ],
     }
 
 
@@ -142,9 +248,109 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         )
     view["me"] = {
         "seat": seat, "name": state.seats[seat], "money": mob.money,
-        "auction_money": mob.auction_money, "specials": list(mob.specials), "showdown": hand,
+        "auction_money": mob.auction_money, "showdown": hand,
+        "specials": [{"card": c, "name": _slot(c)} for c in mob.specials],
+        "on_turn": state.phase == "turn" and (
+            state.turn == seat if state.war is None else state.war.turn == seat),
+        "todo": todo(state, seat), "attacks": attack_options(state, seat),
     }
     return view
+
+
+def todo(state: State, seat: int) -> list[str]:
+    """What this seat can (or must) do now, in words, most urgent first."""
+    mob = state.mobs[seat]
+    if state.phase == "over":
+        return ["The game is over."]
+    if mob.out:
+        return ["Your Mob is out of the game: watch the others."]
+    if state.phase == "setup":
+        if mob.mob_card is None:
+            return ["Draw a Mob card; the host enters it."]
+        if mob.boss is None:
+            return ["Win Crooks in the auction, then choose your Boss."]
+        return ["Place your other Crooks under your Boss; the host starts the game."]
+    out: list[str] = []
+    if state.pending is not None and state.pending[0] == seat:
+        out.append("Enter the stats printed on the card you drew.")
+    if state.share is not None and seat in state.share[0] and seat not in state.share[1]:
+        out.append("Say whether you agree to share the win.")
+    if state.offer is not None and state.offer[1] == seat:
+        out.append(f"{state.seats[state.offer[0]]} offers you {card_name(state, state.offer[2])}"
+                   ": take him or say no.")
+    a = state.attack
+    if a is not None:
+        if a.stage == "protector" and a.defender == seat:
+            out.append("Name a protector for your Racket, or none.")
+        if a.stage == "showdown" and seat not in {c for c, _, _ in a.committed}:
+            out.append("Put your showdown hand on the table: an amount and a side (0 is fine).")
+        if a.stage == "support" and a.seat == seat:
+            out.append("Add aid if you want, then enter the two dice.")
+        if a.stage == "support" and a.defender == seat:
+            out.append("Defend if you can, before the dice are rolled.")
+        return out or ["An attack is going on: wait for it."]
+    if mob.boss is None and mob.crooks:
+        out.append("Choose a new Boss (any Crook of yours).")
+    if state.war is not None:
+        if state.war.turn == seat:
+            out.append("Gang War: attempt one Hit (+5) or pass.")
+        else:
+            out.append(f"Gang War: {state.seats[state.war.turn]} is Hitting or passing.")
+        return out
+    if state.turn != seat:
+        return out or [f"{state.seats[state.turn]}'s turn: wait, give, trade or watch."]
+    if mob.boss is None:
+        pass
+    elif state.step == "collect":
+        out.append("Collect income and pay off your gang.")
+    elif draws_owed(state):
+        owed = draws_owed(state)
+        out.append(f"Draw {owed} card{'s' if owed > 1 else ''}: show {'them' if owed > 1 else 'it'}"
+                   " to the camera or tap \"I drew…\".")
+    else:
+        out.append("Recruit, take over, Hit, move, visit, or end your turn."
+                   + ("" if state.acted else " Pass instead for the bonus."))
+    return out
+
+
+def attack_options(state: State, seat: int) -> list[dict[str, Any]]:
+    """Every attack this seat may announce now, with its success number before the
+    showdown and aid, and each term (the attack builder's live numbers)."""
+    if state.phase != "turn" or state.attack is not None or state.mobs[seat].out:
+        return []
+    if (state.war.turn if state.war is not None else state.turn) != seat:
+        return []
+    if state.war is None and (state.step != "actions" or draws_owed(state) or state.pending):
+        return []
+    mob = state.mobs[seat]
+    crooks = [c.card for m in state.mobs if not m.out for c in m.crooks]
+    rackets = [h.card for m in state.mobs for h in m.rackets]
+    targets = {"recruit": crooks, "takeover": rackets, "hit": crooks}
+    for card, _ in state.center:
+        targets["takeover" if state.card(card).kind == "racket" else "recruit"].append(card)
+        if state.card(card).kind == "crook":
+            targets["hit"].append(card)
+    out: list[dict[str, Any]] = []
+    kinds: tuple[AttackKind, ...] = ("hit",) if state.war is not None else KINDS
+    for kind in kinds:
+        for attacker in (c.card for c in mob.crooks if c.token):
+            for target in targets[kind]:
+                defender = state.owner(target)
+                try:
+                    check_target(state, seat, kind, attacker, target, defender)
+                except IllegalAction:
+                    continue
+                a = Attack(seat, kind, attacker, target, defender, "support",
+                           war=state.war is not None)
+                terms = breakdown(state, a)
+                out.append({
+                    "kind": kind, "attacker": attacker, "target": target,
+                    "attacker_name": card_name(state, attacker),
+                    "target_name": card_name(state, target),
+                    "owner": defender, "terms": [[w, v] for w, v in terms],
+                    "needed": sum(v for _, v in terms),
+                })
+    return out
 
 
 def state_json(state: State) -> dict[str, Any]:

@@ -136,7 +136,7 @@ def test_showdown_limits_and_withdraw() -> None:
         t.do(do="showdown", seat=2, amount=11, side="against")
     with pytest.raises(IllegalAction, match="always for the attack"):
         t.do(do="showdown", seat=0, amount=1, side="against")
-    with pytest.raises(IllegalAction, match="'side'"):
+    with pytest.raises(IllegalAction, match="side"):
         t.do(do="showdown", seat=2, amount=1)
     t.do(do="withdraw", seat=0)
     assert t.state.attack is None and t.state.mobs[0].crook("crook_01").token

@@ -125,7 +125,7 @@ def test_promotion_marker_each_turn() -> None:
 
 
 def test_victory_counts_type_and_district_bonuses() -> None:
-    t = Table(2)
+    t = Table(2, auction_rackets=5)
     kinds = [("North Side", "Casinos"), ("North Side", "Casinos"), ("North Side", "Casinos"),
              ("North Side", "Numbers")]
     for i, (district, kind) in enumerate(kinds, start=1):

@@ -1,0 +1,101 @@
+"""The card-stats pages and actions of the dashboard (web/cards.py): entered once, kept in
+the deck, filled in the next game, reviewed and printed by the host."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from flask import Flask
+
+from companion.decks import Deck, stored_stats
+from companion.table import Table
+from tests.web.conftest import act, app, as_host, csrf_of, join, start_game, table  # noqa: F401
+
+SLIM = {"name": "Slim", "power": 1, "resistance": 1}
+
+
+def _game(tbl: Table) -> None:
+    start_game(tbl, ["Ann", "Ben"], game="crime_lords", options={"draw_rule": "free"})
+    for action in (
+        {"do": "take_mob", "seat": 0, "card": "mob_01", "stats": {"boss_bonus": 3}},
+        {"do": "take_mob", "seat": 1, "card": "mob_02", "stats": {"boss_bonus": 2}},
+        {"do": "buy", "seat": 0, "card": "crook_01", "price": 5,
+         "stats": {"name": "Mom", "power": 6, "resistance": 4}},
+        {"do": "buy", "seat": 1, "card": "crook_03", "price": 5,
+         "stats": {"name": "Judge", "power": 5, "resistance": 5}},
+        {"do": "choose_boss", "seat": 0, "card": "crook_01"},
+        {"do": "choose_boss", "seat": 1, "card": "crook_03"},
+        {"do": "start", "first": 0},
+        {"do": "collect", "seat": 0},
+    ):
+        assert act(tbl, action).accepted, action
+
+
+def test_stats_sent_with_a_phones_action_are_kept_in_the_deck(
+    app: Flask, table: Table, state_dir: Path,  # noqa: F811
+) -> None:
+    Deck.new("crime_lords", "home", state_dir)
+    _game(table)
+    assert act(table, {"do": "draw", "seat": 0, "card": "crook_20"}).accepted
+    phone = join(app, as_host(app, state_dir), 0)
+    page = phone.get("/seat/0").get_data(as_text=True)
+    assert "You drew Crook 20: enter its stats once" in page and 'id="pend-power"' in page
+    answer = phone.post("/cards/act/seat/0", json={"action": {
+        "do": "stats", "card": "crook_20", "stats": SLIM}},
+        headers={"X-CSRF-Token": csrf_of(phone)})
+    assert answer.get_json()["accepted"], answer.get_json()
+    assert stored_stats(Deck.load("home", state_dir), "crook_20") == SLIM
+    other = phone.post("/cards/act/seat/1", json={"action": {"do": "end_turn"}},
+                       headers={"X-CSRF-Token": csrf_of(phone)})
+    assert other.status_code == 403  # a phone acts for its own seat only
+
+
+def test_a_known_card_drawn_by_the_camera_needs_no_typing(
+    app: Flask, table: Table, state_dir: Path,  # noqa: F811
+) -> None:
+    deck = Deck.new("crime_lords", "home", state_dir)
+    deck.set_card_stats(8 + 20, SLIM)
+    _game(table)
+    assert act(table, {"do": "draw", "seat": 0, "card": "crook_20"}).accepted
+    deadline = time.monotonic() + 10  # the dashboard's listener answers on the loop
+    while table.hub.latest().public.get("pending") is not None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    view = table.hub.latest().public
+    assert view["pending"] is None
+    assert [c["name"] for c in view["center"]] == ["Slim"]
+
+
+def test_the_host_reviews_corrects_and_prints_the_cards(
+    app: Flask, table: Table, state_dir: Path,  # noqa: F811
+) -> None:
+    Deck.new("crime_lords", "home", state_dir)
+    assert app.test_client().get("/cards").status_code == 403
+    host = as_host(app, state_dir)
+    page = host.get("/cards").get_data(as_text=True)
+    assert "0 of 112 cards entered" in page and "Crook 07" in page and "crook_07" not in page
+    saved = host.post("/cards/home/15", data={
+        "csrf_token": csrf_of(host), "name": "Bro", "power": "4", "resistance": "2"})
+    assert saved.status_code == 303
+    assert Deck.load("home", state_dir).card_stats(15) == {
+        "name": "Bro", "power": 4, "resistance": 2}
+    bad = host.post("/cards/home/15", data={"csrf_token": csrf_of(host), "power": "four"})
+    assert bad.status_code == 400 and "Power must be a whole number" in bad.get_data(
+        as_text=True)
+    printed = host.get("/cards/print").get_data(as_text=True)
+    assert "Crook 07" in printed and "Bro" in printed and "1 of 36 entered" in printed
+
+
+def test_the_host_buys_a_known_card_without_typing_its_stats(
+    app: Flask, table: Table, state_dir: Path,  # noqa: F811
+) -> None:
+    deck = Deck.new("crime_lords", "home", state_dir)
+    deck.set_card_stats(9, {"name": "Mom", "power": 6, "resistance": 4})
+    start_game(table, ["Ann", "Ben"], game="crime_lords")
+    host = as_host(app, state_dir)
+    assert "Crook 01 (stats stored)" in host.get("/host").get_data(as_text=True)
+    answer = host.post("/cards/act/host", json={"action": {
+        "do": "buy", "seat": 0, "card": "crook_01", "price": 4, "stats": {"name": ""}}},
+        headers={"X-CSRF-Token": csrf_of(host)})
+    assert answer.get_json()["accepted"], answer.get_json()
+    assert table.hub.latest().public["mobs"][0]["crooks"][0]["name"] == "Mom"

@@ -1,0 +1,235 @@
+"""Card stats entered once (Crime Lords): the host's review page, a printable card list,
+and the actions that carry a physical card's printed stats.
+
+``POST /cards/act/seat/<n>`` and ``/cards/act/host`` take ``{"action": {...}}`` like the
+game API, with two additions: an action naming a card whose stats the deck already holds
+gets them filled in, and the stats an accepted action carried are kept in the deck for
+that physical card (``companion.decks.store_stats``), so the next game scanning the card
+is enough. A table listener does the same for a camera draw: when the game asks for a
+card's stats (``pending`` in the view) and the deck holds them, it sends them as the host.
+``GET /cards`` (host) lists every card of the deck with its stats, each correctable;
+``GET /cards/print`` is the printable card list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.blueprints import BlueprintSetupState
+
+from companion import games
+from companion.decks import Deck, DeckError, list_decks, stats_deck, store_stats, stored_stats
+from companion.decks.games import stats_fields
+from companion.inputs import HOST, Command, Result, Source
+from companion.table import Snapshot, Table
+from web.api import _answer, _json_body, request_id
+from web.context import WebState, state, state_of
+from web.guards import host_required, seat_required
+
+bp = Blueprint("cards", __name__, url_prefix="/cards")
+
+#: the game whose cards carry stats entered by their owner
+GAME = "crime_lords"
+#: actions whose card's stats the deck can fill in (and keep)
+STATS_ACTIONS = ("buy", "uncontrolled", "draw", "stats", "take_mob")
+
+
+def _deck(st: WebState, name: str | None = None) -> Deck | None:
+    return stats_deck(GAME, st.state_dir, name)
+
+
+def with_stored_stats(action: dict[str, Any], deck: Deck | None) -> dict[str, Any]:
+    """``action`` with the deck's stats for its card when it names one and sends none
+    (or an empty form); the action is returned unchanged otherwise."""
+    card = action.get("card")
+    if deck is None or action.get("do") not in STATS_ACTIONS or not isinstance(card, str):
+        return action
+    sent = action.get("stats")
+    if isinstance(sent, dict) and any(v not in (None, "") for v in sent.values()):
+        return action
+    known = stored_stats(deck, card)
+    return {**action, "stats": known} if known else action
+
+
+def keep_stats(action: dict[str, Any], deck: Deck | None) -> str | None:
+    """Store the stats an accepted action carried; the problem in words, or None."""
+    card, stats = action.get("card"), action.get("stats")
+    if deck is None or not isinstance(card, str) or not isinstance(stats, dict):
+        return None
+    if stored_stats(deck, card) == {k: v for k, v in stats.items() if v not in (None, "")}:
+        return None
+    try:
+        store_stats(deck, card, dict(stats))
+    except DeckError as exc:
+        return f"The game took the card, but the deck could not keep its stats: {exc}"
+    return None
+
+
+def _act(source: Source) -> tuple[Response, int]:
+    body = _json_body()
+    action = body.get("action")
+    if not isinstance(action, dict):
+        abort(400, description='Send {"action": {"do": ...}}.')
+    st = state()
+    deck = _deck(st)
+    action = with_stored_stats(action, deck)
+    result = st.submit("action", {"action": action}, source=source, request_id=request_id(body))
+    if result.accepted and action.get("do") in STATS_ACTIONS:
+        problem = keep_stats(action, deck)
+        if problem:
+            result = Result(True, reason=problem, seq=result.seq)
+    return _answer(result)
+
+
+@bp.post("/act/seat/<int:n>")
+@seat_required
+def seat_act(n: int) -> tuple[Response, int]:
+    """A seat's action that may carry a card's stats."""
+    return _act(Source.of_seat(n))
+
+
+@bp.post("/act/host")
+@host_required
+def host_act() -> tuple[Response, int]:
+    """The host's action that may carry a card's stats."""
+    return _act(HOST)
+
+
+def _rows(deck: Deck) -> list[dict[str, Any]]:
+    fields = stats_fields(GAME)
+    rows = []
+    for serial, card in deck.physical():
+        rows.append({"serial": serial, "card": card.id, "slot": card.label(),
+                     "kind": card.kind, "fields": fields.get(card.kind, {}),
+                     "stats": deck.card_stats(serial) or {}})
+    return rows
+
+
+@bp.get("")
+@host_required
+def review() -> str:
+    """Every card of the deck with its stats, each correctable (host)."""
+    st = state()
+    deck = _deck(st, request.args.get("deck"))
+    decks = [d.name for d in _decks(st)]
+    return render_template("cards.html", deck=deck, decks=decks,
+                           rows=_rows(deck) if deck else [],
+                           kind=request.args.get("kind"),
+                           saved=request.args.get("saved"), title=games.get(GAME).title)
+
+
+def _decks(st: WebState) -> list[Deck]:
+    return [d for d in list_decks(st.state_dir) if d.game == GAME]
+
+
+@bp.post("/<deck_name>/<int:serial>")
+@host_required
+def correct(deck_name: str, serial: int) -> Any:
+    """Save the corrected stats of one card (a plain form post), back to the list."""
+    st = state()
+    deck = _deck(st, deck_name)
+    if deck is None or deck.card(serial) is None:
+        abort(404, description="No such card in that deck.")
+    card = deck.card(serial)
+    assert card is not None
+    stats: dict[str, Any] = {}
+    for key, kind in stats_fields(GAME).get(card.kind, {}).items():
+        raw = request.form.get(key, "").strip()
+        if raw == "":
+            continue
+        if kind == "int":
+            try:
+                stats[key] = int(raw)
+            except ValueError:
+                abort(400, description=f"{key.replace('_', ' ').title()} must be a whole "
+                                       f"number, not {raw[:20]!r}: go back and correct it.")
+        else:
+            stats[key] = raw
+    try:
+        deck.set_card_stats(serial, stats)
+    except DeckError as exc:
+        abort(400, description=f"Not saved: {exc}. Go back and correct it.")
+    return redirect(url_for("cards.review", deck=deck.name, saved=serial) + f"#card-{serial}",
+                    code=303)
+
+
+@bp.get("/print")
+@host_required
+def printable() -> str:
+    """The printable card list of the deck: every card with its stats."""
+    st = state()
+    deck = _deck(st, request.args.get("deck"))
+    if deck is None:
+        abort(404, description="No Crime Lords deck yet: make one with "
+                               "'companion deck new crime_lords --name home'.")
+    return render_template("cards_print.html", deck=deck, rows=_rows(deck),
+                           title=games.get(GAME).title)
+
+
+@bp.app_context_processor
+def _stored_cards() -> dict[str, Any]:
+    """``stored_cards()`` in templates: the card ids whose stats the deck holds."""
+
+    def stored_cards() -> set[str]:
+        web_state = state_of(current_app)
+        deck = _deck(web_state) if web_state is not None else None
+        if deck is None:
+            return set()
+        return {card.id for serial, card in deck.physical() if deck.card_stats(serial)}
+
+    return {"stored_cards": stored_cards}
+
+
+# --- a camera draw of a card the deck knows: its stats, without asking ---------------
+
+
+class StatsFiller:
+    """Table listener: when the game waits for a drawn card's stats and the deck holds
+    them, send them as the host (once per card and game)."""
+
+    def __init__(self, table: Table, web_state: WebState) -> None:
+        self.table, self.web_state = table, web_state
+        self.sent: set[tuple[str | None, str]] = set()
+
+    def __call__(self, snap: Snapshot, _signals: list[Any]) -> None:
+        if snap.game != GAME:
+            return
+        pending = snap.public.get("pending")
+        if not isinstance(pending, dict) or not isinstance(pending.get("card"), str):
+            return
+        key = (snap.game_id, pending["card"])
+        if key in self.sent:
+            return
+        try:
+            deck = _deck(self.web_state)
+            known = stored_stats(deck, pending["card"]) if deck else None
+        except (DeckError, OSError):
+            return
+        if not known:
+            return
+        self.sent.add(key)
+        action = {"do": "stats", "seat": pending.get("seat"), "card": pending["card"],
+                  "stats": known}
+        self.table.submit(Command("action", {"action": action}, source=HOST))
+
+
+def _install(setup: BlueprintSetupState) -> None:
+    app = setup.app
+    assert isinstance(app, Flask)
+    web_state = state_of(app)
+    if web_state is not None:
+        web_state.table.subscribe(StatsFiller(web_state.table, web_state))
+
+
+bp.record_once(_install)
