@@ -105,15 +105,21 @@ class _Background:
 
 class Director(_Background):
     """Keeps the demo going: presses a simulated seat button now and then, rules on the
-    accusation with the host buttons, and starts a new game a while after one ends."""
+    accusation with the host buttons, now and then plays the host who saw a skipped
+    player put down the card after a twin (the host's "that card was played by …": the
+    skipped player takes the pile), and starts a new game a while after one ends."""
 
     def __init__(self, table: Table, press: Callable[[str, int | None], None] | None,
-                 game: str = "nasty7", every_s: float = 23.0) -> None:
+                 game: str = "nasty7", every_s: float = 23.0, correct_every_s: float = 41.0,
+                 ) -> None:
         super().__init__("demo-director")
         self.table, self.press, self.game, self.every_s = table, press, game, every_s
+        self.correct_every_s = correct_every_s
+        self._skipper: tuple[int, int] | None = None  # (skipped seat, pile size after the twin)
 
     def _run(self) -> None:
         next_accuse = time.monotonic() + self.every_s
+        next_correction = time.monotonic() + self.correct_every_s
         over_since: float | None = None
         while not self._stop.wait(0.5):
             snap = self.table.hub.latest()
@@ -123,9 +129,29 @@ class Director(_Background):
                     start_demo_game(self.table, self.game)
                     over_since = None
                 continue
+            if time.monotonic() >= next_correction and self.reassign_skipped(snap.public):
+                next_correction = time.monotonic() + self.correct_every_s
             if self.press is not None and time.monotonic() >= next_accuse:
                 next_accuse = time.monotonic() + self.every_s
                 self._accuse(snap.public)
+
+    def reassign_skipped(self, view: object) -> bool:
+        """After a twin, the host says the next card was the skipped player's; True once sent."""
+        if not isinstance(view, dict):
+            return False
+        pile, skipping = view.get("pile"), view.get("skipping")
+        if isinstance(skipping, int) and isinstance(pile, int):
+            self._skipper = (skipping, pile)
+            return False
+        if self._skipper is None or not view.get("correctable"):
+            return False
+        seat, after_twin = self._skipper
+        self._skipper = None
+        if pile != after_twin + 1 or view.get("last_player") == seat:
+            return False
+        result = self.table.submit(Command("action", {"action": {"do": "reassign", "by": seat}},
+                                           source=HOST)).result(10)
+        return bool(result.accepted)
 
     def _accuse(self, view: object) -> None:
         """A seat that did not play last accuses; the host rules a moment later."""

@@ -16,22 +16,45 @@ The factory imports its parts; no part imports the factory:
 
 from __future__ import annotations
 
+import logging
 import secrets
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 from companion.config import WebConfig
+from companion.inputs import parse_json
 from companion.table import Table
-from web import api, context, guards, host, public, render, seat, stream
+from web import api, clips, context, guards, host, public, render, seat, stream
+from web import board as board_pages
 from web import camera as camera_pages
-from web.auth import Guard
+from web import cards as card_pages
+from web.auth import Guard, host_token
 from web.context import Camera
 
+log = logging.getLogger(__name__)
+
+#: the largest request body (JSON actions are a few hundred bytes)
+MAX_BODY = 64 * 1024
+
+
+class BoundedJSON(DefaultJSONProvider):
+    """JSON in: bounded depth, finite numbers, short fields (``parse_json``); out: no NaN."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return parse_json(s)
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        kwargs.setdefault("allow_nan", False)
+        return super().dumps(obj, **kwargs)
+
+
 #: in registration order
-BLUEPRINTS = (public.bp, seat.bp, host.bp, api.bp, stream.bp, camera_pages.bp)
+BLUEPRINTS = (public.bp, seat.bp, host.bp, api.bp, stream.bp, camera_pages.bp, clips.bp,
+              board_pages.bp, card_pages.bp)
 
 
 def create_app(
@@ -48,12 +71,16 @@ def create_app(
         TESTING=testing,
         DEBUG=False,
         PROPAGATE_EXCEPTIONS=testing,
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        MAX_FORM_MEMORY_SIZE=MAX_BODY,
+        MAX_FORM_PARTS=100,
         SEND_FILE_MAX_AGE_DEFAULT=300,
         TEMPLATES_AUTO_RELOAD=False,
     )
     app.debug = False
+    app.json = BoundedJSON(app)
     guard = Guard(state_dir)
+    host_token(state_dir)  # made once now: concurrent first requests would race to create it
     app.secret_key = secrets.token_hex(16)  # Flask's session is unused; cookies are ours
     context.install(app, context.WebState(table, web_config, state_dir, guard, camera))
     for bp in BLUEPRINTS:
@@ -61,7 +88,10 @@ def create_app(
     app.before_request(guards.check_csrf)
     app.after_request(guards.finish_response)
     app.register_error_handler(HTTPException, _error)
-    render.install(app, csrf_token=guards.csrf_token, is_host=guards.is_host)
+    if not testing:
+        app.register_error_handler(Exception, _unexpected)
+    render.install(app, csrf_token=guards.csrf_token, is_host=guards.is_host,
+                   my_seats=guards.my_seats)
     return app
 
 
@@ -74,4 +104,11 @@ def _error(exc: HTTPException) -> tuple[Any, int]:
     return page, code
 
 
-__all__ = ["create_app"]
+def _unexpected(exc: Exception) -> tuple[Any, int]:
+    """A failure nobody foresaw: logged in full, a plain 500 for the person."""
+    log.exception("unexpected failure on %s %s", request.method, request.path)
+    return _error(InternalServerError(
+        description="Something went wrong on the table's side; nothing changed. Try again."))
+
+
+__all__ = ["BoundedJSON", "MAX_BODY", "create_app"]

@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from flask import Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -90,10 +90,18 @@ def _fingerprint(text: str) -> str:
 
 @dataclass
 class JoinTokens:
-    """One-time join tokens per (game, seat), in memory; a used token is gone."""
+    """One-time join tokens per (game, seat), in memory; a used token is gone.
+
+    Each seat of a game has a *generation*: the host re-issuing a seat's code bumps it,
+    which drops the seat's unused codes and makes the cookie of the phone that had
+    joined it stale (that phone is told it was replaced). ``joined`` says which seats
+    a phone holds now.
+    """
 
     max_age: float = JOIN_MAX_AGE
     _tokens: dict[str, tuple[str, int, float]] = field(default_factory=dict)
+    _generation: dict[tuple[str, int], int] = field(default_factory=dict)
+    _joined: set[tuple[str, int]] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def for_seat(self, game_id: str, seat: int) -> str:
@@ -116,15 +124,41 @@ class JoinTokens:
         return None if found is None else (found[0], found[1])
 
     def consume(self, token: str) -> tuple[str, int] | None:
-        """``(game_id, seat)`` of a valid token, which is then used up."""
+        """``(game_id, seat)`` of a valid token, which is then used up (the seat joined)."""
         with self._lock:
             self._expire(time.monotonic())
             found = self._tokens.pop(token, None)
+            if found is not None:
+                self._joined.add((found[0], found[1]))
         return None if found is None else (found[0], found[1])
+
+    def generation(self, game_id: str, seat: int) -> int:
+        """How many times the host re-issued ``seat``'s code in ``game_id``."""
+        with self._lock:
+            return self._generation.get((game_id, seat), 0)
+
+    def joined(self, game_id: str, seat: int) -> bool:
+        """Whether a phone joined ``seat`` of ``game_id`` (since its last re-issue)."""
+        with self._lock:
+            return (game_id, seat) in self._joined
+
+    def reissue(self, game_id: str, seat: int) -> None:
+        """A new code for ``seat``: its old codes and the phone that joined it stop working."""
+        with self._lock:
+            for token in [t for t, (g, s, _) in self._tokens.items()
+                          if g == game_id and s == seat]:
+                del self._tokens[token]
+            self._generation[(game_id, seat)] = self._generation.get((game_id, seat), 0) + 1
+            self._joined.discard((game_id, seat))
 
     def _expire(self, now: float) -> None:
         for token in [t for t, (_, _, made) in self._tokens.items() if now - made > self.max_age]:
             del self._tokens[token]
+
+
+#: what a browser's cookie says about one seat: it holds the seat now, it held it in an
+#: earlier game, the host gave the seat a new code since, or no cookie at all
+SeatHold = Literal["ok", "old_game", "replaced", "none"]
 
 
 class Guard:
@@ -140,7 +174,8 @@ class Guard:
 
     def host_token_ok(self, token: str | None) -> bool:
         """Whether ``token`` is this table's host token (constant-time compare)."""
-        return bool(token) and hmac.compare_digest(str(token), host_token(self.state_dir))
+        return bool(token) and hmac.compare_digest(str(token).encode(errors="replace"),
+                                                   host_token(self.state_dir).encode())
 
     def host_cookie(self) -> str:
         return self._signer.dumps({"h": _fingerprint(host_token(self.state_dir))})
@@ -154,14 +189,36 @@ class Guard:
     # --- seats ----------------------------------------------------------------------
 
     def seat_cookie(self, game_id: str, seat: int) -> str:
-        return self._signer.dumps({"g": game_id, "s": seat})
+        return self._signer.dumps({"g": game_id, "s": seat,
+                                   "v": self.joins.generation(game_id, seat)})
+
+    def seat_hold(self, request: Request, seat: int, game_id: str | None) -> SeatHold:
+        """What the request's cookie for ``seat`` says about game ``game_id``."""
+        data = self._loads(request.cookies.get(SEAT_COOKIE.format(seat)), SEAT_MAX_AGE)
+        if data is None or data.get("s") != seat:
+            return "none"
+        if game_id is None or data.get("g") != game_id:
+            return "old_game"
+        if data.get("v", 0) != self.joins.generation(game_id, seat):
+            return "replaced"
+        return "ok"
 
     def has_seat(self, request: Request, seat: int, game_id: str | None) -> bool:
         """Whether the request holds seat ``seat``'s cookie for game ``game_id``."""
         if game_id is None or seat < 0:
             return False
-        data = self._loads(request.cookies.get(SEAT_COOKIE.format(seat)), SEAT_MAX_AGE)
-        return data is not None and data.get("g") == game_id and data.get("s") == seat
+        return self.seat_hold(request, seat, game_id) == "ok"
+
+    def stale_seats(self, request: Request, game_id: str | None) -> list[tuple[int, SeatHold]]:
+        """Seats this browser held before (an earlier game, or replaced): ``(seat, why)``."""
+        out: list[tuple[int, SeatHold]] = []
+        for name in request.cookies:
+            if name.startswith(SEAT_COOKIE.format("")) and name[len(SEAT_COOKIE) - 2:].isdigit():
+                seat = int(name[len(SEAT_COOKIE) - 2:])
+                hold = self.seat_hold(request, seat, game_id)
+                if hold in ("old_game", "replaced"):
+                    out.append((seat, hold))
+        return sorted(out)
 
     def seats_of(self, request: Request, game_id: str | None, n_seats: int) -> list[int]:
         """The seats of ``game_id`` this browser has joined."""
@@ -171,7 +228,8 @@ class Guard:
 
     def csrf_for(self, cookie_value: str) -> str:
         """The CSRF token that goes with a browser's CSRF cookie."""
-        return hmac.new(self._secret.encode(), cookie_value.encode(), "sha256").hexdigest()
+        return hmac.new(self._secret.encode(), cookie_value.encode(errors="replace"),
+                        "sha256").hexdigest()
 
     def csrf_ok(self, request: Request) -> bool:
         """Whether a state-changing request carries its browser's CSRF token."""
@@ -179,7 +237,7 @@ class Guard:
         sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token")
         if not cookie or not sent:
             return False
-        return hmac.compare_digest(sent, self.csrf_for(cookie))
+        return hmac.compare_digest(sent.encode(errors="replace"), self.csrf_for(cookie).encode())
 
     def _loads(self, value: str | None, max_age: int) -> dict[str, Any] | None:
         if not value:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Response, abort, g, request
+from flask import Response, abort, g, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from web.auth import CSRF_COOKIE, SEAT_COOKIE, SEAT_MAX_AGE, same_origin
@@ -106,18 +106,48 @@ def seat_allowed(seat: int) -> bool:
     return st.guard.has_seat(request, seat, st.table.hub.latest().game_id)
 
 
+REJOIN = {
+    "old_game": ("New game: scan your code again",
+                 "A new game has started, so this phone is no longer a seat. Scan your own "
+                 "join code on the host's screen to join the new game."),
+    "replaced": ("New code: scan your code again",
+                 "The host gave this seat a new join code, so this phone no longer shows it. "
+                 "If this is your seat, scan the new code on the host's screen."),
+}
+
+
 def seat_required(view: F) -> F:
-    """403 unless the request holds the cookie of the seat in the URL (``n``)."""
+    """403 unless the request holds the cookie of the seat in the URL (``n``).
+
+    A phone whose cookie is of an earlier game, or of a seat the host re-issued, gets
+    the rejoin page (nothing private) instead of "another player's seat".
+    """
 
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if not seat_allowed(int(kwargs["n"])):
+        seat = int(kwargs["n"])
+        if not seat_allowed(seat):
+            st = state()
+            hold = st.guard.seat_hold(request, seat, st.table.hub.latest().game_id)
+            if hold in REJOIN and not request.path.startswith("/api/"):
+                title, text = REJOIN[hold]
+                page = render_template("error.html", code=403, name=title, description=text,
+                                       rejoin=True)
+                return Response(page, status=403, mimetype="text/html")
             abort(403, description=OTHER_SEAT)
         return view(*args, **kwargs)
 
     return cast(F, wrapper)
 
 
+def my_seats() -> list[tuple[int, str]]:
+    """The seats of the running game this browser joined: ``(seat, player name)``."""
+    st = state()
+    snap = st.table.hub.latest()
+    players = list(snap.players)
+    return [(n, players[n]) for n in st.guard.seats_of(request, snap.game_id, len(players))]
+
+
 __all__ = ["HOST_ONLY", "OTHER_SEAT", "check_csrf", "csrf_token", "finish_response",
-           "host_required", "is_host", "seat_allowed", "seat_cookie_name", "seat_required",
+           "host_required", "is_host", "my_seats", "seat_allowed", "seat_cookie_name", "seat_required",
            "set_cookie"]

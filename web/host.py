@@ -6,21 +6,26 @@ without the cookie or the token every host page answers 403.
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, abort, g, render_template, request
+from flask import Blueprint, Response, abort, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from companion import games
+from companion.games.engine import AnyEngine
+from companion.inputs import HOST
 from companion.records import export_lines
 from companion.store import StoreError
 from companion.table import Snapshot
 from web import render
 from web.auth import HOST_COOKIE, public_host
 from web.context import state
-from web.guards import HOST_ONLY, host_required, is_host, set_cookie
+from web.guards import HOST_ONLY, csrf_token, host_required, is_host, set_cookie
+from web.public import undo_target
 
 bp = Blueprint("host", __name__, url_prefix="/host")
 
@@ -36,6 +41,7 @@ def base_url() -> str:
     return request.host_url
 
 
+@functools.lru_cache(maxsize=64)  # drawing a code takes tens of ms; the panel shows many
 def qr_svg(url: str) -> Markup:
     """A QR code of ``url`` as inline SVG (dark on white, with its quiet zone)."""
     code = segno.make(url, error="m")
@@ -50,8 +56,20 @@ def _joins(snap_game: str | None, players: list[str]) -> list[dict[str, Any]]:
     out = []
     for seat, name in enumerate(players):
         url = f"{base_url()}join/{joins.for_seat(snap_game, seat)}"
-        out.append({"seat": seat, "name": name, "url": url, "qr": qr_svg(url)})
+        out.append({"seat": seat, "name": name, "url": url, "qr": qr_svg(url),
+                    "joined": joins.joined(snap_game, seat)})
     return out
+
+
+@bp.post("/seat/<int:n>/reissue")
+@host_required
+def reissue(n: int) -> Any:
+    """A new join code for seat ``n``: the phone that had joined it is told it was replaced."""
+    snap = state().table.hub.latest()
+    if snap.game_id is None or not 0 <= n < len(snap.players):
+        abort(404, description="No such seat in the running game.")
+    state().guard.joins.reissue(snap.game_id, n)
+    return redirect(url_for("host.panel") + "#join-h", code=303)
 
 
 @bp.get("")
@@ -69,31 +87,142 @@ def panel() -> Response:
         "host.html", s=payload, joins=_joins(snap.game_id, list(snap.players)),
         dashboard=base_url(), dashboard_qr=qr_svg(base_url()), records=_records(snap),
         refusal=_last_refusal(snap), fragment=render.fragment("table", payload),
-        controls=render.fragment("host", payload) if snap.game else "",
-        camera=st.camera)
+        controls=render.plain_posts(render.fragment("host", payload), url_for("host.host_act"),
+                                    csrf_token()) if snap.game else "",
+        camera=st.camera, undo_what=undo_target() if snap.game else "")
     resp = Response(body, mimetype="text/html")
     if signing_in:
         set_cookie(resp, HOST_COOKIE, st.guard.host_cookie())
     return resp
 
 
+#: options whose value is a seat: offered as the players' names, counted from 1
+SEAT_OPTIONS = ("starter", "dealer", "first", "first_player", "first_seat")
+
+
+def option_controls(engine: AnyEngine, players: list[str]) -> list[dict[str, Any]]:
+    """How the setup page offers each option of ``engine``: never as JSON.
+
+    A control is ``{key, label, help, kind, value, choices, min, max, step}``; ``kind`` is
+    ``radio`` (the spec's choices, or the players for a seat option), ``check``,
+    ``number`` or ``text``. Options that are neither (maps, lists, ``None`` without a
+    spec) are not offered: the game uses their default.
+    """
+    out: list[dict[str, Any]] = []
+    for key, default in engine.default_options.items():
+        spec = engine.option_specs.get(key)
+        c: dict[str, Any] = {"key": key, "label": spec.label if spec else render.humanise(key),
+                             "help": spec.help if spec else "", "value": default,
+                             "min": spec.minimum if spec else None,
+                             "max": spec.maximum if spec else None}
+        if key in SEAT_OPTIONS and (default is None or type(default) is int):
+            # the players by name, whatever seat numbers a spec lists; its label for "none"
+            none = dict(spec.choices).get(None) if spec else None
+            choices = [] if default is not None else [("null", none or "Let the game choose",
+                                                       True)]
+            choices += [(str(i), f"{name or f'Player {i + 1}'} (seat {i + 1})", i == default)
+                        for i, name in enumerate(players)]
+            c.update(kind="radio", seat=True, choices=choices)
+        elif spec is not None and spec.choices:
+            c.update(kind="radio", choices=[(json.dumps(v), label, v == default)
+                                            for v, label in spec.choices])
+        elif isinstance(default, bool):
+            c.update(kind="check")
+        elif isinstance(default, int | float):
+            c.update(kind="number", step=1 if isinstance(default, int) else "any",
+                     type="int" if isinstance(default, int) else "float")
+        elif isinstance(default, str):
+            c.update(kind="text")
+        else:
+            continue  # a map, a list or None without a spec: the default applies
+        out.append(c)
+    return out
+
+
+def _setup_page(players: list[str], current: str | None, error: str | None = None,
+                status: int = 200) -> tuple[str, int]:
+    available = sorted(games.available().items())
+    engines = [{"name": name, "title": engine.title, "min": engine.min_seats,
+                "max": engine.max_seats, "options": option_controls(engine, players)}
+               for name, engine in available]
+    if current not in [name for name, _ in available]:
+        current = available[0][0] if available else None
+    return render_template("setup.html", engines=engines, players=players, current=current,
+                           error=error), status
+
+
+@bp.post("/act")
+@host_required
+def host_act() -> Any:
+    """A host control posted without JavaScript: do it, then back to the panel."""
+    try:
+        action = render.action_from_form(request.form)
+    except ValueError as exc:
+        abort(400, description=f"{exc}. Go back and correct it.")
+    state().submit("action", {"action": action}, source=HOST)
+    return redirect(url_for("host.panel"), code=303)
+
+
 @bp.get("/setup")
 @host_required
-def setup() -> str:
-    """Choose a game, seat the players, set the options."""
-    engines = []
-    for name, engine in sorted(games.available().items()):
-        engines.append({"name": name, "title": engine.title, "min": engine.min_seats,
-                        "max": engine.max_seats, "options": dict(engine.default_options)})
+def setup() -> tuple[str, int]:
+    """Choose a game, seat the players, set the options (labelled controls, no JSON).
+
+    ``?game=`` and ``?player=`` pre-fill the form (the page without JavaScript shows
+    the options of the chosen game only, and reloads to switch games).
+    """
     current = state().table.hub.latest()
-    players = list(current.players) or ["", "", ""]
-    return render_template("setup.html", engines=engines, players=players,
-                           current=current.game)
+    players = [p.strip() for p in request.args.getlist("player")] or list(current.players)
+    return _setup_page(players or ["", "", ""], request.args.get("game") or current.game)
+
+
+def _form_options(engine: AnyEngine, form: Any, players: list[str]) -> dict[str, Any]:
+    """The options a plain form post chose (the page without JavaScript)."""
+    options: dict[str, Any] = {}
+    for c in option_controls(engine, players):
+        field = c["key"]
+        raw = form.get(field)
+        if c["kind"] == "check":
+            options[c["key"]] = field in form
+        elif raw is None or raw.strip() == "":
+            continue
+        elif c["kind"] == "radio":
+            options[c["key"]] = json.loads(raw)
+        elif c["kind"] == "number":
+            options[c["key"]] = int(raw) if c["type"] == "int" else float(raw)
+        else:
+            options[c["key"]] = raw.strip()
+    return options
+
+
+@bp.post("/setup")
+@host_required
+def start_from_form() -> Any:
+    """Start a game from the setup form posted without JavaScript; back to the panel."""
+    form = request.form
+    players = [p.strip() or f"Player {i + 1}" for i, p in enumerate(form.getlist("player"))]
+    name = form.get("game", "")
+    try:
+        engine = games.get(name)
+        options = _form_options(engine, form, players)
+    except (LookupError, ValueError) as exc:
+        return _setup_page(players, name, f"Check the options: {exc}", 422)
+    result = state().submit("start", {"game": engine.name, "players": players,
+                                      "options": options})
+    if not result.accepted:
+        return _setup_page(players, engine.name, result.reason, 409)
+    return redirect(url_for("host.panel"), code=303)
 
 
 def _last_refusal(snap: Snapshot) -> dict[str, Any] | None:
     """The last refusal, whoever made it: the host's panel shows seats' refusals too."""
-    return snap.refusal.to_json() if snap.refusal is not None else None
+    if snap.refusal is None:
+        return None
+    out = snap.refusal.to_json()
+    src = snap.refusal.source
+    out["who"] = (render.seat_name(list(snap.players), src.seat) if src.seat is not None
+                  else f"the {src.kind}")
+    return out
 
 
 def _records(snap: Snapshot) -> list[dict[str, Any]]:

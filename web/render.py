@@ -11,7 +11,9 @@ templates, and cached per snapshot (``RenderCache``, one per app in ``web.contex
 
 from __future__ import annotations
 
+import html as html_lib
 import json
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -80,29 +82,175 @@ def event_json(payload: Payload) -> str:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
+# --- attention -----------------------------------------------------------------------
+
+ATTENTION_FLAGS = ("attention", "your_turn", "must_act")
+
+
+def needs_me(payload: Payload) -> bool:
+    """Whether a seat's payload asks for its player (the phone buzzes when this turns on).
+
+    The game's own flag in the private view (``attention``, ``your_turn``, ``must_act``,
+    also under ``me``), else the seat being in ``view.awaiting``, else ``view.turn``.
+    ``static/app.js`` (``needsMe``) decides the same way for each live update.
+    """
+    private: Mapping[str, Any] = payload.get("private") or {}
+    found = private.get("me")
+    me: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    for flag in ATTENTION_FLAGS:
+        for where in (private, me):
+            if isinstance(where.get(flag), bool):
+                return bool(where[flag])
+    view, seat = payload.get("view") or {}, payload.get("seat")
+    awaiting = view.get("awaiting")
+    if isinstance(awaiting, list) and seat in awaiting:
+        return True
+    turn = view.get("turn")
+    return isinstance(turn, int) and turn == seat and not payload.get("outcome")
+
+
+# --- forms without JavaScript ----------------------------------------------------------
+
+_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
+_FIELD = re.compile(r"<(?:input|select|textarea)\b([^>]*)>")
+_ATTR = re.compile(r"""([\w:.-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'))?""")
+#: the hidden fields a plain post adds; never part of the action
+FORM_META = ("csrf_token", "do", "__types", "__extra")
+
+
+def _attrs(text: str) -> dict[str, str]:
+    return {m.group(1): html_lib.unescape(m.group(2) or m.group(3) or "")
+            for m in _ATTR.finditer(text)}
+
+
+def plain_posts(fragment: str, url: str, csrf: str) -> Markup:
+    """``fragment`` with every ``<form class="act" data-do=...>`` also working as a plain
+    POST to ``url`` (the page without JavaScript): method, action and hidden fields for
+    the CSRF token, the action's ``do``, the fields' ``data-type``s and ``data-extra``.
+    Only for a page's first render: live updates (JavaScript) never need them.
+    """
+
+    def one(m: re.Match[str]) -> str:
+        a = _attrs(m.group(1))
+        if ("act" not in a.get("class", "").split() or "data-do" not in a
+                or "action" in a or "data-post" in a):
+            return m.group(0)
+        types = {}
+        for field in _FIELD.finditer(m.group(2)):
+            fa = _attrs(field.group(1))
+            if "name" in fa and "data-type" in fa and "data-item" not in fa:
+                types[fa["name"]] = fa["data-type"]
+        hidden = [("csrf_token", csrf), ("do", a["data-do"]), ("__types", json.dumps(types))]
+        if a.get("data-extra"):
+            hidden.append(("__extra", a["data-extra"]))
+        inputs = "".join(f'<input type="hidden" name="{k}" value="{html_lib.escape(v)}">'
+                         for k, v in hidden)
+        return (f'<form{m.group(1)} method="post" action="{html_lib.escape(url)}">'
+                f"{inputs}{m.group(2)}</form>")
+
+    return Markup(_FORM.sub(one, str(fragment)))
+
+
+def _typed(kind: str, raw: str) -> Any:
+    """One form field as ``static/app.js`` would send it (``data-type``)."""
+    if kind == "int":
+        return int(raw)
+    if kind == "float":
+        return float(raw)
+    if kind == "json":
+        return json.loads(raw)
+    if kind == "ints":
+        return [int(x) for x in re.split(r"[,\s]+", raw) if x]
+    if kind == "list":
+        return [raw]
+    if kind == "list3":
+        return [raw, raw, raw]
+    return raw
+
+
+def action_from_form(form: Any) -> dict[str, Any]:
+    """The action a plain form post stands for; ``ValueError`` says which field is wrong."""
+    types: dict[str, str] = json.loads(form.get("__types") or "{}")
+    action: dict[str, Any] = {"do": form.get("do", "")}
+    for key in form:
+        if key in FORM_META:
+            continue
+        raw = str(form.getlist(key)[-1]).strip()
+        kind = types.get(key, "str")
+        if kind == "bool":
+            action[key] = raw.lower() in ("on", "true", "1", "yes")
+        elif raw:
+            try:
+                action[key] = _typed(kind, raw)
+            except ValueError as exc:
+                raise ValueError(f"{humanise(key)}: {raw!r} is not a valid value") from exc
+    for key, kind in types.items():
+        if kind == "bool" and key not in action:
+            action[key] = False  # an unticked box is not sent
+    extra = json.loads(form.get("__extra") or "{}")
+    if isinstance(extra, dict):
+        action.update(extra)
+    return action
+
+
 # --- template helpers --------------------------------------------------------------------
 
 
-def _seat_name(names: list[str], seat: Any) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
-        return names[seat]
-    return "—" if seat is None else str(seat)
+#: a narrow no-break space: groups digits and joins a number to its unit, never a break
+NNBSP = "\u202f"
+NBSP = "\u00a0"
+
+
+def seat_name(names: list[str], seat: Any) -> str:
+    """The player at ``seat`` (counted from 0 in data), or "Player n" counted from 1."""
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        if 0 <= seat < len(names):
+            return names[seat]
+        return f"Player {seat + 1}"
+    return "—" if seat is None else humanise(seat)
+
+
+def humanise(value: Any) -> str:
+    """An id as words: ``twin_racketeer`` -> "Twin racketeer"; numbers and text as they are."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    text = str(value)
+    if "_" in text or (text.isidentifier() and text.islower()):
+        text = text.replace("_", " ").strip()
+        return text[:1].upper() + text[1:]
+    return text
 
 
 def _label(key: Any) -> str:
     return str(key).replace("_", " ").strip().capitalize()
 
 
+def _grouped(value: float, sep: str) -> str:
+    return f"{value:,.0f}".replace(",", sep)
+
+
 def _money(value: Any) -> str:
+    """Dollars that never break inside the number: ``$4,200``."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"${value:,.0f}"
+        return Markup(f'<span class="amt">${_grouped(value, ",")}</span>')
     return "—" if value is None else str(value)
 
 
 def _euros(value: Any) -> str:
+    """Euros grouped with narrow no-break spaces, the sign joined: ``5 000 €``."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return f"{value:,.0f} €".replace(",", " ")
+        return Markup(f'<span class="amt">{_grouped(value, NNBSP)}{NBSP}€</span>')
     return "—" if value is None else str(value)
+
+
+def _nowrap(value: Any) -> Markup:
+    """Any text whose spaces must not break (an amount a game formatted itself)."""
+    text = str(value).replace(" ", NBSP)
+    return Markup('<span class="amt">{}</span>').format(text)
 
 
 def _is_list(value: Any) -> bool:
@@ -122,15 +270,10 @@ def _is_table(value: Any) -> bool:
 
 
 def _scalar(value: Any) -> str:
-    if value is None:
-        return "—"
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
+    """One value in words: ids as words (``twin_racketeer`` -> "Twin racketeer")."""
+    if isinstance(value, str) and "_" in value and " " not in value:
+        return humanise(value)
+    return humanise(value) if value is None or isinstance(value, bool | float) else str(value)
 
 
 def _chart(payload: Payload) -> Markup:
@@ -140,14 +283,17 @@ def _chart(payload: Payload) -> Markup:
     return Markup(scores.chart_svg(hands, list(payload.get("players") or [])))
 
 
-def install(app: Flask, *, csrf_token: Callable[[], str], is_host: Callable[[], bool]) -> None:
+def install(app: Flask, *, csrf_token: Callable[[], str], is_host: Callable[[], bool],
+            my_seats: Callable[[], list[tuple[int, str]]] = list) -> None:
     """Register the template filters and globals the templates use.
 
     ``csrf_token`` and ``is_host`` come from ``web.guards`` (the factory passes them in,
     so this module needs no access control of its own).
     """
-    app.jinja_env.filters.update(label=_label, money=_money, euros=_euros, scalar=_scalar)
+    app.jinja_env.filters.update(label=_label, money=_money, euros=_euros, scalar=_scalar,
+                                 words=humanise, nowrap=_nowrap)
     app.jinja_env.tests.update(list=_is_list, map=_is_map, table=_is_table)
-    app.jinja_env.globals.update(seat_name=_seat_name, csrf_token=csrf_token, is_host=is_host,
+    app.jinja_env.globals.update(seat_name=seat_name, csrf_token=csrf_token, is_host=is_host,
+                                 my_seats=my_seats, needs_me=needs_me,
                                  score_chart=_chart, hand_scores=scores.hand_scores,
                                  totals=scores.totals, palette=scores.PALETTE)

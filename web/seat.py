@@ -6,12 +6,13 @@ up); the ``POST`` uses the token and sets the signed seat cookie, bound to the g
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.inputs import Source
 from web import render
 from web.context import state
-from web.guards import seat_cookie_name, seat_required, set_cookie
+from web.guards import csrf_token, seat_cookie_name, seat_required, set_cookie
 
 bp = Blueprint("seat", __name__)
 
@@ -55,5 +56,19 @@ def seat_page(n: int) -> str:
     if n >= len(snap.players):
         abort(404)
     payload = render.seat_payload(snap, n)
-    return render_template("seat.html", s=payload, seat=n,
-                           fragment=render.fragment("seat", payload, seat=n))
+    fragment = render.plain_posts(render.fragment("seat", payload, seat=n),
+                                  url_for("seat.seat_act", n=n), csrf_token())
+    return render_template("seat.html", s=payload, seat=n, fragment=fragment)
+
+
+@bp.post("/seat/<int:n>/act")
+@seat_required
+def seat_act(n: int) -> BaseResponse:
+    """A seat's form posted without JavaScript: do it, then back to the seat page (where
+    a refusal shows)."""
+    try:
+        action = render.action_from_form(request.form)
+    except ValueError as exc:
+        abort(400, description=f"{exc}. Go back and correct it.")
+    state().submit("action", {"action": action}, source=Source.of_seat(n))
+    return redirect(url_for("seat.seat_page", n=n), code=303)

@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
     parser.add_argument("--game", default=None,
                         help="demo: which game the demo plays: nasty7 (default, through the "
-                             "camera), illegal or casablanca (a recorded game through phones)")
+                             "camera), illegal, casablanca or crime_lords (a recorded game through phones)")
     parser.add_argument("--verbose", action="store_true", help="log more")
 
 
@@ -46,6 +46,14 @@ def run(args: argparse.Namespace) -> int:
     if args.config and not args.config.exists():
         print(f"companion serve: no config file at {args.config}; using the defaults",
               file=sys.stderr)
+    if args.game is not None:
+        from companion import games
+
+        try:
+            games.get(args.game)
+        except LookupError as exc:
+            print(f"companion serve: {str(exc).strip(chr(39))}", file=sys.stderr)
+            return 2
     folder = state_dir()
     try:
         store = SqliteStore(folder / ("demo-events.sqlite3" if args.demo else "events.sqlite3"))
@@ -92,7 +100,7 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
         print(host_line(folder, host, port), flush=True)
         print(f"Table: http://{_shown(host)}:{port}/   (phones on this network)", flush=True)
         if args.demo:
-            print("Demo: a synthetic camera plays The Nasty 7; open the table page.", flush=True)
+            print(_demo_text(game), flush=True)
         print(f"Buttons: {appliance.status().summary}", flush=True)
         sdnotify.notify("READY=1\nSTATUS=serving the table on port " + str(port))
         if watchdog is not None:
@@ -122,6 +130,18 @@ def _start_demo(table: Table, game: str, press: Any) -> Any:
     return director
 
 
+def _demo_text(game: str) -> str:
+    """What the demo of ``game`` does, in words: which game, which inputs are simulated."""
+    from companion import games
+
+    title = games.get(game).title
+    if game == "nasty7":
+        return (f"Demo: {title}. A synthetic camera plays the deck's real QR cards onto the "
+                "pile and simulated table buttons call accusations; open the table page.")
+    return (f"Demo: {title}. A recorded game replays as if sent from the players' phones and "
+            "the host panel (no camera, no buttons); open the table page.")
+
+
 def _shown(host: str) -> str:
     from web.auth import public_host
 
@@ -144,13 +164,28 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
     else:
         source = open_source(config.camera)
     zones = saved_zones(config)
+    recorder = start_clips(table, state_dir(), parts)
     pipeline = VisionPipeline(source, default_decoder(config.decoder.backend), config.tracking,
                               zones, on_event=lambda event: None if table.submit(event) else None,
                               resolve=resolve_tag,
-                              clock=table.clock)
+                              clock=table.clock, on_frame=recorder.on_frame,
+                              decode_zones=config.camera.decode == "zones")
     pipeline.start()
     parts.append(pipeline)
     return ZoneSaver(pipeline)
+
+
+def start_clips(table: Table, folder: Path, parts: list[Any]) -> Any:
+    """Dispute clips: a ring buffer of the camera's last seconds (fed by the pipeline's
+    ``on_frame``) and a table listener saving each dispute's clip under ``folder/clips``."""
+    from vision.clips import ClipKeeper, ClipRecorder
+    from web.clips import CLIPS
+
+    recorder = ClipRecorder()
+    keeper = ClipKeeper(recorder, folder / CLIPS, origin=lambda: table.clock() - table.now())
+    table.subscribe(keeper.listener)
+    parts.append(keeper)
+    return recorder
 
 
 ZONES_FILE = "zones.json"

@@ -54,6 +54,8 @@ class TagInput:
     serial: int | None
     zone: str | None
     t: float
+    #: the printed stats the deck holds for this physical card (Crime Lords), if any
+    stats: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -142,9 +144,24 @@ def require(condition: bool, reason: str) -> None:
         raise IllegalAction(reason)
 
 
+#: action keys that name a seat: a player reads them as "a player"
+_SEAT_KEYS = ("seat", "by", "against", "target", "to_seat", "from_seat")
+
+
+def _missing(key: str, verb: str) -> str:
+    """The instruction for a field the action left out: "Choose a card first."."""
+    if key in _SEAT_KEYS:
+        return "Choose a player first."
+    name = key.replace("_", " ")
+    article = "an" if name[:1] in "aeiou" else "a"
+    return f"{verb} {article} {name} first." if verb == "Choose" else f"Enter the {name} first."
+
+
 def get_int(action: Action, key: str, *, lo: int | None = None, hi: int | None = None) -> int:
     """An integer field of an action, or ``IllegalAction`` naming the field."""
     value = action.get(key)
+    if value is None:
+        raise IllegalAction(_missing(key, "Enter"))
     if isinstance(value, bool) or not isinstance(value, int):
         raise IllegalAction(f"'{key}' must be a whole number, got {value!r}")
     if lo is not None and value < lo or hi is not None and value > hi:
@@ -155,6 +172,8 @@ def get_int(action: Action, key: str, *, lo: int | None = None, hi: int | None =
 def get_str(action: Action, key: str, choices: Iterable[str] | None = None) -> str:
     """A string field of an action, or ``IllegalAction`` naming the field and choices."""
     value = action.get(key)
+    if value is None or value == "":
+        raise IllegalAction(_missing(key, "Choose"))
     if not isinstance(value, str):
         raise IllegalAction(f"'{key}' must be text, got {value!r}")
     if choices is not None:

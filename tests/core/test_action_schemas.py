@@ -121,9 +121,6 @@ def test_the_table_refuses_unknown_keys_before_storing(monkeypatch: pytest.Monke
         games.register(tally.engine)
 
 
-@pytest.mark.xfail(reason="the lead wires `actions=ACTIONS` into each game's Engine(...) in "
-                          "companion/games/<game>/__init__.py; then remove this marker",
-                   strict=False)
 @pytest.mark.parametrize("game", GAMES)
 def test_each_engine_carries_its_schemas(game: str) -> None:
     assert games.get(game).actions is schemas(game)

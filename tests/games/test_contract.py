@@ -204,3 +204,13 @@ def test_engine_object_is_well_formed(engine: AnyEngine) -> None:
 def test_registry_is_the_four_games() -> None:
     assert [e.name for e in games.ENGINES] == ["nasty7", "illegal", "casablanca", "crime_lords"]
     assert set(games.available()) >= set(IDS)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_every_event_of_the_union_can_be_loaded(engine: AnyEngine) -> None:
+    """An event type missing from ``EVENT_TYPES`` is stored but cannot be read back."""
+    import importlib
+
+    module = importlib.import_module(f"companion.games.{engine.name}.events")
+    union = {cls.__name__ for cls in typing.get_args(module.Event)}
+    assert union == set(engine.event_types), sorted(union ^ set(engine.event_types))

@@ -27,7 +27,7 @@ def test_table_page_shows_a_card_arrive_live(table: Table, live_url: str, phone:
     shot(page, "table-before")
     assert act(table, {"do": "play", "card": "racketeer"}).accepted
     expect(page.locator(".facts .n").first).to_have_text("1", timeout=5000)
-    assert page.locator(".card-face").inner_text() == "racketeer"
+    assert page.locator(".card-face").inner_text() == "Racketeer"
     assert page.locator(".seats li.turn .name").inner_text() == "Ben"
     assert page.locator(".timer").count() == 1  # the hesitation bar runs for Ben
     shot(page, "table-card-arrived")

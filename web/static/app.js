@@ -1,6 +1,9 @@
-/* Table Companion dashboard: live updates (SSE with resume), forms that POST JSON,
-   the hesitation timer bar, the setup form. No framework. The camera page's zone editor is camera.js; each
-   game's own page code is static/games/<game>.js. */
+/* Table Companion dashboard: live updates (SSE with resume) morphed into the page so
+   open sections, focus, typed text and scroll survive (morphdom, vendored in
+   static/vendor/), forms that POST JSON, the hesitation timer bar, the setup form, and
+   the phone comforts (turn alert by vibration and sound, screen wake lock). No framework.
+   The camera page's zone editor is camera.js; each game's own page code is
+   static/games/<game>.js. */
 "use strict";
 
 const csrf = () => document.querySelector('meta[name="csrf-token"]').content;
@@ -15,12 +18,17 @@ function say(text, bad) {
   say.timer = setTimeout(() => { el.hidden = true; }, bad ? 9000 : 3500);
 }
 
-async function post(url, body) {
+/* A client request id: a retry of the same press carries the same id, so the table
+   answers "already done" instead of storing it twice. (crypto.randomUUID needs https.) */
+const newRequestId = () => Date.now().toString(36) + Math.random().toString(36).slice(2);
+
+async function post(url, body, requestId = newRequestId()) {
   let resp;
   try {
     resp = await fetch(url, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() },
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf(),
+                 "X-Request-Id": requestId },
       body: JSON.stringify(body || {}),
     });
   } catch (err) {
@@ -42,25 +50,68 @@ function report(result) {
 /* ---- live view ----------------------------------------------------------------- */
 
 function keepEdits(container, render) {
-  // A snapshot must not wipe what a player is typing: keep edited fields and focus.
+  // Without morphdom: keep edited fields and focus across an innerHTML swap.
   const edited = {};
   container.querySelectorAll("input[id], select[id], textarea[id]").forEach((el) => {
-    if (el.dataset.dirty) edited[el.id] = el.type === "checkbox" ? el.checked : el.value;
+    if (el.dataset.dirty) edited[el.id] = el.type === "checkbox" || el.type === "radio" ? el.checked : el.value;
   });
+  const open = [...container.querySelectorAll("details[open]")].map(summaryKey);
   const focused = document.activeElement && document.activeElement.id;
   render();
   for (const [id, value] of Object.entries(edited)) {
     const el = document.getElementById(id);
     if (!el) continue;
-    if (el.type === "checkbox") el.checked = value; else el.value = value;
+    if (el.type === "checkbox" || el.type === "radio") el.checked = value; else el.value = value;
     el.dataset.dirty = "1";
   }
+  container.querySelectorAll("details").forEach((d) => { if (open.includes(summaryKey(d))) d.open = true; });
   if (focused) { const el = document.getElementById(focused); if (el) el.focus(); }
+}
+
+function summaryKey(details) {
+  const summary = details.querySelector("summary");
+  return details.id || (summary ? summary.textContent.trim() : "");
+}
+
+function keepState(fromEl, toEl) {
+  // morphdom hook: what a person did to the page wins over the new snapshot.
+  if (fromEl.isEqualNode(toEl)) return false;
+  if (fromEl.tagName === "DETAILS") {
+    if (fromEl.open) toEl.setAttribute("open", ""); else toEl.removeAttribute("open");
+  }
+  if (fromEl.dataset && fromEl.dataset.dirty) {
+    toEl.dataset.dirty = "1";
+    if (fromEl.type === "checkbox" || fromEl.type === "radio") {
+      if (fromEl.checked) toEl.setAttribute("checked", ""); else toEl.removeAttribute("checked");
+    } else if (fromEl.tagName === "SELECT") {
+      [...toEl.options].forEach((o) => { o.toggleAttribute("selected", o.value === fromEl.value); });
+    } else if ("value" in fromEl) {
+      toEl.value = fromEl.value;
+      toEl.setAttribute("value", fromEl.value);
+    }
+  }
+  return true;
+}
+
+function morph(container, html) {
+  if (typeof window.morphdom !== "function") {
+    keepEdits(container, () => { container.innerHTML = html; });
+    return;
+  }
+  const next = container.cloneNode(false);
+  next.innerHTML = html;
+  window.morphdom(container, next, { childrenOnly: true, onBeforeElUpdated: keepState });
+  // morphing can leave a select with nothing chosen when no option carries "selected":
+  // choose its first option again, as a freshly loaded page would
+  container.querySelectorAll("select").forEach((s) => {
+    if (s.selectedIndex < 0 && s.options.length) s.selectedIndex = 0;
+  });
 }
 
 function startTimers(root) {
   const t0 = performance.now();
-  root.querySelectorAll(".timer[data-deadline]").forEach((el) => { el.dataset.t0 = t0; });
+  // a timer the morph left as it was keeps its start; a new or changed one starts now
+  root.querySelectorAll(".timer[data-deadline]").forEach((el) => { if (!el.dataset.t0) el.dataset.t0 = t0; });
 }
 
 function tickTimers() {
@@ -75,6 +126,14 @@ function tickTimers() {
     el.classList.toggle("out", left <= 0);
   });
   requestAnimationFrame(tickTimers);
+}
+
+async function refresh(container) {
+  // a page whose live part is not in the stream (the history): fetch it again
+  try {
+    const resp = await fetch(container.dataset.refresh, { credentials: "same-origin" });
+    if (resp.ok) morph(container, await resp.text());
+  } catch (err) { /* the next snapshot tries again */ }
 }
 
 function live(container) {
@@ -103,10 +162,13 @@ function live(container) {
         return;
       }
       if (typeof data.html === "string") {
-        keepEdits(container, () => { container.innerHTML = data.html; });
+        morph(container, data.html);
         startTimers(container);
+      } else if (container.dataset.refresh) {
+        refresh(container);
       }
       container.dispatchEvent(new CustomEvent("snapshot", { detail: data }));
+      document.dispatchEvent(new CustomEvent("tc:snapshot", { detail: data }));
       status("Live", true);
     });
     source.addEventListener("denied", () => {
@@ -148,6 +210,7 @@ function actionOf(form) {
   const action = { do: form.dataset.do };
   form.querySelectorAll("[name]").forEach((el) => {
     if (el.type === "radio" && !el.checked) return;
+    if (["csrf_token", "do", "__types", "__extra"].includes(el.name)) return;  // plain-post fields
     if (el.dataset.item) {  // e.g. Casablanca bribes: amounts: [{agent, amount}]
       const v = fieldValue(el);
       if (v === undefined || v === 0) return;
@@ -167,12 +230,12 @@ function startArgs(form) {
     .map((name, i) => name || `Player ${i + 1}`);
   const options = {};
   const box = form.querySelector(`fieldset.options[data-game="${game}"]`);
-  if (box) box.querySelectorAll("[name]").forEach((el) => {
+  if (box) box.querySelectorAll("[data-key]").forEach((el) => {
+    if (el.type === "radio" && !el.checked) return;
     const v = fieldValue(el);
-    if (v !== undefined) options[el.name] = v;
+    if (v !== undefined) options[el.dataset.key] = v;
   });
-  const json = form.querySelector('[name="options_json"]').value.trim();
-  return { game, players, options: json ? JSON.parse(json) : options };
+  return { game, players, options };
 }
 
 async function submitForm(form) {
@@ -185,11 +248,16 @@ async function submitForm(form) {
     return;
   }
   const url = form.dataset.post || form.closest("[data-post]").dataset.post;
-  const buttons = form.querySelectorAll("button");
+  // only the buttons this press disabled are enabled again (a button the table greyed
+  // out stays so)
+  const buttons = [...form.querySelectorAll("button")].filter((b) => !b.disabled);
   buttons.forEach((b) => { b.disabled = true; });
-  const result = await post(url, body);
+  // the same id until the table accepts: a retry after a lost answer is not stored twice
+  form.dataset.rid = form.dataset.rid || newRequestId();
+  const result = await post(url, body, form.dataset.rid);
   buttons.forEach((b) => { b.disabled = false; });
   report(result);
+  if (result.accepted || (result.reason && !/connection/i.test(result.reason))) delete form.dataset.rid;
   if (result.accepted) {
     // the live view may have been redrawn meanwhile: reset the fields by id
     form.querySelectorAll("input[id], textarea[id]").forEach((old) => {
@@ -202,18 +270,40 @@ async function submitForm(form) {
 }
 
 document.addEventListener("submit", (e) => {
+  const plain = e.target.closest("form[data-confirm]:not(.act):not([data-post])");
+  if (plain) {  // a plain POST (e.g. re-issue a seat's code): ask first
+    if (!window.confirm(plain.dataset.confirm)) e.preventDefault();
+    return;
+  }
   const form = e.target.closest("form.act, form[data-post]");
   if (!form) return;
   e.preventDefault();
   submitForm(form);
 });
 
-document.addEventListener("input", (e) => { if (e.target.dataset) e.target.dataset.dirty = "1"; });
+function markDirty(e) {
+  const el = e.target;
+  if (!el.dataset) return;
+  el.dataset.dirty = "1";
+  if (el.type === "radio" && el.form) {  // the whole group: its checked one moved
+    el.form.querySelectorAll(`input[type="radio"][name="${CSS.escape(el.name)}"]`)
+      .forEach((r) => { r.dataset.dirty = "1"; });
+  }
+}
+document.addEventListener("input", markDirty);
+document.addEventListener("change", markDirty);
 
 document.addEventListener("click", async (e) => {
   const button = e.target.closest("button[data-command]");
   if (!button) return;
-  if (button.dataset.confirm && !window.confirm(button.dataset.confirm)) return;
+  let question = button.dataset.confirm;
+  if (button.dataset.confirmFrom) {  // e.g. Undo names what it takes back, as of now
+    try {
+      const text = (await (await fetch(button.dataset.confirmFrom, { credentials: "same-origin" })).text()).trim();
+      if (text) question = `Undo: ${text}?`;
+    } catch (err) { /* keep the page's wording */ }
+  }
+  if (question && !window.confirm(question)) return;
   button.disabled = true;
   const result = await post(`/api/host/${button.dataset.command}`, {});
   button.disabled = false;
@@ -233,7 +323,34 @@ function setup(form) {
       fs.disabled = !on;
     });
   };
+  const seats = () => {
+    // seat options (starter, dealer) offer the players by name: follow the list
+    const names = [...list.querySelectorAll('[name="player"]')].map((el, i) => el.value.trim() || `Player ${i + 1}`);
+    form.querySelectorAll('fieldset.choices[data-seats]').forEach((fs) => {
+      const radios = [...fs.querySelectorAll('input[type="radio"]')];
+      const proto = radios[radios.length - 1];
+      if (!proto) return;
+      const fixed = radios.filter((r) => r.value === "null");
+      const seatRadios = radios.filter((r) => r.value !== "null");
+      seatRadios.slice(names.length).forEach((r) => r.closest(".check").remove());
+      names.forEach((name, i) => {
+        let r = seatRadios[i];
+        if (!r) {
+          const row = proto.closest(".check").cloneNode(true);
+          r = row.querySelector("input");
+          r.id = `${proto.name.replace(/\W/g, "-")}-seat-${i}`;
+          r.value = String(i);
+          r.checked = false;
+          row.querySelector("label").htmlFor = r.id;
+          fs.appendChild(row);
+        }
+        r.closest(".check").querySelector("label").textContent = `${name} (seat ${i + 1})`;
+      });
+      if (!fs.querySelector("input:checked")) (fixed[0] || fs.querySelector("input")).checked = true;
+    });
+  };
   game.addEventListener("change", show);
+  list.addEventListener("input", seats);
   show();
   form.querySelector("#add-player").addEventListener("click", () => {
     const max = Number(game.selectedOptions[0].dataset.max || 8);
@@ -244,9 +361,94 @@ function setup(form) {
       `<input id="player-${n}" name="player" placeholder="Player ${n}" autocomplete="off">`;
     list.appendChild(li);
     li.querySelector("input").focus();
+    seats();
   });
   form.querySelector("#remove-player").addEventListener("click", () => {
     if (list.children.length > 1) list.lastElementChild.remove();
+    seats();
+  });
+}
+
+/* ---- phone comforts: turn alert, screen wake lock ------------------------------- */
+
+const prefs = {
+  get(key, dflt) { try { const v = localStorage.getItem(`tc.${key}`); return v === null ? dflt : v === "1"; } catch (err) { return dflt; } },
+  set(key, on) { try { localStorage.setItem(`tc.${key}`, on ? "1" : "0"); } catch (err) { /* private mode */ } },
+};
+
+function needsMe(data) {
+  // Whether this seat's payload asks for its player: the game's own flag, else its turn.
+  const p = data.private || {};
+  const me = p.me || {};
+  // the same rule as web/render.py needs_me (which sets the page's first data-attention)
+  for (const flag of ["attention", "your_turn", "must_act"]) {
+    for (const where of [p, me]) if (typeof where[flag] === "boolean") return where[flag];
+  }
+  const v = data.view || {};
+  if (Array.isArray(v.awaiting) && v.awaiting.includes(data.seat)) return true;
+  return typeof v.turn === "number" && v.turn === data.seat && !data.outcome;
+}
+
+let chime = null;
+function alertTurn() {
+  if (!prefs.get("alert", true)) return;
+  if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+  if (prefs.get("sound", false)) {
+    chime = chime || new Audio(document.body.dataset.chime || "/static/turn.wav");
+    chime.currentTime = 0;
+    chime.play().catch(() => { /* the phone did not allow sound yet */ });
+  }
+}
+
+let wakeLock = null;
+async function keepAwake(on) {
+  const note = document.getElementById("wake-note");
+  if (!("wakeLock" in navigator)) {
+    if (note) note.textContent = "This browser cannot keep the screen on: set a longer screen timeout in the phone's settings.";
+    return;
+  }
+  try {
+    if (on && !wakeLock) {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+      if (note) note.textContent = "The screen stays on while this page is open.";
+    } else if (!on && wakeLock) {
+      await wakeLock.release();
+      wakeLock = null;
+      if (note) note.textContent = "The screen turns off as usual.";
+    }
+  } catch (err) {
+    if (note) note.textContent = "The screen could not be kept on (battery saver?): it turns off as usual.";
+  }
+}
+
+function comforts(page) {
+  const alert = page.querySelector("#pref-alert");
+  const sound = page.querySelector("#pref-sound");
+  const awake = page.querySelector("#pref-awake");
+  if (alert) { alert.checked = prefs.get("alert", true); alert.addEventListener("change", () => { prefs.set("alert", alert.checked); if (sound) sound.disabled = !alert.checked; }); }
+  if (sound) {
+    sound.checked = prefs.get("sound", false);
+    sound.disabled = alert && !alert.checked;
+    sound.addEventListener("change", () => { prefs.set("sound", sound.checked); if (sound.checked) alertTurn(); });
+  }
+  if (awake) {
+    awake.checked = prefs.get("awake", true);
+    awake.addEventListener("change", () => { prefs.set("awake", awake.checked); keepAwake(awake.checked); });
+    keepAwake(awake.checked);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && awake.checked) keepAwake(true);
+    });
+  }
+  const live = document.querySelector('#live[data-stream*="/api/seat/"]');
+  if (!live) return;
+  let before = live.dataset.attention === "1";
+  document.body.classList.toggle("my-turn", before);
+  live.addEventListener("snapshot", (e) => {
+    const now = needsMe(e.detail);
+    if (!before && now) alertTurn();
+    before = now;
+    document.body.classList.toggle("my-turn", now);
   });
 }
 
@@ -259,4 +461,6 @@ document.addEventListener("DOMContentLoaded", () => {
   requestAnimationFrame(tickTimers);
   const form = document.getElementById("setup");
   if (form) setup(form);
+  const prefsBox = document.getElementById("comforts");
+  if (prefsBox) comforts(prefsBox);
 });

@@ -10,7 +10,15 @@ interpretation are in ``docs/rules/nasty7.md``. Actions (record lines without ``
   without ``upheld`` it opens a pending accusation (the count is revealed, the clock
   stops) that more seats may join with further ``accuse`` actions, settled by
   ``{"do": "rule", "upheld": bool}`` or dropped by ``{"do": "withdraw"}``.
+  An accusation may name what it alleges: ``"kind"`` ``wrong_number``, ``wrong_word``,
+  ``spoke_on_gun`` or ``hesitation``.
 - ``{"do": "mistake", "seat": s, "kind": "wrong_number"|"wrong_word"|"spoke_on_gun"}``.
+- Host corrections (never from a phone): ``{"do": "reassign", "by": s}`` (the last card
+  was played by ``s``: a seat that was not to play takes the pile), ``{"do":
+  "replace_card", "card": id}`` (the last card was misread), ``{"do": "missed_card",
+  "card": id}`` (optional ``"at"``: when it landed; the camera missed a card of the seat
+  to play), ``{"do": "hesitation"}`` (optional ``"against"``: the seat to play hesitated,
+  recorded by hand).
 - ``{"do": "word", "text": "..."}`` (option ``nasty``; optional ``"seat"``).
 - ``{"do": "deadline"}`` at ``next_deadline``: the hesitation rule (or, after a seat's
   last card, the end of the game).
@@ -30,7 +38,9 @@ buttons).
 from __future__ import annotations
 
 from companion.games.engine import Engine
+from companion.games.nasty7.actions import ACTIONS
 from companion.games.nasty7.decide import decide, next_deadline, outcome
+from companion.games.nasty7.describe import OPTION_SPECS, describe
 from companion.games.nasty7.events import EVENT_TYPES, Event
 from companion.games.nasty7.fold import apply
 from companion.games.nasty7.inputs import action_for_input
@@ -81,4 +91,7 @@ engine: Engine[State, Event] = Engine(
     state_json=state_json,
     signals=signals,
     action_for_input=action_for_input,
+    describe=describe,
+    option_specs=OPTION_SPECS,
+    actions=ACTIONS,
 )

@@ -17,21 +17,27 @@ from companion.games.nasty7.events import (
     AccusationWithdrawn,
     AccusersJoined,
     CardPlayed,
+    CardReassigned,
+    CardReplaced,
     Event,
     GameEnded,
+    MissedCardAdded,
     PenaltyCardsGiven,
     PileTaken,
     WordSet,
 )
-from companion.games.nasty7.fold import apply
+from companion.games.nasty7.fold import ALLEGED, apply
 from companion.games.nasty7.state import (
+    ACCUSE_KINDS,
     CARDS,
     MISTAKES,
     TWINS,
     Accusation,
+    LastCard,
     MistakeKind,
     PileReason,
     State,
+    card_phrase,
     deadline,
 )
 
@@ -53,11 +59,7 @@ def decide(state: State, action: Action, now: float) -> list[Event]:
 
 
 def _decide_play(state: State, action: Action, now: float) -> list[Event]:
-    card = get_str(action, "card", CARDS)
-    require(
-        not (state.rules.no_twins and card in TWINS),
-        "This game is played without twins (option no_twins): take the twin cards out of the deck.",
-    )
+    card = _card(state, action)
     seat = _seat(state, action, "seat") if action.get("seat") is not None else state.turn
     serial = _serial(action)
     _require_no_accusation(state)
@@ -71,12 +73,69 @@ def _decide_play(state: State, action: Action, now: float) -> list[Event]:
     require(state.stacks[seat] > 0, f"{state.seats[seat]} has no cards left to play.")
     events: list[Event] = [CardPlayed(seat, card, now, seat == state.turn, serial)]
     if seat != state.turn:
-        events += _penalty(_fold(state, events), seat, "out_of_turn")
+        events += _penalty(_fold(state, events), seat, _out_of_turn(state, seat), now)
     return _close(state, events)
+
+
+def _out_of_turn(state: State, seat: int) -> PileReason:
+    """Why ``seat``'s card out of turn costs it the pile: it had to skip, or it was not next."""
+    return "played_when_skipping" if seat == state.skipped else "out_of_turn"
+
+
+def _decide_reassign(state: State, action: Action, now: float) -> list[Event]:
+    """The host: the last card was played by ``by``; a seat that was not to play takes the pile."""
+    _require_host(action)
+    before, card = _last_card(state, "say who played it")
+    seat = _seat(state, action, "by")
+    require(
+        seat != card.seat,
+        f"The last card is already booked to {state.seats[seat]}.",
+    )
+    require(before.stacks[seat] > 0, f"{state.seats[seat]} has no cards left to play.")
+    in_turn = seat == before.turn
+    events: list[Event] = [CardReassigned(seat, in_turn)]
+    if not in_turn:
+        events += _penalty(_fold(state, events), seat, _out_of_turn(before, seat), now)
+    return _close(state, events)
+
+
+def _decide_replace_card(state: State, action: Action, now: float) -> list[Event]:
+    """The host: the camera misread the last card; it was ``card``."""
+    _require_host(action)
+    _, last = _last_card(state, "correct it")
+    card = _card(state, action)
+    require(card != last.card, f"The last card is already {card_phrase(card)}.")
+    return [CardReplaced(card)]
+
+
+def _decide_missed_card(state: State, action: Action, now: float) -> list[Event]:
+    """The host: the camera missed a card of the seat to play; it joins the pile now."""
+    _require_host(action)
+    card = _card(state, action)
+    _require_no_accusation(state)
+    if state.finisher is not None:  # a card after the finisher's last: the game ended
+        return [GameEnded((state.finisher,))]
+    earliest = state.landed[-1] if state.landed else 0.0
+    landed = now
+    if action.get("ago") is not None:  # the host's "about n seconds ago": after the last card
+        ago = _time(action, "ago")
+        require(0 <= ago <= 60, "'ago' must be seconds between 0 and 60.")
+        landed = max(earliest, round(now - ago, 6))
+    if action.get("at") is not None:
+        landed = _time(action, "at")
+        require(
+            earliest <= landed <= now,
+            f"The missed card must have landed after the last card ({earliest:.1f} s) "
+            f"and not after now ({now:.1f} s).",
+        )
+    seat = state.turn
+    require(state.stacks[seat] > 0, f"{state.seats[seat]} has no cards left to play.")
+    return [MissedCardAdded(seat, card, landed, now)]
 
 
 def _decide_accuse(state: State, action: Action, now: float) -> list[Event]:
     by = _seat_list(state, action)
+    kind = get_str(action, "kind", ACCUSE_KINDS) if action.get("kind") is not None else ""
     upheld = action.get("upheld")
     require(upheld is None or isinstance(upheld, bool), "'upheld' must be true or false.")
     events: list[Event]
@@ -92,13 +151,19 @@ def _decide_accuse(state: State, action: Action, now: float) -> list[Event]:
             f"Only the player of the last card ({_names(state, (state.last_player or 0,))}) "
             "can be accused; record anything else as a mistake.",
         )
-        events = [AccusationOpened(by, against)]
+        events = [AccusationOpened(by, against, kind)]
     else:
         against = _seat(state, action, "against") if "against" in action else pending.against
         require(
             against == pending.against,
             f"An accusation against {state.seats[pending.against]} waits for the host's "
             "ruling; settle it first.",
+        )
+        require(
+            not kind or not pending.kind or kind == pending.kind,
+            f"{state.seats[pending.against]} is already accused of "
+            f"{ALLEGED.get(pending.kind, 'a mistake')}: join that accusation, or wait for "
+            "the host's ruling.",
         )
         new = tuple(s for s in by if s not in pending.by)
         events = [AccusersJoined(new)] if new else []
@@ -109,7 +174,7 @@ def _decide_accuse(state: State, action: Action, now: float) -> list[Event]:
             f"{_names(state, by)} already accused {state.seats[against]}: the host must now rule.",
         )
         return events
-    return _rule(state, events, upheld)
+    return _rule(state, events, upheld, now)
 
 
 def _decide_rule(state: State, action: Action, now: float) -> list[Event]:
@@ -117,7 +182,7 @@ def _decide_rule(state: State, action: Action, now: float) -> list[Event]:
     _require_host(action)
     upheld = action.get("upheld")
     require(isinstance(upheld, bool), "'upheld' must be true or false.")
-    return _rule(state, [], bool(upheld))
+    return _rule(state, [], bool(upheld), now)
 
 
 def _decide_withdraw(state: State, action: Action, now: float) -> list[Event]:
@@ -133,7 +198,26 @@ def _decide_mistake(state: State, action: Action, now: float) -> list[Event]:
     require(
         bool(state.pile), "No card is on the pile: a mistake counts only after a card was played."
     )
-    return _close(state, _penalty(state, seat, kind))
+    return _close(state, _penalty(state, seat, kind, now))
+
+
+def _decide_hesitation(state: State, action: Action, now: float) -> list[Event]:
+    """The host saw the seat to play hesitate (camera off, or the clock was not running)."""
+    _require_host(action)
+    _require_no_accusation(state)
+    require(
+        bool(state.pile),
+        "No card is on the pile: the first card of a round may take its time.",
+    )
+    if action.get("against") is not None:
+        seat = _seat(state, action, "against")
+        require(
+            seat == state.turn,
+            f"Only the player to play ({state.seats[state.turn]}) can hesitate now.",
+        )
+    if state.finisher is not None:  # the finisher's last card stood
+        return [GameEnded((state.finisher,))]
+    return _close(state, _penalty(state, state.turn, "hesitation", now))
 
 
 def _decide_word(state: State, action: Action, now: float) -> list[Event]:
@@ -141,6 +225,11 @@ def _decide_word(state: State, action: Action, now: float) -> list[Event]:
         state.rules.nasty,
         f"The nasty rule is off: phones are answered with "
         f"'{state.rules.word}'. Start a game with the option nasty to choose words.",
+    )
+    require(
+        state.round_no >= state.rules.nasty_from,
+        f"The first round is played with '{state.rules.word}': players choose the word "
+        f"from round {state.rules.nasty_from}.",
     )
     chooser = state.word_seat
     require(
@@ -165,7 +254,7 @@ def _decide_deadline(state: State, action: Action, now: float) -> list[Event]:
     require(due is not None and now >= due, "No deadline is due now.")
     if state.finisher is not None:  # nobody contested the last card in time
         return [GameEnded((state.finisher,))]
-    return _close(state, _penalty(state, state.turn, "hesitation"))
+    return _close(state, _penalty(state, state.turn, "hesitation", now))
 
 
 _HANDLERS: dict[str, Callable[[State, Action, float], list[Event]]] = {
@@ -176,15 +265,19 @@ _HANDLERS: dict[str, Callable[[State, Action, float], list[Event]]] = {
     "mistake": _decide_mistake,
     "word": _decide_word,
     "deadline": _decide_deadline,
+    "reassign": _decide_reassign,
+    "replace_card": _decide_replace_card,
+    "missed_card": _decide_missed_card,
+    "hesitation": _decide_hesitation,
 }
 
 
 # --- penalties ----------------------------------------------------------------------
 
 
-def _penalty(state: State, seat: int, why: PileReason) -> list[Event]:
+def _penalty(state: State, seat: int, why: PileReason, now: float) -> list[Event]:
     """``seat`` takes the pile and starts; even nastier adds the opponents' top cards."""
-    events: list[Event] = [PileTaken((seat,), (len(state.pile),), seat, why, seat)]
+    events: list[Event] = [PileTaken((seat,), (len(state.pile),), seat, why, seat, now)]
     first_card = len(state.pile) == 1 and state.last_player == seat == state.round_starter
     if state.rules.even_nastier and first_card and why in MISTAKES + ("upheld",):
         givers = tuple(s for s, n in enumerate(state.stacks) if s != seat and n > 0)
@@ -193,17 +286,17 @@ def _penalty(state: State, seat: int, why: PileReason) -> list[Event]:
     return events
 
 
-def _rule(state: State, events: list[Event], upheld: bool) -> list[Event]:
+def _rule(state: State, events: list[Event], upheld: bool, now: float) -> list[Event]:
     """``events`` (opening/joining) + the ruling and its pile move, on ``state``."""
     pending = _fold(state, events).accusation
     assert pending is not None
-    events = [*events, AccusationRuled(upheld)]
+    events = [*events, AccusationRuled(upheld, now)]
     if upheld:
-        return _close(state, events + _penalty(state, pending.against, "upheld"))
-    return _close(state, [*events, _shared_pile(state, pending)])
+        return _close(state, events + _penalty(state, pending.against, "upheld", now))
+    return _close(state, [*events, _shared_pile(state, pending, now)])
 
 
-def _shared_pile(state: State, acc: Accusation) -> PileTaken:
+def _shared_pile(state: State, acc: Accusation, now: float) -> PileTaken:
     """Not upheld: the pile dealt one by one to the accusers, clockwise from the accused."""
     n = state.n_seats
     order = tuple(s for s in ((acc.against + k) % n for k in range(1, n)) if s in acc.by)
@@ -211,7 +304,7 @@ def _shared_pile(state: State, acc: Accusation) -> PileTaken:
     base, extra = divmod(pile, len(order))
     cards = tuple(base + (1 if i < extra else 0) for i in range(len(order)))
     last = order[(pile - 1) % len(order)] if pile else order[0]
-    return PileTaken(order, cards, last, "not_upheld", acc.against)
+    return PileTaken(order, cards, last, "not_upheld", acc.against, now)
 
 
 def _close(state: State, events: list[Event]) -> list[Event]:
@@ -268,6 +361,34 @@ def _accuse_phrase(state: State, by: Sequence[int]) -> str:
 
 def _seat(state: State, action: Action, key: str) -> int:
     return get_int(action, key, lo=0, hi=state.n_seats - 1)
+
+
+def _card(state: State, action: Action) -> str:
+    card = get_str(action, "card", CARDS)
+    require(
+        not (state.rules.no_twins and card in TWINS),
+        "This game is played without twins (option no_twins): take the twin cards out of the deck.",
+    )
+    return card
+
+
+def _time(action: Action, key: str) -> float:
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise IllegalAction(f"'{key}' must be a game time in seconds, got {value!r}")
+    return float(value)
+
+
+def _last_card(state: State, what: str) -> tuple[State, LastCard]:
+    """The state before the last card and that card, while nothing happened since."""
+    _require_no_accusation(state)
+    before, card = state.before_card, state.last_card
+    if before is None or card is None:
+        raise IllegalAction(
+            f"Only the last card can be corrected, and only before anything else happens: "
+            f"use Undo to go back to it, then {what}."
+        )
+    return before, card
 
 
 def _serial(action: Action) -> int | None:

@@ -28,6 +28,7 @@ class AccusationOpened:
 
     by: tuple[int, ...]
     against: int
+    kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,10 @@ class AccusersJoined:
 
 @dataclass(frozen=True)
 class AccusationRuled:
-    """The host ruled on the waiting accusation; a ``PileTaken`` follows."""
+    """The host ruled on the waiting accusation at ``at``; a ``PileTaken`` follows."""
 
     upheld: bool
+    at: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class PileTaken:
     """The pile went under the stacks of ``seats`` (``cards[i]`` each); a new round begins.
 
     ``starter`` plays the new round's first card; ``why`` is one of ``PILE_REASONS``;
-    ``offender`` is the seat that was penalised or accused.
+    ``offender`` is the seat that was penalised or accused; ``at`` the game time.
     """
 
     seats: tuple[int, ...]
@@ -64,6 +66,39 @@ class PileTaken:
     starter: int
     why: PileReason
     offender: int
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class CardReassigned:
+    """The host: the last card was played by ``seat``, not by the seat it was booked to.
+
+    ``in_turn`` False: ``seat`` was not the one to play (a ``PileTaken`` follows).
+    """
+
+    seat: int
+    in_turn: bool
+
+
+@dataclass(frozen=True)
+class CardReplaced:
+    """The host: the last card was misread; it was ``card``."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class MissedCardAdded:
+    """The host: the camera missed ``seat``'s ``card`` that landed at ``landed``.
+
+    It joins the pile as the last card; the next player's clock starts at ``at`` (when the
+    table learnt of it: nobody saw a clock run for a card the table did not know of).
+    """
+
+    seat: int
+    card: str
+    landed: float
+    at: float
 
 
 @dataclass(frozen=True)
@@ -101,6 +136,9 @@ EVENT_TYPES: dict[str, type] = {
         PenaltyCardsGiven,
         WordSet,
         GameEnded,
+        CardReassigned,
+        CardReplaced,
+        MissedCardAdded,
     )
 }
 
@@ -114,4 +152,7 @@ Event = (
     | PenaltyCardsGiven
     | WordSet
     | GameEnded
+    | CardReassigned
+    | CardReplaced
+    | MissedCardAdded
 )

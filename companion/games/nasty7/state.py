@@ -10,10 +10,11 @@ the order of the cards in a stack.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from companion.games.base import Setup, SetupError
+from companion.games.cards import catalog
 
 #: card id -> racketeers it adds to the count (the issue's "figures")
 FIGURES: dict[str, int] = {
@@ -31,9 +32,27 @@ PHONES: frozenset[str] = frozenset({"phone", "twin_phone"})
 MistakeKind = Literal["wrong_number", "wrong_word", "spoke_on_gun"]
 MISTAKES: tuple[str, ...] = get_args(MistakeKind)
 
+#: what an accusation alleges (``{"do": "accuse", "kind": ...}``); ``""``: not said
+AccuseKind = Literal["wrong_number", "wrong_word", "spoke_on_gun", "hesitation"]
+ACCUSE_KINDS: tuple[str, ...] = get_args(AccuseKind)
+
 #: why a pile was taken (``PileTaken.why``): the mistakes plus these
-PileReason = Literal[MistakeKind, "hesitation", "out_of_turn", "upheld", "not_upheld"]
+PileReason = Literal[
+    MistakeKind,
+    "hesitation",
+    "out_of_turn",
+    "played_when_skipping",
+    "upheld",
+    "not_upheld",
+]
 PILE_REASONS: tuple[str, ...] = get_args(PileReason)
+
+#: the ``nasty`` option's values: off, from the first round, from the second round
+NASTY_CHOICES: tuple[str, ...] = ("off", "first_round", "second_round")
+_NASTY_FROM = {"off": 0, "first_round": 1, "second_round": 2, False: 0, True: 1}
+
+#: every card, the whole deck; ``deck_size`` 0 deals it (without twins under ``no_twins``)
+WHOLE_DECK = 0
 
 #: why a count is shown to the table (``Reveal.why``): an accusation waits, or a pile move
 RevealReason = Literal["accusation", PileReason]
@@ -41,9 +60,9 @@ RevealReason = Literal["accusation", PileReason]
 #: option name -> default value (``engine.default_options``)
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "hesitation_s": 3.0,
-    "deck_size": 110,
+    "deck_size": WHOLE_DECK,
     "no_twins": False,
-    "nasty": False,
+    "nasty": "off",
     "even_nastier": False,
     "starter": 0,
     "word": "hmmmrrr",
@@ -62,17 +81,46 @@ def number_for(figures: int) -> int:
     return m + 1 if m <= 6 else 13 - m
 
 
+def card_name(card: str) -> str:
+    """The card's name as printed in the catalog ("Twin racketeers"), never its id."""
+    for c in catalog("nasty7").cards:
+        if c.id == card:
+            return c.label()
+    return card
+
+
+def card_phrase(card: str) -> str:
+    """The card in a sentence: "a Racketeer", "Twin racketeers"."""
+    name = card_name(card)
+    return name if card in TWINS else f"a {name}"
+
+
+def deck_cards(no_twins: bool) -> int:
+    """Cards in the box (the catalog's counts), without the twins for ``no_twins``."""
+    cards = catalog("nasty7").cards
+    return sum(c.count for c in cards if not (no_twins and c.id in TWINS))
+
+
 @dataclass(frozen=True)
 class Rules:
-    """The options of one game, checked (see ``DEFAULT_OPTIONS``)."""
+    """The options of one game, checked (see ``DEFAULT_OPTIONS``).
+
+    ``deck_size`` is the number of cards dealt (``WHOLE_DECK`` already resolved);
+    ``nasty_from`` is the first round whose first phone chooses the word (0: never).
+    """
 
     hesitation_s: float = 3.0
     deck_size: int = 110
     no_twins: bool = False
-    nasty: bool = False
+    nasty_from: int = 0
     even_nastier: bool = False
     starter: int = 0
     word: str = "hmmmrrr"
+
+    @property
+    def nasty(self) -> bool:
+        """Whether the nasty rule (players choose the phone word) is on at all."""
+        return self.nasty_from > 0
 
 
 def rules_from_options(opts: Mapping[str, Any], n_seats: int) -> Rules:
@@ -81,17 +129,25 @@ def rules_from_options(opts: Mapping[str, Any], n_seats: int) -> Rules:
     if isinstance(hes, bool) or not isinstance(hes, int | float) or not 0 < hes <= 60:
         raise SetupError(f"nasty7: hesitation_s must be seconds between 0 and 60, got {hes!r}")
     deck = opts["deck_size"]
+    if deck == WHOLE_DECK and not isinstance(deck, bool):
+        deck = deck_cards(opts["no_twins"] is True)
     if isinstance(deck, bool) or not isinstance(deck, int) or deck < n_seats:
         raise SetupError(
             f"nasty7: deck_size must be a whole number of at least {n_seats} "
-            f"(one card per player), got {deck!r}"
+            f"(one card per player), or 0 for the whole deck, got {deck!r}"
         )
     starter = opts["starter"]
     if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < n_seats:
         raise SetupError(f"nasty7: starter must be a seat from 0 to {n_seats - 1}, got {starter!r}")
-    for flag in ("no_twins", "nasty", "even_nastier"):
+    for flag in ("no_twins", "even_nastier"):
         if not isinstance(opts[flag], bool):
             raise SetupError(f"nasty7: {flag} must be true or false, got {opts[flag]!r}")
+    nasty = opts["nasty"]
+    if not isinstance(nasty, bool | str) or nasty not in _NASTY_FROM:
+        raise SetupError(
+            f"nasty7: nasty must be one of {', '.join(NASTY_CHOICES)} (or true/false), "
+            f"got {nasty!r}"
+        )
     word = opts["word"]
     if not isinstance(word, str) or not word.strip():
         raise SetupError(f"nasty7: word must be the non-empty phone word, got {word!r}")
@@ -99,7 +155,7 @@ def rules_from_options(opts: Mapping[str, Any], n_seats: int) -> Rules:
         float(hes),
         deck,
         opts["no_twins"],
-        opts["nasty"],
+        _NASTY_FROM[nasty],
         opts["even_nastier"],
         starter,
         word.strip(),
@@ -112,6 +168,7 @@ class Accusation:
 
     by: tuple[int, ...]
     against: int
+    kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -125,6 +182,37 @@ class Reveal:
     figures: int
     why: RevealReason
     seat: int
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """The latest decided dispute, for its replay clip: a hesitation or an accusation.
+
+    ``n`` counts the game's disputes (1, 2, ...); ``seat`` is the penalised or accused
+    seat; ``start`` is when the card before the disputed moment landed and ``end`` when it
+    was decided (game time); ``seconds`` is the gap the 3-second rule looks at (``None``
+    when it does not apply); ``upheld`` for an accusation.
+    """
+
+    n: int
+    kind: str
+    seat: int
+    start: float
+    end: float
+    seconds: float | None = None
+    upheld: bool | None = None
+    alleged: str = ""
+
+
+@dataclass(frozen=True)
+class LastCard:
+    """The last card as it was played (a ``CardPlayed`` event's fields)."""
+
+    seat: int
+    card: str
+    at: float
+    in_turn: bool = True
+    serial: int | None = None
 
 
 @dataclass(frozen=True)
@@ -158,6 +246,15 @@ class State:
     winners: tuple[int, ...] = ()
     over: bool = False
     plays: int = 0
+    #: landing times of this round's cards (the dispute clip and the hesitation gap)
+    landed: tuple[float, ...] = ()
+    dispute: Dispute | None = None
+    #: the last thing that happened, in words (what Undo takes back)
+    note: str = ""
+    #: the state before the last card and that card, while nothing happened since
+    #: (``reassign`` and ``replace_card`` re-play it); never compared
+    before_card: State | None = field(default=None, compare=False, repr=False)
+    last_card: LastCard | None = field(default=None, compare=False, repr=False)
 
     @property
     def n_seats(self) -> int:
@@ -180,11 +277,17 @@ def deadline(state: State) -> float | None:
     """When the seat to play is penalised for hesitating (game time), or ``None``.
 
     No deadline before a round's first card, while an accusation waits, or once the game
-    is over. Rounded to microseconds so that recorded times like 1.2 + 3.0 compare exactly.
+    is over. The rules penalise hesitating *more than* ``hesitation_s``: a card at exactly
+    ``timer_from + hesitation_s`` is in time, so the deadline falls one microsecond later
+    (times are rounded to microseconds, so 1.2 + 3.0 compares exactly with 4.2).
     """
     if state.over or state.accusation is not None or state.timer_from is None:
         return None
-    return round(state.timer_from + state.rules.hesitation_s, 6)
+    return round(state.timer_from + state.rules.hesitation_s + TICK, 6)
+
+
+#: the clock's resolution: a deadline falls this long after the allowed time
+TICK = 0.000001
 
 
 def start(setup: Setup) -> State:

@@ -17,9 +17,21 @@
   ``why`` is ``accusation``, ``hesitation``, ``wrong_number``, ``wrong_word``,
   ``spoke_on_gun``, ``out_of_turn``, ``upheld`` or ``not_upheld``
 - ``out_of_game`` (cards left in the box), ``over``, ``winners`` (seats)
+- ``top_name`` (the top card's printed name), ``cards`` ``[{"id", "name"}]`` (the kinds in
+  this game's deck, for the host's "the card was …" buttons), ``mistakes``
+  ``[{"kind", "label"}]`` (named as in the rules), ``hesitation_s``
+- ``correctable``: the last card may still be reassigned or replaced (nothing happened
+  after it); ``last_move``: the last thing that happened, in words (what Undo takes back)
+- ``dispute``: the latest decided hesitation or accusation, for its replay clip:
+  ``{"n", "kind", "seat", "name", "start", "end", "seconds", "upheld", "alleged", "title"}``
+  (``start``/``end`` in game seconds), or ``None``
+- ``accusation`` also has ``kind`` / ``alleged`` (what is alleged, in words) and ``gap``
+  (for a hesitation: seconds between the card before and the accused card)
 
 ``seat_view(state, seat)``: the public view plus ``you`` (the seat), ``your_cards``,
-``your_turn``, ``you_skip``, ``can_accuse`` and ``choose_word``. Nobody knows the order
+``your_turn``, ``you_skip``, ``can_accuse``, ``accuse_why_not`` (why not, in words, or
+``None``), ``accuse_against`` (the seat an accusation would name), ``accuse_kinds``
+``[{"kind", "label"}]`` (what may be alleged) and ``choose_word``. Nobody knows the order
 of their own stack, so a seat learns nothing hidden. ``state_json`` is the referee's
 view (it includes the running count).
 """
@@ -33,20 +45,37 @@ from companion.games.base import IllegalAction, SignalOut
 from companion.games.nasty7.events import (
     AccusationWithdrawn,
     CardPlayed,
+    CardReplaced,
     Event,
     GameEnded,
+    MissedCardAdded,
     PileTaken,
 )
-from companion.games.nasty7.state import State, deadline, number_for
+from companion.games.nasty7.fold import ALLEGED, WHY
+from companion.games.nasty7.state import (
+    ACCUSE_KINDS,
+    CARDS,
+    MISTAKES,
+    Dispute,
+    State,
+    card_name,
+    deadline,
+    number_for,
+)
 
-_WHY = {
-    "hesitation": "{o} hesitated",
-    "wrong_number": "{o} said the wrong number",
-    "wrong_word": "{o} said the wrong word",
-    "spoke_on_gun": "{o} spoke on the gun",
-    "out_of_turn": "{o} played out of turn",
-    "upheld": "The accusation against {o} was upheld",
-    "not_upheld": "The accusation against {o} was not upheld",
+#: mistakes as the rules name them (the host's buttons)
+MISTAKE_LABELS = {
+    "wrong_number": "Said the wrong number",
+    "wrong_word": "Said the wrong word or sound",
+    "spoke_on_gun": "Spoke on a gun",
+}
+
+#: what a seat may accuse the last player of (the phone's buttons)
+ACCUSE_LABELS = {
+    "wrong_number": "Wrong count",
+    "wrong_word": "Wrong word",
+    "spoke_on_gun": "Spoke on a gun",
+    "hesitation": "Too slow (over {s:g} s)",
 }
 
 
@@ -71,9 +100,7 @@ def public_view(state: State) -> dict[str, Any]:
         "timer": None
         if due is None or state.timer_from is None
         else {"from": state.timer_from, "deadline": due, "seconds": state.rules.hesitation_s},
-        "accusation": None
-        if state.accusation is None
-        else {"by": list(state.accusation.by), "against": state.accusation.against},
+        "accusation": _accusation(state),
         "revealed_count": None if reveal is None else number_for(reveal.figures),
         "revealed": None
         if reveal is None
@@ -86,6 +113,58 @@ def public_view(state: State) -> dict[str, Any]:
         "out_of_game": state.out_of_game,
         "over": state.over,
         "winners": list(state.winners),
+        "top_name": card_name(state.pile[-1]) if state.pile else None,
+        "cards": [{"id": c, "name": card_name(c)} for c in _deck(state)],
+        "dispute": _dispute(state, state.dispute),
+        "last_move": state.note,
+        "correctable": state.last_card is not None and state.accusation is None,
+        "mistakes": [{"kind": k, "label": MISTAKE_LABELS[k]} for k in MISTAKES],
+        "hesitation_s": state.rules.hesitation_s,
+    }
+
+
+def _deck(state: State) -> tuple[str, ...]:
+    return tuple(c for c in CARDS if not (state.rules.no_twins and "twin" in c))
+
+
+def _accusation(state: State) -> dict[str, Any] | None:
+    acc = state.accusation
+    if acc is None:
+        return None
+    landed = state.landed
+    gap = round(landed[-1] - landed[-2], 3) if len(landed) > 1 else None
+    return {
+        "by": list(acc.by),
+        "against": acc.against,
+        "kind": acc.kind,
+        "alleged": ALLEGED.get(acc.kind, ""),
+        "gap": gap if acc.kind == "hesitation" else None,
+    }
+
+
+def _dispute(state: State, d: Dispute | None) -> dict[str, Any] | None:
+    """The latest dispute, for its clip: who, when it started and was decided, the gap."""
+    if d is None:
+        return None
+    name = state.seats[d.seat]
+    if d.kind == "hesitation":
+        title = f"{name}: no card within {state.rules.hesitation_s:g} s"
+    else:
+        alleged = f" of {ALLEGED[d.alleged]}" if d.alleged in ALLEGED else ""
+        ruled = "upheld" if d.upheld else "not upheld"
+        gap = f" ({d.seconds:.1f} s after the card before)" if d.seconds is not None else ""
+        title = f"{name} accused{alleged}: {ruled}{gap}"
+    return {
+        "n": d.n,
+        "kind": d.kind,
+        "seat": d.seat,
+        "name": name,
+        "start": d.start,
+        "end": d.end,
+        "seconds": d.seconds,
+        "upheld": d.upheld,
+        "alleged": d.alleged,
+        "title": title,
     }
 
 
@@ -95,16 +174,42 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         raise IllegalAction(f"There is no seat {seat}: seats are 0 to {state.n_seats - 1}.")
     view = public_view(state)
     live = not state.over
-    against = state.accusation.against if state.accusation else state.last_player
+    why_not = accuse_why_not(state, seat)
+    pending = state.accusation
     view.update(
         you=seat,
         your_cards=state.stacks[seat],
         your_turn=live and state.accusation is None and state.turn == seat,
         you_skip=live and state.skipped == seat,
-        can_accuse=live and against is not None and against != seat and bool(state.pile),
+        can_accuse=why_not is None,
+        accuse_why_not=why_not,
+        accuse_against=pending.against if pending else state.last_player,
+        accuse_kinds=[
+            {"kind": k, "label": ACCUSE_LABELS[k].format(s=state.rules.hesitation_s)}
+            for k in ACCUSE_KINDS
+            if pending is None or not pending.kind or pending.kind == k
+        ],
         choose_word=live and _word_chooser(state) == seat,
     )
     return view
+
+
+def accuse_why_not(state: State, seat: int) -> str | None:
+    """Why ``seat`` cannot accuse now, in words; ``None`` when the rules allow it."""
+    if state.over:
+        return "The game is over."
+    pending = state.accusation
+    if pending is not None:
+        if pending.against == seat:
+            return "You are the one accused: wait for the host's ruling."
+        if seat in pending.by:
+            return "You have accused: wait for the host's ruling."
+        return None
+    if not state.pile or state.last_player is None:
+        return "No card is on the pile: there is nothing to accuse anyone of yet."
+    if state.last_player == seat:
+        return "You played the last card: only the next card can be accused by you."
+    return None
 
 
 def state_json(state: State) -> dict[str, Any]:
@@ -138,8 +243,10 @@ def signals(state: State, events: Sequence[Event]) -> list[SignalOut]:
     """Buzzer/LED signals for ``events`` that led to ``state`` (names from base.SIGNALS)."""
     out: list[SignalOut] = []
     for e in events:
-        if isinstance(e, CardPlayed):
+        if isinstance(e, CardPlayed | MissedCardAdded):
             out.append(("card", e.seat))
+        elif isinstance(e, CardReplaced) and state.last_player is not None:
+            out.append(("card", state.last_player))
         elif isinstance(e, PileTaken):
             if e.why == "not_upheld":
                 out.extend(("not_upheld", s) for s in e.seats)
@@ -148,7 +255,10 @@ def signals(state: State, events: Sequence[Event]) -> list[SignalOut]:
                 out.append((kind, e.offender))
         elif isinstance(e, GameEnded):
             out.extend(("game_over", s) for s in e.winners)
-    moved = any(isinstance(e, CardPlayed | PileTaken | AccusationWithdrawn) for e in events)
+    moved = any(
+        isinstance(e, CardPlayed | CardReplaced | MissedCardAdded | PileTaken | AccusationWithdrawn)
+        for e in events
+    )
     if moved and not state.over and state.accusation is None:
         out.append(("turn", state.turn))
     return out
@@ -163,9 +273,10 @@ def status(state: State) -> str:
     acc = state.accusation
     if acc is not None:
         accusers = " and ".join(names[s] for s in acc.by)
+        alleged = f" of {ALLEGED[acc.kind]}" if acc.kind in ALLEGED else ""
         return (
-            f"{accusers} accuse{'s' if len(acc.by) == 1 else ''} {names[acc.against]}: "
-            f"the count was {state.count}. Host: upheld or not?"
+            f"{accusers} accuse{'s' if len(acc.by) == 1 else ''} {names[acc.against]}"
+            f"{alleged}: the count was {state.count}. Host: upheld or not?"
         )
     if state.finisher is not None:
         return (
@@ -174,7 +285,9 @@ def status(state: State) -> str:
         )
     reveal = state.reveal
     if reveal is not None and not state.pile:
-        said = _WHY.get(reveal.why, "{o} was penalised").format(o=names[reveal.seat])
+        said = WHY.get(reveal.why, "{o} was penalised").format(
+            o=names[reveal.seat], s=state.rules.hesitation_s
+        )
         return (
             f"{said}; the count was {number_for(reveal.figures)}. "
             f"{names[state.turn]} starts the next round."

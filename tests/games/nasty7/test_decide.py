@@ -16,7 +16,10 @@ from companion.games.nasty7.events import (
     AccusationWithdrawn,
     AccusersJoined,
     CardPlayed,
+    CardReassigned,
+    CardReplaced,
     GameEnded,
+    MissedCardAdded,
     PenaltyCardsGiven,
     PileTaken,
     WordSet,
@@ -164,7 +167,7 @@ def test_a_skipped_seat_that_plays_takes_the_pile_with_its_card() -> None:
     assert state.stacks == (35, 35, 36 - 1 + 3)
     assert (state.turn, state.pile, state.figures, state.round_no) == (2, (), 0, 2)
     taken = [e for e in events if isinstance(e, PileTaken)]
-    assert taken == [PileTaken((2,), (3,), 2, "out_of_turn", 2)]
+    assert taken == [PileTaken((2,), (3,), 2, "played_when_skipping", 2, 2.5)]
 
 
 def test_any_out_of_turn_play_takes_the_pile() -> None:
@@ -184,8 +187,9 @@ def test_the_same_physical_card_cannot_be_played_twice_on_the_pile() -> None:
 # --- hesitation ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("gap, penalised", [(2.9, False), (2.999, False), (3.0, True),
-                                            (3.1, True)])  # fmt: skip
+# "hesitate more than 3 seconds": a card at exactly 3.000 s is in time, 3.001 s is late
+@pytest.mark.parametrize("gap, penalised", [(2.9, False), (2.999, False), (3.0, False),
+                                            (3.001, True), (3.1, True)])  # fmt: skip
 def test_hesitation_after_three_seconds_gives_the_seat_to_play_the_pile(
     gap: float, penalised: bool
 ) -> None:
@@ -195,7 +199,7 @@ def test_hesitation_after_three_seconds_gives_the_seat_to_play_the_pile(
     hesitations = [e for e in events if isinstance(e, PileTaken) and e.why == "hesitation"]
     assert bool(hesitations) is penalised
     if penalised:
-        assert hesitations == [PileTaken((1,), (1,), 1, "hesitation", 1)]
+        assert hesitations == [PileTaken((1,), (1,), 1, "hesitation", 1, 4.200001)]
         assert state.stacks == (35, 36, 36) and state.round_no == 2 and state.turn == 2
     else:
         assert state.stacks == (35, 35, 36) and state.figures == 2
@@ -205,15 +209,15 @@ def test_no_deadline_before_a_rounds_first_card() -> None:
     state = start(3)
     assert engine.next_deadline(state) is None
     state = act(state, {"do": "play", "card": "racketeer"}, 5.0)
-    assert engine.next_deadline(state) == 8.0
-    state = act(state, {"do": "deadline"}, 8.0)
+    assert engine.next_deadline(state) == 8.000001
+    state = act(state, {"do": "deadline"}, 8.000001)
     assert engine.next_deadline(state) is None and state.turn == 1
 
 
 def test_the_deadline_follows_the_hesitation_option_and_the_skip() -> None:
     state = run(start(3, hesitation_s=2.0), plays("twin_racketeer", start_t=1.5))
-    assert engine.next_deadline(state) == 3.5
-    state = act(state, {"do": "deadline"}, 3.5)
+    assert engine.next_deadline(state) == 3.500001
+    state = act(state, {"do": "deadline"}, 3.500001)
     assert state.reveal is not None and state.reveal.seat == 2  # seat 1 skipped; seat 2 waited
 
 
@@ -274,7 +278,7 @@ def test_a_withdrawn_accusation_restarts_the_clock_without_penalty() -> None:
     state = act(state, {"do": "accuse", "by": [2], "against": 0}, 1.5)
     state = act(state, {"do": "withdraw"}, 10.0)
     assert state.accusation is None and state.reveal is None
-    assert engine.next_deadline(state) == 13.0 and state.stacks == (35, 36, 36)
+    assert engine.next_deadline(state) == 13.000001 and state.stacks == (35, 36, 36)
 
 
 @pytest.mark.parametrize("action, words", [
@@ -387,7 +391,7 @@ def test_even_nastier_only_for_the_starters_first_card(
     pile = len(state.pile)
     events = engine.decide(state, {"do": "mistake", "seat": offender, "kind": "wrong_number"}, 9)
     assert not any(isinstance(e, PenaltyCardsGiven) for e in events)
-    assert PileTaken((offender,), (pile,), offender, "wrong_number", offender) in events
+    assert PileTaken((offender,), (pile,), offender, "wrong_number", offender, 9) in events
 
 
 def test_even_nastier_does_not_apply_to_hesitation() -> None:
@@ -432,8 +436,8 @@ def test_the_last_card_wins_at_the_next_play() -> None:
 
 def test_the_last_card_wins_when_nobody_contests_it_in_time() -> None:
     state = _last_card()
-    assert engine.next_deadline(state) == 7.0
-    state = act(state, {"do": "deadline"}, 7.0)
+    assert engine.next_deadline(state) == 7.000001
+    state = act(state, {"do": "deadline"}, 7.000001)
     assert state.over and state.winners == (1,) and state.stacks[2] == 1
 
 
@@ -459,7 +463,7 @@ def test_a_false_accusation_or_anothers_mistake_ends_the_game(action: dict[str, 
 
 
 def test_nothing_is_accepted_after_the_game_is_over() -> None:
-    state = act(_last_card(), {"do": "deadline"}, 7.0)
+    state = act(_last_card(), {"do": "deadline"}, 7.000001)
     assert engine.next_deadline(state) is None
     with pytest.raises(IllegalAction, match="game is over: Ben won"):
         act(state, {"do": "play", "card": "gun"}, 9.0)
@@ -469,7 +473,7 @@ def test_a_ruling_event_is_followed_by_the_pile_move() -> None:
     state = run(start(3), plays("racketeer"))
     events = engine.decide(state, {"do": "accuse", "by": [1, 2], "against": 0, "upheld": False}, 2)
     assert [type(e) for e in events] == [AccusationOpened, AccusationRuled, PileTaken]
-    assert events[2] == PileTaken((1, 2), (1, 0), 1, "not_upheld", 0)
+    assert events[2] == PileTaken((1, 2), (1, 0), 1, "not_upheld", 0, 2)
 
 
 def test_card_played_records_time_turn_and_serial() -> None:
@@ -484,9 +488,12 @@ SAMPLE_EVENTS = [
     CardPlayed(0, "gun", 1.0),
     AccusationOpened((0, 3), 1),
     AccusersJoined((2,)),
-    AccusationRuled(False),
+    AccusationRuled(False, 9.0),
     AccusationWithdrawn(9.5),
-    PileTaken((2, 4, 0), (3, 2, 2), 2, "not_upheld", 1),
+    PileTaken((2, 4, 0), (3, 2, 2), 2, "not_upheld", 1, 9.0),
+    CardReassigned(2, False),
+    CardReplaced("twin_phone"),
+    MissedCardAdded(1, "gun", 4.5, 6.25),
     PenaltyCardsGiven(1, (0, 2, 3)),
     WordSet(1, "peek-a-boo"),
     GameEnded((1,)),

@@ -149,7 +149,7 @@ def test_seat_buttons_and_the_hosts_ruling_at_the_table() -> None:
     assert table.hub.latest().public["revealed_count"] == 1
     clock.now += 10  # the clock is stopped while the host thinks
     table.tick()
-    assert table.hub.latest().public["accusation"] == {"by": [2], "against": 0}
+    assert table.hub.latest().public["accusation"] == {"by": [2], "against": 0, "kind": "", "alleged": "", "gap": None}
     assert table.process(ButtonPressed("confirm", at=clock.now)).accepted
     public = table.hub.latest().public
     assert public["accusation"] is None and public["revealed"]["why"] == "upheld"

@@ -29,10 +29,18 @@ ACTIONS = st.one_of(
     st.builds(lambda s, k: {"do": "mistake", "seat": s, "kind": k}, st.integers(0, 5),
               st.sampled_from(MISTAKES)),
     st.builds(lambda w: {"do": "word", "text": w}, st.sampled_from(["pfft", "ouch", "3/4"])),
+    st.builds(lambda b: {"do": "reassign", "by": b}, st.integers(0, 5)),
+    st.builds(lambda c: {"do": "replace_card", "card": c}, st.sampled_from(CARDS)),
+    st.builds(lambda c: {"do": "missed_card", "card": c}, st.sampled_from(CARDS)),
+    st.just({"do": "hesitation"}),
+    st.builds(lambda b, k: {"do": "accuse", "by": b, "upheld": None, "kind": k},
+              st.lists(st.integers(0, 5), min_size=1, max_size=2, unique=True),
+              st.sampled_from(["wrong_number", "wrong_word", "spoke_on_gun", "hesitation"])),
 )  # fmt: skip
 GAMES = st.tuples(
     st.integers(2, 6),
-    st.fixed_dictionaries({"deck_size": st.integers(6, 24), "nasty": st.booleans(),
+    st.fixed_dictionaries({"deck_size": st.integers(6, 24),
+                           "nasty": st.sampled_from([False, True, "second_round"]),
                            "even_nastier": st.booleans()}),
     st.lists(st.tuples(st.sampled_from([0.3, 1.0, 2.9, 3.5, 8.0]), ACTIONS), min_size=10, max_size=150),
 )  # fmt: skip

@@ -32,8 +32,8 @@ def test_the_table_view_during_play() -> None:
     assert view["revealed_count"] is None and view["revealed"] is None
     assert [s["cards"] for s in view["seats"]] == [26, 26, 27, 26]
     assert (view["turn"], view["pile"], view["top"], view["last_player"]) == (0, 3, "gun", 3)
-    assert view["deadline"] == 6.0
-    assert view["timer"] == {"from": 3.0, "deadline": 6.0, "seconds": 3.0}
+    assert view["deadline"] == 6.000001
+    assert view["timer"] == {"from": 3.0, "deadline": 6.000001, "seconds": 3.0}
     assert view["status"] == "Ann to play"
     assert json.loads(json.dumps(view)) == view
 
@@ -43,7 +43,7 @@ def test_an_accusation_reveals_the_correct_number_and_stops_the_timer() -> None:
     view = engine.public_view(state)
     assert view["revealed_count"] == 4
     assert view["revealed"] == {"count": 4, "figures": 4, "why": "accusation", "seat": 3}
-    assert view["accusation"] == {"by": [1], "against": 3}
+    assert view["accusation"] == {"by": [1], "against": 3, "kind": "", "alleged": "", "gap": None}
     assert view["deadline"] is None and view["timer"] is None
     assert view["status"] == "Ben accuses Dee: the count was 4. Host: upheld or not?"
 
@@ -52,10 +52,10 @@ def test_a_penalty_reveals_the_count_until_the_next_card() -> None:
     state = run(_during_play(), [(8.0, {"do": "play", "card": "gun"})])
     assert state.round_no == 2 and len(state.pile) == 1  # Ann hesitated at 6.0
     assert engine.public_view(state)["revealed_count"] is None
-    hesitated = act(_during_play(), {"do": "deadline"}, 6.0)
+    hesitated = act(_during_play(), {"do": "deadline"}, 6.000001)
     view = engine.public_view(hesitated)
     assert view["revealed"] == {"count": 4, "figures": 4, "why": "hesitation", "seat": 0}
-    assert view["status"] == "Ann hesitated; the count was 4. Ann starts the next round."
+    assert view["status"] == "Ann hesitated more than 3 seconds; the count was 4. Ann starts the next round."
     assert view["deadline"] is None and view["pile"] == 0
 
 
@@ -68,7 +68,7 @@ def test_a_penalty_reveals_the_count_until_the_next_card() -> None:
         ({"seats": 2}, plays("twin_phone"), "Ben skips: Ann to play"),
         ({}, plays("racketeer", "gun") + [(2.5, {"do": "mistake", "seat": 1,
                                                  "kind": "spoke_on_gun"})],
-         "Ben spoke on the gun; the count was 2. Ben starts the next round."),
+         "Ben spoke on a gun; the count was 2. Ben starts the next round."),
         ({}, plays("racketeer") + [(1.5, {"do": "accuse", "by": [1, 2], "against": 0,
                                           "upheld": False})],
          "The accusation against Ann was not upheld; the count was 1. Ben starts the next round."),
@@ -90,9 +90,17 @@ def test_seat_view_adds_only_that_seats_own_facts() -> None:
     assert {k: v for k, v in view.items() if k in public} == public
     assert {k: view[k] for k in set(view) - set(public)} == {
         "you": 0, "your_cards": 26, "your_turn": True, "you_skip": False,
-        "can_accuse": True, "choose_word": False,
+        "can_accuse": True, "choose_word": False, "accuse_why_not": None, "accuse_against": 3,
+        "accuse_kinds": [{"kind": "wrong_number", "label": "Wrong count"},
+                         {"kind": "wrong_word", "label": "Wrong word"},
+                         {"kind": "spoke_on_gun", "label": "Spoke on a gun"},
+                         {"kind": "hesitation", "label": "Too slow (over 3 s)"}],
     }  # fmt: skip
-    assert engine.seat_view(state, 3)["can_accuse"] is False  # Dee played the last card
+    dee = engine.seat_view(state, 3)  # Dee played the last card
+    assert dee["can_accuse"] is False
+    assert dee["accuse_why_not"] == (
+        "You played the last card: only the next card can be accused by you."
+    )
     with pytest.raises(IllegalAction, match="no seat 4"):
         engine.seat_view(state, 4)
 
@@ -140,7 +148,7 @@ def _signals(state: State, action: dict[str, Any], t: float) -> list[tuple[str, 
     [
         ({"do": "play", "card": "racketeer"}, 4.5, [("card", 0), ("turn", 1)]),
         ({"do": "play", "card": "twin_phone"}, 4.5, [("card", 0), ("turn", 2)]),
-        ({"do": "deadline"}, 6.0, [("hesitation", 0), ("turn", 0)]),
+        ({"do": "deadline"}, 6.000001, [("hesitation", 0), ("turn", 0)]),
         ({"do": "accuse", "by": [1], "against": 3}, 4.5, []),
         ({"do": "accuse", "by": [0], "against": 3, "upheld": True}, 4.5,
          [("upheld", 3), ("turn", 3)]),
@@ -157,4 +165,4 @@ def test_signals(action: dict[str, Any], t: float, expected: list[Any]) -> None:
 
 def test_game_over_signal() -> None:
     state = run(start(3, deck_size=3), plays("racketeer"))
-    assert _signals(state, {"do": "deadline"}, 4.0) == [("game_over", 0)]
+    assert _signals(state, {"do": "deadline"}, 4.000001) == [("game_over", 0)]

@@ -16,10 +16,3 @@ document.addEventListener("submit", (e) => {
   list.value = JSON.stringify(hand);
 }, true);
 
-/* A live update may leave a select with nothing chosen (no option carries "selected"):
-   choose its first option again, as a freshly loaded page would. */
-document.addEventListener("snapshot", (e) => {
-  e.target.querySelectorAll("select").forEach((s) => {
-    if (s.selectedIndex < 0 && s.options.length) s.selectedIndex = 0;
-  });
-}, true);

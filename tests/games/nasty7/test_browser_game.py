@@ -1,0 +1,337 @@
+"""A whole game of The Nasty 7 at a real table, in Chromium at 390×844.
+
+The real pipeline: a synthetic camera renders the deck's QR cards landing on the pile,
+the real decoder and tracker read them, the table loop books them; a seat's button is a
+gpiozero mock pin through ``hardware.attach``; the host and Ann use phones and tap only
+visible, labelled buttons. The game has a misread card corrected, a skipped player's card
+reassigned (the skipped player takes the pile), an upheld and a false accusation, a
+hesitation penalty whose clip the host opens and plays, and the end; the record the host
+downloads replays to the same state.
+
+Nothing depends on the machine's speed: one fake clock drives the table, the camera's
+frame times and the buttons; frames are released up to a scripted time and decoded in
+lockstep, and the test waits for the table to have handled them before it moves on.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.config import GpioConfig, SignalsConfig, TrackingConfig, WebConfig, ZonesConfig
+from companion.demo import demo_payloads
+from companion.inputs import Command, TagLeft
+from companion.records import replay_path
+from companion.store import SqliteStore
+from companion.table import Table
+from hardware import attach
+from tests.browser import BROWSER, join_links, shot, too_wide
+from tests.hardware import conftest as gpio
+from vision.frames import Frame
+from vision.pipeline import VisionPipeline
+from vision.synthetic import CardPlay, SyntheticTable
+from web import create_app
+from web.clips import CLIPS
+from web.server import make_server, stop
+
+pytestmark = BROWSER
+mock_factory = gpio.mock_factory  # gpiozero's mock pins (the hardware tests' fixture)
+expect.set_options(timeout=15_000)  # a loaded machine may be slow; nothing waits for a time
+
+FPS = 10.0
+PILE = [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]
+GPIO = GpioConfig(seat_buttons=[5, 6, 13], seat_leds=[12, 25, 24], confirm_button=17,
+                  undo_button=27, next_button=22, buzzer=9, bounce_s=0.01, hold_s=0.3)
+
+
+class Clock:
+    """The one clock of the table, the camera and the buttons; moved only by the test."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class GatedCamera:
+    """A ``FrameSource`` handing out the synthetic table's frames only up to ``limit``.
+
+    ``run_until(t)`` releases the frames captured at or before ``t`` and returns once the
+    camera waits for a later one: with a lockstep pipeline every earlier frame is decoded.
+    """
+
+    def __init__(self, feed: SyntheticTable) -> None:
+        self.feed = feed
+        self.limit = -1.0
+        self.waiting: int | None = None
+        self.cond = threading.Condition()
+        self.closed = False
+
+    def read(self) -> Frame | None:
+        index = self.feed._next  # the next frame index (the feed is not real-time)
+        with self.cond:
+            self.waiting = index
+            self.cond.notify_all()
+            self.cond.wait_for(lambda: self.closed or index / FPS <= self.limit)
+            if self.closed:
+                return None
+            self.waiting = None
+        return self.feed.read()
+
+    def run_until(self, t: float) -> None:
+        with self.cond:
+            self.limit = t
+            self.cond.notify_all()
+            ok = self.cond.wait_for(
+                lambda: self.waiting is not None and self.waiting / FPS > t, timeout=300)
+        assert ok, "the camera feed stalled"
+
+    def close(self) -> None:
+        with self.cond:
+            self.closed = True
+            self.cond.notify_all()
+        self.feed.close()
+
+
+def script(payloads: dict[str, list[str]]) -> list[CardPlay]:
+    """The cards as they land: (time, tag kind); each round's cards leave the table."""
+    used: dict[str, int] = {}
+
+    def card(kind: str, at: float, removed: float) -> CardPlay:
+        i = used.get(kind, 0)
+        used[kind] = i + 1
+        if kind == "missed":  # lands beside the pile, where the camera does not book it
+            return CardPlay(payloads["racketeer"][40], at=at, position=(0.12, 0.8),
+                            removed_at=removed, tag_px=110, angle=0.0)
+        return CardPlay(payloads[kind][i], at=at, zone="pile", removed_at=removed,
+                        tag_px=110, angle=0.0)
+
+    rounds = [
+        # round 1: Ann, Ben, Cy (its tag says Racketeer: the card is a Mobile phone),
+        # Ann's twin makes Ben skip, Ben plays anyway (booked to Cy)
+        ([("racketeer", 1.0), ("racketeer", 2.0), ("racketeer", 3.0),
+          ("twin_racketeer", 4.0), ("racketeer", 5.0)], 6.3),
+        # round 2: Ben, Cy; Ann accuses Cy of a wrong count: upheld
+        ([("racketeer", 7.0), ("racketeer", 8.0)], 9.3),
+        # round 3: Cy, Ann; Ben's button accuses Ann: not upheld
+        ([("racketeer", 10.0), ("racketeer", 11.0)], 12.3),
+        # round 4: Ben; Cy hesitates (penalty at 16.0), the card comes at 17.0
+        ([("racketeer", 13.0)], 16.6),
+        # round 5: Cy, Ann, Ben (the camera misses it), Cy, Ann (her last card), Ben's
+        # card ends the game
+        ([("racketeer", 17.0), ("gun", 18.0), ("missed", 19.0), ("phone", 20.0),
+          ("racketeer", 21.0), ("racketeer", 22.0)], 30.0),
+    ]
+    return [card(kind, at, removed) for cards, removed in rounds for kind, at in cards]
+
+
+@pytest.fixture
+def rig(state_dir: Path, mock_factory: Any) -> Iterator[dict[str, Any]]:
+    clock = Clock()
+    store = SqliteStore.in_state_dir(state_dir)
+    table = Table(store, clock=clock)
+    table.start()
+    res = table.submit(Command("start", {"game": "nasty7", "players": ["Ann", "Ben", "Cy"],
+                                         "options": {"deck_size": 15}})).result(10)
+    assert res.accepted, res.reason
+    payloads = demo_payloads("nasty7")
+    feed = SyntheticTable([], script(payloads), width=960, height=540, fps=FPS, seed=3,
+                          zones={"pile": PILE}, realtime=False, clock=clock)
+    camera = GatedCamera(feed)
+    from companion.commands.serve import ZoneSaver, start_clips
+
+    parts: list[Any] = []
+    recorder = start_clips(table, state_dir, parts)  # as companion serve wires it
+    (keeper,) = parts
+    from companion.decks import resolve_tag
+    from vision.decoding import default_decoder
+
+    pipeline = VisionPipeline(camera, default_decoder(), TrackingConfig(),
+                              ZonesConfig(polygons={"pile": PILE}),
+                              on_event=table.submit, resolve=resolve_tag, clock=clock,
+                              on_frame=recorder.on_frame, lockstep=True)
+    pipeline.start()
+    box = attach(table, GPIO, SignalsConfig(), pin_factory=mock_factory, clock=clock)
+    app = create_app(table, web_config=WebConfig(port=8080), state_dir=state_dir,
+                     camera=ZoneSaver(pipeline), testing=True)
+    server = make_server(app, "127.0.0.1", 0, 24)
+    server.prepare()
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    yield {"table": table, "clock": clock, "camera": camera, "keeper": keeper, "box": box,
+           "url": f"http://127.0.0.1:{server.bind_addr[1]}", "pipeline": pipeline}
+    stop(app, server)
+    thread.join(10)
+    camera.close()
+    pipeline.stop()
+    box.close()
+    keeper.stop()
+    table.stop()
+    store.close()
+
+
+def settle(rig: dict[str, Any]) -> None:
+    """Every queued input handled, every clip written."""
+    table: Table = rig["table"]
+    assert table.submit(TagLeft("barrier", table.clock())).result(10).ignored
+    assert rig["keeper"].flush()
+
+
+def run_until(rig: dict[str, Any], t: float) -> None:
+    """Camera frames up to game time ``t`` decoded and booked; the clock shows ``t`` and
+    every deadline due by then was delivered by the table loop."""
+    table: Table = rig["table"]
+    rig["camera"].run_until(t)
+    settle(rig)
+    rig["clock"].now = t
+    for _ in range(400):  # the loop wakes at least every 0.5 s to deliver deadlines
+        due = table.hub.latest().deadline
+        if due is None or due > table.now():
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the table loop did not deliver a due deadline")
+    settle(rig)
+
+
+def press(factory: Any, pin: int) -> None:
+    """A human press of a seat button (contacts chatter a little)."""
+    p = factory.pin(pin)
+    for _ in range(3):
+        p.drive_low()
+        p.drive_high()
+    p.drive_low()
+    time.sleep(0.05)
+    p.drive_high()
+
+
+def view(rig: dict[str, Any]) -> Any:
+    return rig["table"].hub.latest().public
+
+
+def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: Path,
+                                   mock_factory: Any, tmp_path: Path) -> None:
+    url, table = rig["url"], rig["table"]
+    host = phone()
+    links = join_links(host, url, state_dir)
+    ann = phone()
+    ann.goto(links[0])
+    ann.get_by_role("button", name="Join as Ann").click()
+    ann.wait_for_url(re.compile(r"/seat/0$"))
+    ann.wait_for_selector("#conn.live")
+    expect(ann.locator("#accuse-why")).to_have_text(
+        "No card is on the pile: there is nothing to accuse anyone of yet.")
+    host.goto(url + "/host")
+    host.wait_for_selector("#conn.live")
+    controls = host.locator("#host-live")
+
+    # Round 1: the third card's tag says Racketeer, but it is a Mobile phone.
+    run_until(rig, 3.5)
+    assert view(rig)["top"] == "racketeer" and view(rig)["last_player"] == 2
+    expect(controls).to_contain_text("Racketeer, booked to Cy")
+    shot(host, "nasty7-host-last-card")
+    assert too_wide(host) == []
+    controls.get_by_label("Misread? The card was really").select_option(label="Mobile phone")
+    controls.get_by_role("button", name="Correct the last card").click()
+    expect(controls).to_contain_text("Mobile phone, booked to Cy")
+    assert table.session is not None and table.session.state.figures == 3
+
+    # Ann's twin makes Ben skip; Ben plays anyway and the camera books it to Cy.
+    run_until(rig, 5.5)
+    assert view(rig)["last_player"] == 2 and view(rig)["pile"] == 5
+    controls.get_by_role("button", name="Ben", exact=True).click()
+    expect(controls).to_contain_text("Ben played instead of skipping")
+    assert [r["cards"] for r in view(rig)["seats"]] == [3, 8, 4]
+    shot(host, "nasty7-host-reassigned")
+
+    # Round 2: Ann accuses Cy of a wrong count from her phone; the host upholds it.
+    run_until(rig, 8.5)
+    expect(ann.get_by_role("button", name="Wrong count")).to_be_visible()
+    shot(ann, "nasty7-seat-accuse")
+    assert too_wide(ann) == []
+    ann.get_by_role("button", name="Wrong count").click()
+    expect(controls).to_contain_text("Ann accuses Cy of a wrong count")
+    expect(controls).to_contain_text("Recount: the count was 2")
+    expect(ann.locator("#accuse-why")).to_have_text("You have accused: wait for the host's ruling.")
+    shot(host, "nasty7-host-ruling")
+    controls.get_by_role("button", name="Upheld: Cy takes the pile").click()
+    expect(controls).to_contain_text("The accusation against Cy was upheld")
+    assert [r["cards"] for r in view(rig)["seats"]] == [3, 7, 5]
+
+    # Round 3: Ben's seat button accuses Ann; the host rules it false.
+    run_until(rig, 11.5)
+    press(mock_factory, 6)
+    expect(controls).to_contain_text("Ben accuses Ann")
+    controls.get_by_role("button", name="Not upheld: the accusers take it").click()
+    expect(controls).to_contain_text("The accusation against Ann was not upheld")
+    assert [r["cards"] for r in view(rig)["seats"]] == [2, 9, 4]
+
+    # Round 4: Cy hesitates after Ben's card (13.0): at 16.0 the clock gives Cy the pile.
+    run_until(rig, 16.5)
+    assert view(rig)["dispute"]["kind"] == "hesitation"
+    expect(controls).to_contain_text("Cy: no card within 3 s")
+    shot(host, "nasty7-host-hesitation")
+    expect(ann.locator(".clip-link")).to_contain_text("Cy: no card within 3 s — watch")
+    controls.get_by_role("link", name="Watch the clip").click()
+    host.wait_for_selector("#clip[data-ready='1']")
+    expect(host.locator("#clip-what")).to_have_text("Cy: no card within 3 s")
+    expect(host.locator("#clip-clock")).to_have_text("0.0 s of 3 s")
+    host.get_by_role("button", name="Frame ▶").click()
+    expect(host.locator("#clip-clock")).to_have_text("0.1 s of 3 s")
+    host.get_by_role("button", name="Play").click()
+    # the clip runs from Ben's card (booked at the frame that read it) to the penalty
+    dispute = view(rig)["dispute"]
+    assert 12.7 <= dispute["start"] <= 13.1 and dispute["end"] == dispute["start"] + 3.000001
+    expect(host.locator("#clip-pos")).to_have_text("Frame 31 of 31", timeout=15000)
+    expect(host.locator("#clip-clock")).to_have_text("3.0 s of 3 s")
+    shot(host, "nasty7-clip")
+    assert too_wide(host) == []
+    assert table.info is not None
+    meta = json.loads((state_dir / CLIPS / table.info.game_id / "3" / "meta.json").read_text())
+    assert meta["frames"][0]["t"] == dispute["start"]
+    assert meta["frames"][-1]["t"] == round(dispute["start"] + 3.0, 3)
+    host.goto(url + "/host")
+    host.wait_for_selector("#conn.live")
+    controls = host.locator("#host-live")
+
+    # Round 5: the camera misses Ben's card; the host adds it (it landed about 1 s ago).
+    run_until(rig, 19.6)
+    assert view(rig)["last_player"] == 0 and view(rig)["turn"] == 1
+    controls.get_by_text("The camera missed a card of Ben").click()
+    controls.get_by_label("The card was", exact=True).select_option(label="Racketeer")
+    controls.get_by_label("It landed").select_option(label="about 1\u00a0s ago")
+    shot(host, "nasty7-host-missed-card")
+    controls.get_by_role("button", name="Add the missed card").click()
+    expect(controls).to_contain_text("Racketeer, booked to Ben")
+    assert view(rig)["turn"] == 2 and view(rig)["deadline"] == 22.600001  # Cy's clock: now
+
+    # To the end: Ann plays her last card, Ben's next card ends the game.
+    run_until(rig, 23.0)
+    outcome = table.hub.latest().outcome
+    assert outcome is not None and outcome["winner"] == 0
+    expect(ann.locator("#live")).to_contain_text("Ann wins!")
+    shot(ann, "nasty7-seat-over")
+
+    # The record the host downloads replays to the same state.
+    host.reload()
+    with host.expect_download() as download:
+        host.get_by_role("link", name=re.compile("this game")).click()
+    path = tmp_path / "game.jsonl"
+    download.value.save_as(path)
+    replay = replay_path(path)
+    assert table.session is not None
+    assert replay.state == json.loads(json.dumps(table.session.engine.state_json(
+        table.session.state)))
+    assert replay.outcome == outcome
+    lines = [json.loads(x) for x in path.read_text().splitlines()[1:] if x.strip()]
+    done = [x["do"] for x in lines]
+    assert {"replace_card", "reassign", "accuse", "rule", "missed_card"} <= set(done)
