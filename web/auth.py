@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import logging
 import secrets
 import socket
 import threading
@@ -26,6 +28,10 @@ from companion.paths import write_secret
 
 HOST_TOKEN_FILE = "host_token"
 SECRET_FILE = "web_secret"
+#: seats' code generations and joined state (survive a restart)
+SEATS_FILE = "seats.json"
+
+log = logging.getLogger(__name__)
 HOST_COOKIE = "tc_host"
 CSRF_COOKIE = "tc_csrf"
 SEAT_COOKIE = "tc_seat{}"
@@ -95,14 +101,37 @@ class JoinTokens:
     Each seat of a game has a *generation*: the host re-issuing a seat's code bumps it,
     which drops the seat's unused codes and makes the cookie of the phone that had
     joined it stale (that phone is told it was replaced). ``joined`` says which seats
-    a phone holds now.
+    a phone holds now. With a ``path``, generations and joined seats are kept in that
+    file, so a restart neither lets a replaced phone back in nor locks out its successor.
     """
 
     max_age: float = JOIN_MAX_AGE
+    path: Path | None = None
     _tokens: dict[str, tuple[str, int, float]] = field(default_factory=dict)
     _generation: dict[tuple[str, int], int] = field(default_factory=dict)
     _joined: set[tuple[str, int]] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        if self.path is None or not self.path.exists():
+            return
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            self._generation = {(str(g), int(s)): int(v) for g, s, v in data["generations"]}
+            self._joined = {(str(g), int(s)) for g, s in data["joined"]}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.error("ignoring %s (%s): every seat keeps its first code", self.path, exc)
+
+    def _save(self) -> None:
+        """Write generations and joined seats (called with the lock held)."""
+        if self.path is None:
+            return
+        data = {"generations": [[g, s, v] for (g, s), v in self._generation.items()],
+                "joined": [[g, s] for g, s in self._joined]}
+        try:
+            write_secret(self.path, json.dumps(data))
+        except OSError as exc:
+            log.error("cannot save the seats to %s: %s", self.path, exc)
 
     def for_seat(self, game_id: str, seat: int) -> str:
         """The unused token of ``seat`` in ``game_id`` (a new one if none is left)."""
@@ -130,6 +159,7 @@ class JoinTokens:
             found = self._tokens.pop(token, None)
             if found is not None:
                 self._joined.add((found[0], found[1]))
+                self._save()
         return None if found is None else (found[0], found[1])
 
     def generation(self, game_id: str, seat: int) -> int:
@@ -150,6 +180,7 @@ class JoinTokens:
                 del self._tokens[token]
             self._generation[(game_id, seat)] = self._generation.get((game_id, seat), 0) + 1
             self._joined.discard((game_id, seat))
+            self._save()
 
     def _expire(self, now: float) -> None:
         for token in [t for t, (_, _, made) in self._tokens.items() if now - made > self.max_age]:
@@ -168,7 +199,7 @@ class Guard:
         self.state_dir = state_dir
         self._secret = secret_key(state_dir)
         self._signer = URLSafeTimedSerializer(self._secret, salt="table-companion")
-        self.joins = JoinTokens()
+        self.joins = JoinTokens(path=state_dir / SEATS_FILE)
 
     # --- host -----------------------------------------------------------------------
 

@@ -11,11 +11,12 @@ from flask import Flask
 from werkzeug.datastructures import MultiDict
 
 from companion import games
+from companion.config import WebConfig
 from companion.games.base import IllegalAction, OptionSpec, get_int, get_str
 from companion.inputs import Source
 from companion.table import Table
 from tests.web.conftest import act, as_host, csrf_of, join, join_url, start_game
-from web import render
+from web import create_app, render
 from web.host import option_controls
 from web.public import generic_sentence
 
@@ -166,3 +167,21 @@ def test_reissue_replaces_the_old_phone_and_a_new_game_asks_to_rejoin(
     text = page.get_data(as_text=True)
     assert "New game: scan your code again" in text and "secret" not in text.lower()
     assert join_url(host, 0)
+
+
+def test_a_reissued_seat_stays_reissued_after_a_restart(
+        app: Flask, table: Table, state_dir: Path) -> None:
+    """A restart must not let the replaced phone back in, nor lock out the new one."""
+    start_game(table, ["Ann", "Ben", "Cy"])
+    host = as_host(app, state_dir)
+    old = join(app, host, 1)
+    assert host.post("/host/seat/1/reissue",
+                     data={"csrf_token": csrf_of(host)}).status_code == 303
+    new = join(app, host, 1)
+    restarted = create_app(table, web_config=WebConfig(), state_dir=state_dir, testing=True)
+    for client in (old, new):  # the same cookies, against the restarted dashboard
+        client.application = restarted
+    assert old.get("/seat/1").status_code == 403
+    assert new.get("/seat/1").status_code == 200
+    panel = as_host(restarted, state_dir).get("/host").get_data(as_text=True)
+    assert panel.count("Joined on a phone") == 1

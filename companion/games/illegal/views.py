@@ -243,6 +243,7 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "name": s.name,
         "hand": s.hand,
         "your_turn": state.phase != OVER and state.turn == seat,
+        "attention": attention(state, seat),
         "can_end_turn": state.turn == seat
         and not s.pending
         and (state.phase == MORE or bool(state.gathered)),
@@ -251,6 +252,21 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         **controls(state, seat),
     }
     return view
+
+
+def attention(state: State, seat: int) -> bool:
+    """Whether ``seat`` must act now (the phone's turn alert): its turn (unless another
+    player's loss choice holds the table), its own loss choice, its shown card that still
+    needs a target or cost, a Magnum nobody claimed yet (its player must claim it: every
+    seat holding cards is asked), or its hand to reveal after the hand."""
+    s = state.seats[seat]
+    if state.phase == OVER:
+        return state.scores is None and (s.revealed is None or len(s.revealed) < s.hand)
+    if s.pending or (state.unclaimed and s.hand > 0):
+        return True
+    if state.phase == CHOOSE and state.awaiting is not None:
+        return state.awaiting.seat == seat
+    return state.turn == seat
 
 
 def _names(state: State, seats: Sequence[int]) -> list[dict[str, Any]]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,21 +25,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.config import GpioConfig, SignalsConfig, TrackingConfig, WebConfig, ZonesConfig
+from companion.config import GpioConfig, SignalsConfig
 from companion.demo import demo_payloads
-from companion.inputs import Command, TagLeft
 from companion.records import replay_path
-from companion.store import SqliteStore
 from companion.table import Table
 from hardware import attach
 from tests.browser import BROWSER, join_links, shot, too_wide
+from tests.camera_rig import Clock, camera_rig
 from tests.hardware import conftest as gpio
-from vision.frames import Frame
-from vision.pipeline import VisionPipeline
-from vision.synthetic import CardPlay, SyntheticTable
-from web import create_app
+from vision.synthetic import CardPlay
 from web.clips import CLIPS
-from web.server import make_server, stop
 
 pytestmark = BROWSER
 mock_factory = gpio.mock_factory  # gpiozero's mock pins (the hardware tests' fixture)
@@ -50,56 +44,6 @@ FPS = 10.0
 PILE = [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]
 GPIO = GpioConfig(seat_buttons=[5, 6, 13], seat_leds=[12, 25, 24], confirm_button=17,
                   undo_button=27, next_button=22, buzzer=9, bounce_s=0.01, hold_s=0.3)
-
-
-class Clock:
-    """The one clock of the table, the camera and the buttons; moved only by the test."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class GatedCamera:
-    """A ``FrameSource`` handing out the synthetic table's frames only up to ``limit``.
-
-    ``run_until(t)`` releases the frames captured at or before ``t`` and returns once the
-    camera waits for a later one: with a lockstep pipeline every earlier frame is decoded.
-    """
-
-    def __init__(self, feed: SyntheticTable) -> None:
-        self.feed = feed
-        self.limit = -1.0
-        self.waiting: int | None = None
-        self.cond = threading.Condition()
-        self.closed = False
-
-    def read(self) -> Frame | None:
-        index = self.feed._next  # the next frame index (the feed is not real-time)
-        with self.cond:
-            self.waiting = index
-            self.cond.notify_all()
-            self.cond.wait_for(lambda: self.closed or index / FPS <= self.limit)
-            if self.closed:
-                return None
-            self.waiting = None
-        return self.feed.read()
-
-    def run_until(self, t: float) -> None:
-        with self.cond:
-            self.limit = t
-            self.cond.notify_all()
-            ok = self.cond.wait_for(
-                lambda: self.waiting is not None and self.waiting / FPS > t, timeout=300)
-        assert ok, "the camera feed stalled"
-
-    def close(self) -> None:
-        with self.cond:
-            self.closed = True
-            self.cond.notify_all()
-        self.feed.close()
 
 
 def script(payloads: dict[str, list[str]]) -> list[CardPlay]:
@@ -136,71 +80,35 @@ def script(payloads: dict[str, list[str]]) -> list[CardPlay]:
 
 @pytest.fixture
 def rig(state_dir: Path, mock_factory: Any) -> Iterator[dict[str, Any]]:
-    clock = Clock()
-    store = SqliteStore.in_state_dir(state_dir)
-    table = Table(store, clock=clock)
-    table.start()
-    res = table.submit(Command("start", {"game": "nasty7", "players": ["Ann", "Ben", "Cy"],
-                                         "options": {"deck_size": 15}})).result(10)
-    assert res.accepted, res.reason
-    payloads = demo_payloads("nasty7")
-    feed = SyntheticTable([], script(payloads), width=960, height=540, fps=FPS, seed=3,
-                          zones={"pile": PILE}, realtime=False, clock=clock)
-    camera = GatedCamera(feed)
-    from companion.commands.serve import ZoneSaver, start_clips
+    from companion.commands.serve import start_clips
 
-    parts: list[Any] = []
-    recorder = start_clips(table, state_dir, parts)  # as companion serve wires it
-    (keeper,) = parts
-    from companion.decks import resolve_tag
-    from vision.decoding import default_decoder
+    extra: dict[str, Any] = {}
 
-    pipeline = VisionPipeline(camera, default_decoder(), TrackingConfig(),
-                              ZonesConfig(polygons={"pile": PILE}),
-                              on_event=table.submit, resolve=resolve_tag, clock=clock,
-                              on_frame=recorder.on_frame, lockstep=True)
-    pipeline.start()
-    box = attach(table, GPIO, SignalsConfig(), pin_factory=mock_factory, clock=clock)
-    app = create_app(table, web_config=WebConfig(port=8080), state_dir=state_dir,
-                     camera=ZoneSaver(pipeline), testing=True)
-    server = make_server(app, "127.0.0.1", 0, 24)
-    server.prepare()
-    thread = threading.Thread(target=server.serve, daemon=True)
-    thread.start()
-    yield {"table": table, "clock": clock, "camera": camera, "keeper": keeper, "box": box,
-           "url": f"http://127.0.0.1:{server.bind_addr[1]}", "pipeline": pipeline}
-    stop(app, server)
-    thread.join(10)
-    camera.close()
-    pipeline.stop()
-    box.close()
-    keeper.stop()
-    table.stop()
-    store.close()
+    def attach_parts(table: Table, clock: Clock, parts: list[Any]) -> Any:
+        recorder = start_clips(table, state_dir, parts)  # as companion serve wires it
+        (extra["keeper"],) = parts
+        extra["box"] = attach(table, GPIO, SignalsConfig(), pin_factory=mock_factory,
+                              clock=clock)
+        parts.append(extra["box"])
+        return recorder.on_frame
+
+    with camera_rig(state_dir, "nasty7", ["Ann", "Ben", "Cy"], {"deck_size": 15},
+                    script(demo_payloads("nasty7")), {"pile": PILE}, fps=FPS,
+                    before_app=attach_parts) as r:
+        r.flushes.append(extra["keeper"].flush)
+        yield {"table": r.table, "clock": r.clock, "camera": r.camera, "rig": r,
+               "keeper": extra["keeper"], "box": extra["box"], "url": r.url,
+               "pipeline": r.pipeline}
 
 
 def settle(rig: dict[str, Any]) -> None:
     """Every queued input handled, every clip written."""
-    table: Table = rig["table"]
-    assert table.submit(TagLeft("barrier", table.clock())).result(10).ignored
-    assert rig["keeper"].flush()
+    rig["rig"].settle()
 
 
 def run_until(rig: dict[str, Any], t: float) -> None:
-    """Camera frames up to game time ``t`` decoded and booked; the clock shows ``t`` and
-    every deadline due by then was delivered by the table loop."""
-    table: Table = rig["table"]
-    rig["camera"].run_until(t)
-    settle(rig)
-    rig["clock"].now = t
-    for _ in range(400):  # the loop wakes at least every 0.5 s to deliver deadlines
-        due = table.hub.latest().deadline
-        if due is None or due > table.now():
-            break
-        time.sleep(0.05)
-    else:
-        raise AssertionError("the table loop did not deliver a due deadline")
-    settle(rig)
+    """Camera frames up to game time ``t`` decoded and booked; deadlines delivered."""
+    rig["rig"].run_until(t)
 
 
 def press(factory: Any, pin: int) -> None:
