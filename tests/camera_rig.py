@@ -127,12 +127,14 @@ def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict
                on_frame: Callable[[Frame], None] | None = None,
                before_app: Callable[[Table, Clock, list[Any]],
                                     Callable[[Frame], None] | None] | None = None,
+               known_zones: dict[str, Polygon] | None = None,
                ) -> Iterator[Rig]:
     """A started game of ``game`` whose camera plays ``plays``; the dashboard on loopback.
 
     ``before_app(table, clock, parts)`` may attach more (buttons, a clip keeper) and return
     the pipeline's ``on_frame``; every part it appends is stopped (``stop()`` or
-    ``close()``) when the rig ends.
+    ``close()``) when the rig ends. ``known_zones``: the zones the pipeline starts with
+    (default ``zones``; ``{}`` when the test draws and saves them on the camera page).
     """
     from companion.commands.serve import ZoneSaver
     from companion.decks import resolve_tag
@@ -152,7 +154,8 @@ def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict
     if before_app is not None:
         on_frame = before_app(table, clock, parts) or on_frame
     pipeline = VisionPipeline(camera, default_decoder(), TrackingConfig(),
-                              ZonesConfig(polygons=zones), on_event=table.submit,
+                              ZonesConfig(polygons=zones if known_zones is None else known_zones),
+                              on_event=lambda event: None if table.submit(event) else None,
                               resolve=resolve_tag, clock=clock, on_frame=on_frame,
                               lockstep=True)
     pipeline.start()

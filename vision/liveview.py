@@ -35,11 +35,11 @@ def annotate(
     else:
         canvas = canvas.copy()
     out_h, out_w = canvas.shape[:2]
-    for name, polygon in zones.items():
+    # outlines only: the camera page labels each zone in words over the picture ("Ann",
+    # "Discard pile"), never with its stored name ("seat:0")
+    for polygon in zones.values():
         pts = np.array([(x * out_w, y * out_h) for x, y in polygon], np.int32)
         cv2.polylines(canvas, [pts], True, ZONE_COLOUR, 2)
-        cv2.putText(canvas, name, tuple(pts[0] + (4, 18)), cv2.FONT_HERSHEY_SIMPLEX, 0.55,
-                    ZONE_COLOUR, 2)
     sw, sh = source_size or (w, h)
     fx, fy = out_w / sw, out_h / sh
     for det, label, known in detections:

@@ -247,6 +247,13 @@ def _euros(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
+def _points(value: Any) -> str:
+    """A score grouped with narrow no-break spaces, as the games write them: ``16 000``."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return Markup(f'<span class="amt">{_grouped(value, NNBSP)}</span>')
+    return "—" if value is None else str(value)
+
+
 def _nowrap(value: Any) -> Markup:
     """Any text whose spaces must not break (an amount a game formatted itself)."""
     text = str(value).replace(" ", NBSP)
@@ -290,7 +297,7 @@ def install(app: Flask, *, csrf_token: Callable[[], str], is_host: Callable[[], 
     ``csrf_token`` and ``is_host`` come from ``web.guards`` (the factory passes them in,
     so this module needs no access control of its own).
     """
-    app.jinja_env.filters.update(label=_label, money=_money, euros=_euros, scalar=_scalar,
+    app.jinja_env.filters.update(label=_label, money=_money, euros=_euros, points=_points, scalar=_scalar,
                                  words=humanise, nowrap=_nowrap)
     app.jinja_env.tests.update(list=_is_list, map=_is_map, table=_is_table)
     app.jinja_env.globals.update(seat_name=seat_name, csrf_token=csrf_token, is_host=is_host,

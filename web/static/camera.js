@@ -81,7 +81,7 @@ function camera(box) {
     try {
       const data = await (await fetch("/api/camera", { credentials: "same-origin" })).json();
       const c = data.camera || {};
-      const tags = (c.tags || []).length;
+      const tags = Object.keys(c.tags || {}).length;
       document.getElementById("cam-status").textContent =
         `${c.state || "unknown"} · ${c.fps || 0} fps · decode ${c.decode_ms ?? "–"} ms · ${tags} tag(s) visible` +
         (c.last_error ? ` · ${c.last_error}` : "");

@@ -69,7 +69,8 @@ so raw events must never be sent to clients.
 amount} for every agent, left, spent, can_bribe, why_not_bribe, can_protest,
 why_not_protest, can_move, why_not_move, can_eliminate_with: [agents with enough bribe],
 eliminations: [{agent, name, colour, targets: [{id, name}]}] offered now, can_settle,
-why_not_settle (concede/compare), is_protester, why_not_act, on_turn}``.
+why_not_settle (concede/compare), is_protester, why_not_act, on_turn, attention (must act
+now: concede or compare, answer "Protest?", or its turn; the phone's turn alert)}``.
 
 Modules: ``state`` (options, the state, ``start``), ``events``, ``decide`` (the rules,
 commits and the end), ``fold`` (``apply``), ``views`` (views and signals) and

@@ -326,7 +326,19 @@ def _seat_view(state: State, seat: int, may: dict[str, Any]) -> dict[str, Any]:
         "why_not_protest": may["why_not_protest"],
         "min_protest": MIN_CALL,
     }
+    view["me"]["attention"] = _attention(state, view["me"])
     return view
+
+
+def _attention(state: State, me: dict[str, Any]) -> bool:
+    """Whether the seat must act now (the phone's turn alert): an open protest waiting
+    for its concession or comparison, a "Protest?" it may answer, or its turn (unless an
+    open protest of others holds the table). Never once the game is over."""
+    if state.winners is not None:
+        return False
+    if me["can_settle"] or me["can_protest"]:
+        return True
+    return bool(me["on_turn"]) and me["why_not_act"] is None
 
 
 def _move_refusal(state: State, seat: int, may: dict[str, Any]) -> str | None:

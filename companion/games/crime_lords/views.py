@@ -253,8 +253,33 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         "on_turn": state.phase == "turn" and (
             state.turn == seat if state.war is None else state.war.turn == seat),
         "todo": todo(state, seat), "attacks": attack_options(state, seat),
+        "attention": attention(state, seat),
     }
     return view
+
+
+def attention(state: State, seat: int) -> bool:
+    """Whether this seat must act now (the phone's turn alert): its turn or Gang War
+    turn, a showdown hand it has not put down, its Racket's protector to name, the dice
+    of its attack, a new card's stats, a new Boss to choose, a Crook offered to it, a
+    shared win to agree to. Optional moves (aid, defence, gifts) do not count."""
+    mob = state.mobs[seat]
+    if state.phase != "turn" or mob.out:
+        return False
+    a = state.attack
+    if a is not None:
+        return ((a.stage == "protector" and a.defender == seat)
+                or (a.stage == "showdown" and seat not in {c for c, _, _ in a.committed})
+                or (a.stage == "support" and a.seat == seat))
+    if state.pending is not None:
+        return state.pending[0] == seat
+    if state.offer is not None:
+        return state.offer[1] == seat
+    if state.share is not None:
+        return seat in state.share[0] and seat not in state.share[1]
+    if mob.boss is None and mob.crooks:
+        return True
+    return (state.war.turn if state.war is not None else state.turn) == seat
 
 
 def todo(state: State, seat: int) -> list[str]:
@@ -272,7 +297,8 @@ def todo(state: State, seat: int) -> list[str]:
         return ["Place your other Crooks under your Boss; the host starts the game."]
     out: list[str] = []
     if state.pending is not None and state.pending[0] == seat:
-        out.append("Enter the stats printed on the card you drew.")
+        return ["Enter the stats printed on the card you drew: your turn goes on once"
+                " they are in."]
     if state.share is not None and seat in state.share[0] and seat not in state.share[1]:
         out.append("Say whether you agree to share the win.")
     if state.offer is not None and state.offer[1] == seat:

@@ -41,7 +41,8 @@ unfinished move), ``show`` (a Tax Inspection hand laid open), ``reveal`` (``hand
     ``winners``}; ``log`` (the last few human sentences).
     A card is {``id``, ``name`` (English), ``name_de``, ``kind``, ``value`` (Euros)}.
 ``seat_view(state, seat)`` = ``public_view`` + ``me`` {``seat``, ``name``, ``hand``,
-    ``your_turn``, ``can_end_turn``, ``awaiting`` (this seat's entries), ``playable``: per
+    ``your_turn``, ``attention`` (must act now: the phone's turn alert), ``can_end_turn``,
+    ``awaiting`` (this seat's entries), ``playable``: per
     card type {``card``, ``ok``, ``reason`` (why not, or null)}}.
 
 ``outcome`` (once every seat revealed): ``winners`` = the hand's best score, or at the

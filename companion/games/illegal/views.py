@@ -258,11 +258,14 @@ def attention(state: State, seat: int) -> bool:
     """Whether ``seat`` must act now (the phone's turn alert): its turn (unless another
     player's loss choice holds the table), its own loss choice, its shown card that still
     needs a target or cost, a Magnum nobody claimed yet (its player must claim it: every
-    seat holding cards is asked), or its hand to reveal after the hand."""
+    seat holding cards is asked), its hand to lay open under a Tax Inspection, or its
+    hand to reveal after the hand."""
     s = state.seats[seat]
     if state.phase == OVER:
         return state.scores is None and (s.revealed is None or len(s.revealed) < s.hand)
     if s.pending or (state.unclaimed and s.hand > 0):
+        return True
+    if s.hassle == "tax_inspection" and len(s.shown) < s.hand:
         return True
     if state.phase == CHOOSE and state.awaiting is not None:
         return state.awaiting.seat == seat

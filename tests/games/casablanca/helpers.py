@@ -1,4 +1,5 @@
-"""Shared helpers for the Casablanca engine tests (no tests here): start a game, play actions."""
+"""Shared helpers for the Casablanca tests (no tests here): start a game, play actions, and
+the default board as camera zones with tagged stands on its spaces."""
 
 from __future__ import annotations
 
@@ -8,8 +9,31 @@ from typing import Any
 from companion.games.base import Setup
 from companion.games.casablanca import State, engine
 from companion.games.casablanca.board import default_board
+from vision.synthetic import CardPlay
 
 SEATS = ("Ann", "Ben", "Cy")
+#: half the side of a space's square zone (normalised frame coordinates)
+HALF = 0.095
+
+
+def board_zones() -> dict[str, list[tuple[float, float]]]:
+    """Each space of the default board as a square zone, named like the space."""
+    zones = {}
+    for s in default_board().spaces:
+        assert s.x is not None and s.y is not None
+        x, y = s.x, s.y
+        zones[s.name] = [(x - HALF, y - HALF), (x + HALF, y - HALF), (x + HALF, y + HALF),
+                         (x - HALF, y + HALF)]
+    return zones
+
+
+def stand(payload: str, at: float, space: str, dx: float, dy: float = 0.0,
+          **kw: Any) -> CardPlay:
+    """A tagged stand (or the suitcase) landing at ``at`` on the default board's space
+    named ``space``, ``dx``/``dy`` off its centre (``kw``: ``removed_at``, ``slide_s``)."""
+    where = {s.name: (s.x or 0.0, s.y or 0.0) for s in default_board().spaces}
+    x, y = where[space]
+    return CardPlay(payload, at=at, position=(x + dx, y + dy), tag_px=50, angle=0.0, **kw)
 
 
 def short_board() -> dict[str, Any]:

@@ -17,7 +17,8 @@ def test_default_board_has_homebases_in_the_corners_and_the_basar_in_the_centre(
         "ricks_cafe", "hotel", "police", "airport"
     ]
     assert kinds["basar"] == "centre"
-    assert board.space("basar") is not None and (board.space("basar").x, board.space("basar").y) == (0.5, 0.5)
+    basar = board.space("basar")
+    assert basar is not None and (basar.x, basar.y) == (0.5, 0.5)
     assert board.neighbours("basar") == ("souk", "kasbah", "harbour", "gate")
     assert "basar" not in board.neighbours("airport")  # two streets from every homebase
     for a, b in board.streets:  # streets go both ways

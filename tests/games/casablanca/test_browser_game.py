@@ -1,13 +1,16 @@
 """A whole Casablanca game at the table: three phones at 390×844, the host, the TV, the camera.
 
-The camera's tags reach the table as the pipeline delivers them (``TagSeen``/``TagLeft``
-with the zone, i.e. the board space), fed deterministically on an injected clock: the
-stands settle when the test moves the clock, never by machine speed (the pipeline path
-from rendered frames to these inputs is tested in ``test_camera_pipeline.py``). Players
-use only visible, labelled controls. The game has a protest lost and one won, a
-concession, an elimination, a stand put on a non-neighbouring space (refused), and the
-suitcase carried home by the camera alone. After every step each phone is checked for
-other seats' amounts; at the end the state equals the replay of the exported record.
+The real camera path: a synthetic camera renders the board (its spaces are the camera's
+zones) with the tagged agent stands and the suitcase; a stand moving is one ``CardPlay``
+removed on one space and a new one with the same tag landing on the next. The real
+decoder, tracker and zones read the frames and the table loop books them. Nothing
+depends on the machine's speed: one fake clock drives the table and the camera's frame
+times; frames are released up to a scripted time and decoded in lockstep
+(``tests/camera_rig.py``). Players use only visible, labelled controls. The game has a
+protest lost and one won, a concession, an elimination, a stand put on a
+non-neighbouring space (refused), and the suitcase carried home by the camera alone.
+After every step each phone is checked for other seats' amounts; at the end the state
+equals the replay of the exported record.
 """
 
 from __future__ import annotations
@@ -20,71 +23,77 @@ from typing import Any
 
 import pytest
 
-from companion.inputs import TagLeft, TagSeen
+from companion.demo import demo_payloads
 from companion.records import export_lines, replay_lines
-from companion.store import MemoryStore
-from companion.table import Table
 from tests.browser import BROWSER, join_links, shot, too_wide
-from tests.web.conftest import start_game
+from tests.camera_rig import Rig, camera_rig
+from tests.games.casablanca.helpers import board_zones, stand
+from vision.synthetic import CardPlay
 
 pytestmark = BROWSER
 
 SEATS = ["Ann", "Ben", "Cy"]
 WAIT = 10_000  # ms: a safety net for the live stream, not a speed limit
+#: seconds a stand must stand still to count, and the protest window (game options)
+OPTIONS = {"settle_s": 2, "protest_s": 5}
+#: where on a space each tag stands (off the space's centre), so none covers another
+SPOT = {"red": (0.065, 0.0), "blue": (0.065, 0.0), "white_hotel": (0.0, 0.0),
+        "suitcase": (-0.065, 0.0)}
 
 
-class Clock:
-    """The table's clock: it moves only when the test moves it."""
+#: when the board is cleared, after the game (the camera's feed ends 2 s later)
+CLEARED = 55.0
 
-    def __init__(self) -> None:
-        self.t = 1000.0
 
-    def __call__(self) -> float:
-        return self.t
+def script() -> list[CardPlay]:
+    """The stands and the suitcase as hands move them: each tag's spaces, with times.
+
+    ``(space, lands, lifted)``: the tag lands on ``space`` at ``lands`` and is lifted at
+    ``lifted`` (``CLEARED``: the board is cleared after the game; the feed ends then).
+    Landings keep clear of the test's steps
+    (``run_until``), so every sighting is booked inside the step it belongs to.
+    """
+    tags = demo_payloads("casablanca")
+    moves: dict[str, list[tuple[str, float, float]]] = {
+        # Ann's turn: Red from the Airport to the Gate (Ben protests and loses);
+        # later Ann announces Red to the Basar on her phone and moves the stand there;
+        # Red is eliminated there and its stand taken off the board
+        "red": [("Airport", 0.2, 3.5), ("Gate", 4.0, 21.8), ("Basar", 22.3, 25.3)],
+        # Cy's turn: Blue put on the Basar (not next to the Hotel: refused), put back,
+        # then to the Kasbah; later to the Basar, then with the suitcase to the Kasbah
+        # (over the Market for a moment) and home to the Hotel
+        "blue": [("Hotel", 0.2, 7.0), ("Basar", 7.6, 10.3), ("Hotel", 10.8, 13.3),
+                 ("Kasbah", 13.8, 25.3), ("Basar", 25.8, 33.8), ("Kasbah", 35.0, 43.2),
+                 ("Hotel", 43.7, CLEARED)],
+        # lifted for a moment and put back: a hand passing over the Hotel
+        "white_hotel": [("Hotel", 0.2, 7.0), ("Hotel", 7.5, CLEARED)],
+        "suitcase": [("Basar", 0.2, 33.8), ("Kasbah", 35.2, 43.2), ("Hotel", 43.9, CLEARED)],
+    }
+    plays = [stand(tags[tag][0], at, space, *SPOT[tag], removed_at=lifted)
+             for tag, steps in moves.items() for space, at, lifted in steps]
+    # Blue carried over the Market on its way to the Kasbah: seen there for a moment
+    plays.append(stand(tags["blue"][0], 34.3, "Market", *SPOT["blue"], removed_at=34.6,
+                       slide_s=0.1))
+    return plays
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def table(clock: Clock) -> Iterator[Table]:
-    t = Table(MemoryStore(), clock=clock)
-    t.start()
-    yield t
-    t.stop()
+def rig(state_dir: Path) -> Iterator[Rig]:
+    with camera_rig(state_dir, "casablanca", SEATS, OPTIONS, script(), board_zones(),
+                    fps=10.0) as r:
+        yield r
 
 
 class Game:
-    """The table, its clock, and the pages of the three phones, the host and the TV."""
+    """The table with its camera, and the pages of the three phones, the host and the TV."""
 
-    def __init__(self, table: Table, clock: Clock, phones: list[Any], host: Any,
-                 tv: Any) -> None:
-        self.table, self.clock, self.phones, self.host, self.tv = table, clock, phones, host, tv
+    def __init__(self, rig: Rig, phones: list[Any], host: Any, tv: Any) -> None:
+        self.rig, self.table = rig, rig.table
+        self.phones, self.host, self.tv = phones, host, tv
 
-    # --- the camera --------------------------------------------------------------------
-
-    def tag(self, card: str, zone: str | None) -> None:
-        """The pipeline reports ``card``'s tag in ``zone`` (``None``: it left sight)."""
-        self.clock.t += 0.1
-        kind = TagSeen if zone is not None else TagLeft
-        inp = kind(payload=f"casablanca:{card}", at=self.clock.t, zone=zone, status="ok",
-                   game="casablanca", card=card, serial=1)
-        result = self.table.submit(inp).result(5)
-        assert result.accepted, result.reason
-
-    def lift(self, *cards: str) -> None:
-        for card in cards:
-            self.tag(card, None)
-
-    def put(self, zone: str, *cards: str) -> None:
-        for card in cards:
-            self.tag(card, zone)
-
-    def wait(self, seconds: float) -> None:
-        """Let ``seconds`` of table time pass (the loop delivers what falls due)."""
-        self.clock.t += seconds
+    def until(self, t: float) -> None:
+        """The camera's frames up to game time ``t`` booked; the clock shows ``t``."""
+        self.rig.run_until(t)
 
     # --- the pages ---------------------------------------------------------------------
 
@@ -97,6 +106,18 @@ class Game:
     def everywhere(self, text: str) -> None:
         for page in [*self.phones, self.tv]:
             self.expect(page, text)
+
+    def alerted(self, *wanted: bool) -> None:
+        """Which phones have the turn alert on (the seat view's ``attention``)."""
+        from playwright.sync_api import expect
+
+        for page, on in zip(self.phones, wanted, strict=True):
+            mine = expect(page.locator("body"))
+            turn = re.compile(r"\bmy-turn\b")
+            if on:
+                mine.to_have_class(turn, timeout=WAIT)
+            else:
+                mine.not_to_have_class(turn, timeout=WAIT)
 
     def private(self) -> None:
         """No phone shows an amount only another seat may know (checked at every step)."""
@@ -156,11 +177,11 @@ def secrets(state: Any, seat: int) -> set[int]:
 
 
 def test_a_whole_game_with_camera_phones_host_and_tv(
-    table: Table, clock: Clock, live_url: str, phone: Any, tv: Any, state_dir: Path
+    rig: Rig, phone: Any, tv: Any, state_dir: Path
 ) -> None:
-    start_game(table, SEATS, game="casablanca", options={"settle_s": 2, "protest_s": 5})
+    url, table = rig.url, rig.table
     host = phone()
-    links = join_links(host, live_url, state_dir)
+    links = join_links(host, url, state_dir)
     phones = []
     for link, name in zip(links, SEATS, strict=True):
         page = phone()
@@ -169,12 +190,15 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
         page.wait_for_selector("#conn.live")
         phones.append(page)
     screen = tv()
-    screen.goto(live_url + "/")
+    screen.goto(url + "/")
     screen.wait_for_selector("#conn.live")
-    host.goto(live_url + "/host")
-    g = Game(table, clock, phones, host, screen)
+    host.goto(url + "/host")
+    g = Game(rig, phones, host, screen)
     ann, ben, cy = phones
+    g.until(3.0)  # the camera sees every stand on its homebase, the suitcase on the Basar
+    assert rig.view()["camera_note"] is None
     g.private()
+    g.alerted(True, False, False)  # Ann's turn
     g.fits("start")
 
     # everyone bribes; the sheet shows what is left as the amounts are typed
@@ -189,12 +213,14 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
     g.private()
     g.fits("bribed")
 
-    # Ann's turn, by the camera: Red's stand from the Airport to the Gate
-    g.lift("red")
-    g.put("Gate", "red")
-    g.wait(2.5)
+    # Ann's turn, by the camera: Red's stand from the Airport to the Gate (lands at 4.0,
+    # still for 2 s: announced at 6.0)
+    g.until(5.5)
+    assert rig.view()["pending"] is None  # not settled yet: nothing announced
+    g.until(6.5)
     g.expect(ben, "Protest?")
     g.expect(ben, "Agent Red moves to Gate")
+    g.alerted(False, True, False)  # Ben may protest (and plays next); Cy bribed nothing on Red
     g.private()
     shot(ben, "casablanca-protest-ask-ben")
     g.tap(ben, "Protest against Agent Red")
@@ -215,22 +241,18 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
     g.everywhere("Ann concedes: the action still stands")
     g.private()
 
-    # Cy's turn, by the camera: Blue put on the Basar, which is not next to the Hotel
-    g.lift("white_hotel")  # a hand passing over the Hotel: nothing happens
-    g.put("Hotel", "white_hotel")
-    g.lift("blue")
-    g.put("Basar", "blue")
-    g.wait(2.5)
+    # Cy's turn, by the camera: the White stand lifted and put back (a hand passing over
+    # the Hotel: nothing), Blue put on the Basar, which is not next to the Hotel
+    g.until(10.0)
     g.everywhere("Basar is not next to Hotel")
     g.everywhere("Put Agent Blue back on Hotel")
     g.expect(g.tv, "Camera: Not moved")
     shot(g.tv, "casablanca-refused-non-neighbour-tv")
-    g.put("Hotel", "blue")
-    g.lift("blue")
-    g.put("Kasbah", "blue")
-    g.wait(2.5)
+    assert rig.view()["pending"] is None
+    # put back on the Hotel (nothing to announce), then to the Kasbah (lands at 13.8)
+    g.until(16.3)
     g.everywhere("Agent Blue moves to Kasbah")
-    g.wait(5.5)  # nobody protests: the move stands by itself
+    g.until(21.3)  # nobody protests: the move stands by itself
     g.everywhere("Ann's turn")
     g.private()
 
@@ -243,7 +265,12 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
     g.expect(ann, "may not bribe this turn")
     assert ann.get_by_role("button", name="Place bribes").is_disabled()
     g.private()
+    # Ann announces Red to the Basar on her phone and moves the stand: announced once
     g.move(0, "red", "Basar")
+    g.until(24.8)
+    pending = rig.view()["pending"]
+    assert pending is not None and (pending["agent"], pending["to"]) == ("red", "basar")
+    assert sum("Red moves to Basar" in line for line in rig.view()["log"]) <= 1
 
     # Ben moves Green to the Basar and eliminates Red there; the host confirms
     g.move(1, "green", "Basar")
@@ -259,25 +286,25 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
     g.private()
     g.fits("eliminated")
 
-    # the camera alone: Blue to the Basar, then with the suitcase to the Kasbah and home
-    g.lift("blue")
-    g.put("Basar", "blue")
-    g.wait(2.5)
-    g.wait(5.5)
-    g.lift("blue", "suitcase")
-    g.put("Market", "blue")  # carried over the Market for a moment: nothing
-    g.lift("blue")
-    g.put("Kasbah", "blue", "suitcase")
-    g.wait(2.5)
+    # the camera alone: Red's stand taken off, Blue to the Basar (Cy's turn) ...
+    g.until(28.3)
+    g.everywhere("Agent Blue moves to Basar")
+    g.until(33.3)  # the move stands; Blue shares the Basar with Green
+    g.everywhere("Cy may still eliminate with Agent Blue; otherwise Ann goes on")
+    # ... then Blue with the suitcase, carried over the Market, to the Kasbah (Ann's turn)
+    g.until(38.2)
     g.everywhere("Agent Blue moves to Kasbah with the suitcase")
-    g.wait(5.5)
+    assert not any("Market" in line for line in rig.view()["log"])
+    g.until(42.9)
+    g.everywhere("Ben's turn")
     g.private()
-    g.lift("blue", "suitcase")
-    g.put("Hotel", "blue", "suitcase")
-    g.wait(2.5)
+    # ... and home to the Hotel: the move stands and Cy (most on Blue) wins
+    g.until(46.4)
     g.everywhere("Agent Blue moves to Hotel with the suitcase")
-    g.wait(5.5)
+    g.private()
+    g.until(51.4)
     g.everywhere("carried the suitcase home: Cy won")
+    g.alerted(False, False, False)
 
     # the end: every sheet side by side, the winner and the deciding amounts, the chart
     g.expect(g.tv, "Every bribe sheet, side by side")
@@ -296,5 +323,5 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
     replay = replay_lines(lines)
     assert replay.state == session.engine.state_json(session.state)
     assert replay.outcome is not None and replay.outcome["winner"] == [2]
-    camera_lines = [json.loads(line) for line in lines if '"seen"' in line]
-    assert len(camera_lines) >= 10  # the camera's sightings are in the record
+    camera = [json.loads(line) for line in lines if '"seen"' in line or '"left"' in line]
+    assert len(camera) >= 20  # the camera's sightings are in the record

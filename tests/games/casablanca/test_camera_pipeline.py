@@ -18,22 +18,9 @@ from companion.decks import resolve_tag
 from companion.demo import demo_payloads
 from companion.games.base import Setup, TagInput
 from companion.games.casablanca import State, engine
-from companion.games.casablanca.board import default_board
 from companion.inputs import TagLeft, TagSeen
+from tests.games.casablanca.helpers import board_zones, stand
 from tests.vision.conftest import FakeClock
-
-HALF = 0.095
-
-
-def board_zones() -> dict[str, list[tuple[float, float]]]:
-    """Each space of the default board as a square zone, named like the space."""
-    zones = {}
-    for s in default_board().spaces:
-        assert s.x is not None and s.y is not None
-        x, y = s.x, s.y
-        zones[s.name] = [(x - HALF, y - HALF), (x + HALF, y - HALF), (x + HALF, y + HALF),
-                         (x - HALF, y + HALF)]
-    return zones
 
 
 def feed(events: list[TagSeen | TagLeft], state: State) -> State:
@@ -51,30 +38,20 @@ def feed(events: list[TagSeen | TagLeft], state: State) -> State:
 def test_stands_and_the_suitcase_followed_from_rendered_frames(state_dir: Path) -> None:
     from vision.decoding import default_decoder
     from vision.pipeline import VisionPipeline
-    from vision.synthetic import CardPlay, SyntheticTable
+    from vision.synthetic import SyntheticTable
 
     payloads = demo_payloads("casablanca")
     red, case = payloads["red"][0], payloads["suitcase"][0]
-    where = {s.name: (s.x or 0.0, s.y or 0.0) for s in default_board().spaces}
-
-    def stand(name: str, dx: float) -> tuple[float, float]:
-        """A spot on a space: stands right of its centre, the suitcase left of it."""
-        x, y = where[name]
-        return (x + dx, y)
-
-    def play(payload: str, at: float, space: str, dx: float, **kw: float) -> CardPlay:
-        return CardPlay(payload, at=at, position=stand(space, dx), tag_px=50, angle=0.0, **kw)
-
     script = [
-        play(case, 0.2, "Basar", -0.045, removed_at=6.0),
-        play(red, 0.2, "Airport", 0.045, removed_at=1.0),
-        play(red, 1.5, "Gate", 0.045, removed_at=3.5),
-        play(red, 4.0, "Basar", 0.045, removed_at=6.0),
+        stand(case, 0.2, "Basar", -0.045, removed_at=6.0),
+        stand(red, 0.2, "Airport", 0.045, removed_at=1.0),
+        stand(red, 1.5, "Gate", 0.045, removed_at=3.5),
+        stand(red, 4.0, "Basar", 0.045, removed_at=6.0),
         # a hand carries Red and the suitcase over the Market for a moment ...
-        play(red, 6.3, "Market", 0.045, removed_at=6.4, slide_s=0.1),
+        stand(red, 6.3, "Market", 0.045, removed_at=6.4, slide_s=0.1),
         # ... and puts them down on the Gate: Red takes the suitcase along
-        play(red, 7.0, "Gate", 0.045),
-        play(case, 7.2, "Gate", -0.045),
+        stand(red, 7.0, "Gate", 0.045),
+        stand(case, 7.2, "Gate", -0.045),
     ]
     zones = board_zones()
     camera = SyntheticTable(list({red, case}), script, fps=10, seed=3, realtime=False,

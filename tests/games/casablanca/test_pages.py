@@ -66,7 +66,7 @@ def test_the_move_form_and_the_end_screen(app: Flask, table: Table, state_dir: P
                         {"action": {"do": "move", "agent": "red", "to": "basar"}}).get_json()
     assert not refused["accepted"]
     assert refused["reason"].startswith("Basar is not next to Airport")
-    moves = [
+    moves: list[tuple[int | None, dict[str, Any]]] = [
         (0, {"do": "bribe", "amounts": [{"agent": "red", "amount": 800}]}),
         (1, {"do": "move", "agent": "red", "to": "gate"}),
         (0, {"do": "move", "agent": "red", "to": "basar"}),

@@ -175,3 +175,27 @@ def test_seat_view_says_when_the_budget_is_spent() -> None:
     me = engine.seat_view(state, 0)["me"]
     assert me["on_turn"] and not me["can_bribe"] and "whole budget" in me["why_not_bribe"]
     assert me["left"] == 0 and me["spent"] == 1000
+
+
+def test_attention_is_on_for_the_seat_that_must_act_now() -> None:
+    def attention(state: State) -> list[bool]:
+        return [engine.seat_view(state, s)["me"]["attention"] for s in range(3)]
+
+    state = start(concessions=True)
+    assert attention(state) == [True, False, False]  # Ann's turn
+    state = play(state, bribe(0, red=900), bribe(1, red=500))
+    assert attention(state) == [False, False, True]
+    # Cy announces: Ann and Ben may protest ("Protest?"), Ann plays on otherwise
+    state = play(state, move(2, "red", "gate"))
+    assert attention(state) == [True, True, False]
+    # Ben protests: the actor and the protester must concede or compare; Ann waits
+    state = play(state, protest(1))
+    assert attention(state) == [False, True, True]
+    state = play(state, {"do": "compare", "seat": 2})  # Cy asked: Ben still must answer
+    assert attention(state) == [False, True, False]
+    state = play(state, {"do": "concede", "seat": 1}, RESOLVE)
+    assert attention(state) == [True, False, False]
+    # the suitcase carried home: nobody is asked for anything any more
+    state = play(state, move(0, "blue", "basar"), RESOLVE, move(1, "blue", "hotel", True), RESOLVE)
+    assert state.winners is not None
+    assert attention(state) == [False, False, False]

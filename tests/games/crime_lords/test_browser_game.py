@@ -2,9 +2,12 @@
 whole game from the auction to victory with visible, labelled controls only, then a
 second game reuses the stats entered in the first.
 
-Drawn cards come from the camera: the test feeds the table the ``TagSeen`` the vision
-pipeline would send for the deck's real code of that card (deterministically, through
-``Table.submit``). At every step no phone may receive another player's money or showdown
+Drawn cards come from the camera: a synthetic camera (``tests.camera_rig``) renders the
+deck's real QR codes landing in the center zone at scripted game times; the real decoder,
+tracker and zones read them and the table books the draw. One fake clock drives it all and
+frames are released up to a scripted time, so nothing depends on the machine's speed. In
+the second game the table brings the stats the deck keeps for a card (no typing, no
+separate "stats" action). At every step no phone may receive another player's money or showdown
 stake (checked on each phone's own seat data and page). The final state must equal the
 replay of the record the host exports.
 """
@@ -13,20 +16,27 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.decks import Deck, card_serial, encode_payload, stored_stats
-from companion.inputs import TagSeen
 from companion.records import replay_lines
-from companion.table import Table
 from tests.browser import BROWSER, join_links, shot, too_wide
-from tests.web.conftest import app, live_url, table  # noqa: F401  (fixtures)
+from tests.camera_rig import Rig, camera_rig
+from vision.synthetic import CardPlay
 
 pytestmark = BROWSER
+
+CENTER = [(0.3, 0.25), (0.7, 0.25), (0.7, 0.75), (0.3, 0.75)]  # the draw zone
+#: the first game starts as the setup page would: 4 Rackets win, draws not counted
+OPTIONS = {"rackets_to_win": 4, "draw_rule": "free"}
+#: the cards drawn in front of the camera: (card, lands at, taken away at), game seconds
+DRAWS = [("crook_20", 2.0, 4.0),    # Ann, first game: a new Crook, stats asked
+         ("racket_05", 6.0, 8.0),   # Ben, first game: a new Racket, stats asked
+         ("crook_20", 12.0, None)]  # Ann, second game: the deck knows him
 
 ACTIONS = ("/action", "/cards/act/")
 #: every snapshot a page receives is remembered, so a step can wait for its result
@@ -42,11 +52,31 @@ document.addEventListener("DOMContentLoaded", () => {
 """
 
 
+def _plays(deck: Deck) -> list[CardPlay]:
+    plays = []
+    for card, at, removed in DRAWS:
+        serial = card_serial(deck, card)
+        assert serial is not None
+        plays.append(CardPlay(encode_payload(deck, serial), at=at, zone="center",
+                              removed_at=removed, tag_px=110, angle=0.0))
+    return plays
+
+
+@pytest.fixture
+def rig(state_dir: Path) -> Iterator[tuple[Rig, Deck]]:
+    """A started three-player game; the camera shows ``DRAWS`` of the household deck."""
+    deck = Deck.new("crime_lords", "home", state_dir)
+    with camera_rig(state_dir, "crime_lords", ["Ann", "Ben", "Cy"], OPTIONS, _plays(deck),
+                    {"center": CENTER}) as r:
+        yield r, deck
+
+
 class Game:
     """The players' phones, the host page and the table, with the steps a person takes."""
 
-    def __init__(self, url: str, tbl: Table, host: Any, phones: list[Any], deck: Deck) -> None:
-        self.url, self.table, self.host, self.phones, self.deck = url, tbl, host, phones, deck
+    def __init__(self, rig: Rig, host: Any, phones: list[Any], deck: Deck) -> None:
+        self.rig, self.url, self.table = rig, rig.url, rig.table
+        self.host, self.phones, self.deck = host, phones, deck
         self.pages = [host, *phones]
 
     # --- doing things -----------------------------------------------------------------
@@ -84,14 +114,9 @@ class Game:
         if not details.first.evaluate("d => d.open"):
             page.locator(f"summary:text-is('{summary}')").first.click()
 
-    def camera_sees(self, card: str) -> int:
-        """The camera sees ``card``'s tag settle in the center zone."""
-        serial = card_serial(self.deck, card)
-        assert serial is not None
-        seen = TagSeen(encode_payload(self.deck, serial), at=self.table.clock(), zone="center",
-                       status="ok", game="crime_lords", card=card, serial=serial)
-        result = self.table.submit(seen).result(10)
-        assert result.accepted, result.reason
+    def camera(self, t: float) -> int:
+        """The camera's frames up to game time ``t`` read and booked (``DRAWS``)."""
+        self.rig.run_until(t)
         seq = self.table.hub.latest().seq
         self.settle(seq)
         self.private_ok()
@@ -110,6 +135,14 @@ class Game:
                 "private.me.money", "private.me.showdown"], leaks
             other = (n + 1) % len(self.phones)
             assert page.request.get(f"{self.url}/api/seat/{other}").status == 403
+
+    def alerts(self, *on: bool) -> None:
+        """Each phone's turn alert (``attention`` in its seat view: the page's ``my-turn``,
+        vibration and sound) is on exactly where ``on`` says."""
+        for page, expected in zip(self.phones, on, strict=True):
+            page.wait_for_function(
+                "(on) => document.body.classList.contains('my-turn') === on", arg=expected,
+                timeout=20000)
 
     def fits(self, name: str) -> None:
         for n, page in enumerate(self.phones):
@@ -222,8 +255,10 @@ def _attack(g: Game, n: int, kind: str, attacker: str, target: str, needed: int,
 
 
 def _showdown(g: Game, hands: dict[int, tuple[int, str | None]]) -> None:
-    """Every phone enters its hand; before the last, nobody sees another's stake."""
+    """Every phone enters its hand; before the last, nobody sees another's stake; the
+    phones still to enter theirs are alerted."""
     for i, (n, (amount, side)) in enumerate(hands.items()):
+        g.alerts(*(x in list(hands)[i:] for x in range(len(g.phones))))
         p = g.phones[n]
         p.fill("#sd-amount", str(amount))
         if side:
@@ -279,23 +314,25 @@ LOANS = {"name": "West Loans", "income": 2, "resistance": 2, "district": "West S
          "type": "Loan Shark"}
 BARS = {"name": "West Bars", "income": 2, "resistance": 2, "district": "West Side",
         "type": "Bars"}
+SOUTH_BARS = {"name": "South Bars", "income": 1, "resistance": 2, "district": "South Side",
+              "type": "Bars"}
 CENTRAL = {"name": "Central Numbers", "income": 2, "resistance": 2, "district": "Central",
            "type": "Numbers"}
 
 
 @pytest.mark.slow
 def test_a_whole_game_at_the_table_then_stats_reused(
-    live_url: str, table: Table, state_dir: Path,  # noqa: F811
+    rig: tuple[Rig, Deck], state_dir: Path,
     phone: Callable[..., Any], tv: Callable[..., Any],
 ) -> None:
-    deck = Deck.new("crime_lords", "home", state_dir)
+    r, deck = rig
+    live_url, table = r.url, r.table
     host = phone()
     phones = [phone() for _ in range(3)]
     for page in (host, *phones):
         page.add_init_script(SEQ_SCRIPT)
     join_links(host, live_url, state_dir)  # signs the host in
-    g = Game(live_url, table, host, phones, deck)
-    _new_game(g, "4 Rackets")
+    g = Game(r, host, phones, deck)
     _join(g, state_dir)
 
     # --- setup on the host page: Mobs, the auction, Bosses, the center --------------
@@ -330,10 +367,13 @@ def test_a_whole_game_at_the_table_then_stats_reused(
     shot(host, "crime_lords-host-setup")
     _start(g, "Ann")
     g.private_ok()
+    g.alerts(True, False, False)
 
     # --- Ann: collect, a card from the camera (stats entered once), a recruit --------
     _collect(g, 0, ("Bro",))
-    g.camera_sees("crook_20")
+    g.camera(3.0)  # Ann shows the card she drew to the camera
+    assert table.session.state.pending == (0, "crook_20", "crook")  # type: ignore[union-attr]
+    g.alerts(True, False, False)
     _stats_on_phone(g, 0, {"name": "Slim", "power": 1, "resistance": 1})
     assert stored_stats(Deck.load("home", state_dir), "crook_20") == {
         "name": "Slim", "power": 1, "resistance": 1}
@@ -353,6 +393,7 @@ def test_a_whole_game_at_the_table_then_stats_reused(
     # --- Cy: a takeover of Ann's Casino; Ann names a protector; three secret hands ----
     _collect(g, 2)
     _attack(g, 2, "Take over", "Tony", "North Casino", needed=2)
+    g.alerts(True, False, False)  # Ann names a protector, Cy waits for her
     g.pick(phones[0], "#prot-card", "Mom")
     g.tap(phones[0], g.button(phones[0], "Name the protector"))
     _showdown(g, {2: (16, None), 0: (2, None), 1: (5, "for")})
@@ -363,6 +404,13 @@ def test_a_whole_game_at_the_table_then_stats_reused(
 
     # --- Ben: a Hit on Ann's Boss starts a Gang War -----------------------------------
     _collect(g, 1)
+    g.camera(7.0)  # Ben draws a Racket: into the center once its stats are in
+    phones[1].wait_for_selector("#pend-name")
+    assert too_wide(phones[1]) == []
+    shot(phones[1], "crime_lords-camera-racket-stats")
+    _stats_on_phone(g, 1, SOUTH_BARS)
+    assert stored_stats(Deck.load("home", state_dir), "racket_05") == SOUTH_BARS
+    phones[2].wait_for_selector(".center li:has-text('South Bars')")
     _attack(g, 1, "Hit", "Judge", "Mom", needed=-7, money=5)
     p1 = phones[1]
     g.open(p1, "A special ability changes the number")
@@ -375,9 +423,11 @@ def test_a_whole_game_at_the_table_then_stats_reused(
     g.fits("gang-war")
     p0 = phones[0]
     assert "Choose a new Boss" in p0.locator(".todo").inner_text()
+    g.alerts(True, False, False)  # Ann: a new Boss, then her war turn
     g.pick(p0, "#boss-card", "Bro")
     g.tap(p0, g.button(p0, "Make him Boss"))
     g.tap(p0, g.button(p0, "Pass this war turn"))
+    g.alerts(False, True, False)
     _attack(g, 1, "Hit", "Judge", "Nails", needed=6)
     _roll(g, 1, (6, 6))
     g.tap(p0, g.button(p0, "Pass this war turn"))
@@ -445,7 +495,11 @@ def test_a_whole_game_at_the_table_then_stats_reused(
         _boss(g, seat, boss)
     _start(g, "Ann")
     _collect(g, 0)
-    g.camera_sees("crook_20")
+    g.camera(13.0)  # the camera alone: the table brings the stats the deck keeps
     phones[0].wait_for_selector(".center li:has-text('Slim')")
     assert phones[0].locator("#pend-name").count() == 0
+    actions = [json.loads(line) for line in table.record_lines()[1:]]
+    assert actions[-1]["do"] == "draw" and actions[-1]["card"] == "crook_20"
+    assert actions[-1]["stats"] == {"name": "Slim", "power": 1, "resistance": 1}
+    assert not [a for a in actions if a["do"] == "stats"]  # nobody sent them afterwards
     g.fits("second-game")

@@ -1,11 +1,13 @@
 """A whole two-hand Illegal match at a real table, in Chromium at 390×844.
 
 The host draws the camera zones on the camera page (play zone, discard pile, one zone in
-front of each player) with visible controls only, and saves them. The camera's cards are
-then fed to the table as ``TagSeen`` inputs carrying those saved zone names, one at a
-time with an injected clock (deterministic: the real vision pipeline has its own tests
-and benchmarks; here the zones, the engine's reading of them and the phones are tested).
-Everything else is done by tapping labelled controls on the phones and the host page.
+front of each player) with visible controls only, and saves them: the camera pipeline
+starts with no zone and uses the saved ones. A synthetic camera (``tests.camera_rig``)
+renders the demo deck's QR cards landing in those same zones; the real decoder, tracker
+and zones read them and the table books them. Nothing depends on the machine's speed: one
+fake clock drives the table and the camera, frames are released up to a scripted time and
+decoded in lockstep. Everything else is done by tapping labelled controls on the phones
+and the host page.
 
 The scores are worked out by hand (see ``HAND_1`` and ``HAND_2``), and the final state
 must equal the replay of the record the host downloads.
@@ -13,31 +15,24 @@ must equal the replay of the record the host downloads.
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import cv2
-import numpy as np
 import pytest
-from flask import Flask
 from playwright.sync_api import expect
 
 from companion import games
-from companion.config import WebConfig
-from companion.inputs import TagSeen
+from companion.demo import demo_payloads
 from companion.records import replay_lines
-from companion.store import MemoryStore
-from companion.table import Table
+from companion.session import Batch
 from tests.browser import BROWSER, join_links, shot, too_wide
-from tests.web.conftest import start_game
-from tests.web.test_host import FakeCamera as HostFakeCamera
-from web import create_app
+from tests.camera_rig import Rig, camera_rig
+from vision.synthetic import CardPlay
 
 pytestmark = BROWSER
+expect.set_options(timeout=15_000)  # a loaded machine may be slow; nothing waits for a time
 
 # Hand 1, worked by hand. Ann: open Weapons 50,000 + Tropical Fish 1,000 (her Merchandise
 # went to the Raid); in hand Family Party (−25,000) and Politics (her highest business in
@@ -49,85 +44,91 @@ HAND_1 = [16000, 2000]
 HAND_2 = [49000, 0]
 MATCH_TO = 50000  # Ann's 16,000 + 49,000 = 65,000 reaches it after the second hand
 
-
-class FakeCamera(HostFakeCamera):
-    """The host tests' camera, with a still picture of a green table to draw zones on."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        image = np.full((480, 640, 3), (40, 90, 40), np.uint8)  # green baize
-        ok, jpeg = cv2.imencode(".jpg", image)
-        assert ok
-        self.jpeg = jpeg.tobytes()
-
-    def live_jpeg(self) -> bytes | None:
-        return self.jpeg
-
-
-@dataclass
-class Rig:
-    url: str
-    table: Table
-    camera: FakeCamera
-    state_dir: Path
-    now: list[float]  # the table's clock: it moves only when a card is shown
-    serials: Iterator[int]
-
-    def tag(self, card: str, zone: str) -> None:
-        """The camera sees ``card`` settle in the saved zone ``zone``, 5 seconds later."""
-        assert zone in self.camera.zones, f"zone {zone} was not drawn: {self.camera.zones}"
-        self.now[0] += 5.0
-        seen = TagSeen(payload=f"tag-{card}", at=self.now[0], zone=zone, status="ok",
-                       game="illegal", card=card, serial=next(self.serials))
-        result = self.table.submit(seen).result(10)
-        assert result.accepted, f"{card} in {zone}: {result.reason}"
-
-
-@pytest.fixture
-def now() -> list[float]:
-    return [1000.0]
-
-
-@pytest.fixture
-def table(now: list[float]) -> Iterator[Table]:
-    """The table, on a clock that moves only when the test shows a card."""
-    t = Table(MemoryStore(), clock=lambda: now[0])
-    t.start()
-    yield t
-    t.stop()
-
-
-@pytest.fixture
-def camera() -> FakeCamera:
-    return FakeCamera()
-
-
-@pytest.fixture
-def app(table: Table, state_dir: Path, camera: FakeCamera) -> Flask:
-    """The dashboard with a camera (``live_url`` serves it)."""
-    return create_app(table, web_config=WebConfig(port=8080), state_dir=state_dir,
-                      camera=camera, testing=True)
-
-
-@pytest.fixture
-def rig(live_url: str, table: Table, camera: FakeCamera, state_dir: Path,
-        now: list[float]) -> Rig:
-    return Rig(live_url, table, camera, state_dir, now, itertools.count(1))
-
-
-ZONES = [  # what the host picks, and the corners tapped (fractions of the picture)
-    ("Play zone (cards played)", [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]),
-    ("Discard pile", [(0.7, 0.35), (0.95, 0.35), (0.95, 0.65), (0.7, 0.65)]),
-    ("In front of Ann", [(0.1, 0.75), (0.9, 0.75), (0.9, 0.98), (0.1, 0.98)]),
-    ("In front of Ben", [(0.1, 0.02), (0.9, 0.02), (0.9, 0.25), (0.1, 0.25)]),
+Corners = list[tuple[float, float]]
+#: what the host picks on the camera page, the corners tapped (fractions of the picture),
+#: and the zone name it is saved as: the synthetic camera's zones are the same polygons
+ZONES: list[tuple[str, str, Corners]] = [
+    ("In front of Ann", "seat:0", [(0.01, 0.02), (0.24, 0.02), (0.24, 0.98), (0.01, 0.98)]),
+    ("Play zone (cards played)", "play",
+     [(0.26, 0.02), (0.5, 0.02), (0.5, 0.98), (0.26, 0.98)]),
+    ("Discard pile", "discard", [(0.52, 0.02), (0.74, 0.02), (0.74, 0.98), (0.52, 0.98)]),
+    ("In front of Ben", "seat:1", [(0.76, 0.02), (0.99, 0.02), (0.99, 0.98), (0.76, 0.98)]),
 ]
+SLOT = 2.0  # seconds between two cards the camera sees; each leaves after ``SHOWN``
+SHOWN = 0.8
+#: every card the camera sees, in order: (card, zone)
+CAMERA: list[tuple[str, str]] = [
+    # hand 1
+    ("market_open", "play"), ("market_open", "play"),  # Ann, Ben
+    ("weapons", "play"), ("tropical_fish", "play"),  # Ann: illegal, then legal
+    ("tropical_fish", "discard"),  # Ben discards a playable card
+    ("merchandise", "play"), ("raid", "seat:0"), ("tax_inspection", "seat:1"),
+    ("magnum", "play"),  # Ben's, out of turn
+    ("bribe", "play"), ("gambling", "play"), ("pimps", "play"),  # Ben: Bribe, cost, play
+    ("day_of_accounting", "play"),  # Ann ends the hand
+    ("brokering", "seat:1"), ("alibi", "seat:1"), ("alibi", "seat:1"),  # Ben's reveal
+    # hand 2
+    ("alibi", "discard"), ("merchandise", "discard"), ("merchandise", "discard"),
+    ("merchandise", "discard"),  # Ben: one card, then three identical
+    ("market_open", "play"), ("informant", "discard"), ("weapons", "play"),
+    ("pimps", "discard"), ("market_open", "discard"), ("market_open", "discard"),
+    ("market_open", "discard"),  # Ben empties his hand
+    ("tropical_fish", "play"), ("alibi", "play"), ("informant", "play"),  # Ann's reveal
+    ("relatives", "play"), ("white_coat", "play"), ("raid", "play"), ("mister_zero", "play"),
+]
+
+
+def script() -> list[CardPlay]:
+    """``CAMERA`` as the synthetic camera's script: one physical card (tag) each."""
+    payloads, used = demo_payloads("illegal"), dict[str, int]()
+    plays = []
+    for i, (card, zone) in enumerate(CAMERA):
+        n = used[card] = used.get(card, -1) + 1
+        at = SLOT * (i + 1)
+        plays.append(CardPlay(payloads[card][n], at=at, zone=zone, removed_at=at + SHOWN,
+                              tag_px=110, angle=0.0))
+    return plays
+
+
+class Camera:
+    """The test's hands on the synthetic table: the next scripted card lands and is booked."""
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig, self.next = rig, 0
+
+    def show(self, card: str, zone: str) -> dict[str, Any]:
+        """The camera sees ``card`` land in ``zone`` (the next one in ``CAMERA``); the
+        table books it as exactly one accepted action, which is returned."""
+        assert CAMERA[self.next] == (card, zone), f"the script shows {CAMERA[self.next]}"
+        before = self.batches()
+        self.next += 1
+        self.rig.run_until(SLOT * self.next + 0.5)
+        snap = self.rig.table.hub.latest()
+        assert snap.refusal is None, f"{card} in {zone}: {snap.refusal.reason}"
+        booked = self.batches()[len(before):]
+        assert len(booked) == 1, f"{card} in {zone} was booked {len(booked)} times"
+        return dict(booked[0].action)
+
+    def batches(self) -> Sequence[Batch]:
+        session = self.rig.table.session
+        assert session is not None
+        return session.batches
+
+
+@pytest.fixture
+def rig(state_dir: Path) -> Iterator[Rig]:
+    zones = {name: corners for _, name, corners in ZONES}
+    with camera_rig(state_dir, "illegal", ["Ann", "Ben"], {"match_to": MATCH_TO}, script(),
+                    zones, known_zones={}) as r:
+        r.run_until(0.0)  # the first picture, to draw the zones on
+        yield r
 
 
 def draw_zones(host: Any, rig: Rig) -> None:
     host.goto(rig.url + "/host/camera")
     svg = host.locator("#zones")
     expect(svg).to_be_visible()
-    for label, corners in ZONES:
+    for label, _, corners in ZONES:
         host.get_by_label("This zone is").select_option(label=label)
         box = svg.bounding_box()
         assert box is not None
@@ -139,7 +140,11 @@ def draw_zones(host: Any, rig: Rig) -> None:
     shot(host, "illegal-camera-zones")
     host.get_by_role("button", name="Save zones").click()
     expect(host.locator("#answer")).to_have_text("Done.")
-    assert sorted(rig.camera.zones) == ["discard", "play", "seat:0", "seat:1"]
+    saved = rig.pipeline.zones.polygons  # what the camera now reads cards against
+    assert sorted(saved) == ["discard", "play", "seat:0", "seat:1"]
+    for _, name, corners in ZONES:
+        flat = [c for point in saved[name] for c in point]
+        assert flat == pytest.approx([c for point in corners for c in point], abs=0.01), name
 
 
 def join(page: Any, link: str, name: str) -> None:
@@ -157,15 +162,24 @@ def tap(page: Any, button: str) -> None:
     expect(page.locator("#answer")).to_have_text("Done.")
 
 
+def alerted(page: Any, on: bool) -> None:
+    """Whether the phone shows (and buzzes for) "you must act now" (``attention``)."""
+    turn = expect(page.locator("body"))
+    if on:
+        turn.to_have_class(re.compile(r"\bmy-turn\b"))
+    else:
+        turn.not_to_have_class(re.compile(r"\bmy-turn\b"))
+
+
 def hand_form(page: Any, form: Any, counts: dict[str, int]) -> None:
     for label, n in counts.items():
         form.get_by_label(label, exact=True).fill(str(n))
 
 
-def test_a_whole_two_hand_match(rig: Rig, phone: Any) -> None:
-    start_game(rig.table, ["Ann", "Ben"], game="illegal", options={"match_to": MATCH_TO})
+def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
+    cam = Camera(rig)
     host = phone()
-    links = join_links(host, rig.url, rig.state_dir)
+    links = join_links(host, rig.url, state_dir)
     draw_zones(host, rig)
     host.goto(rig.url + "/host")
     ann, ben, tv = phone(), phone(), phone()
@@ -177,8 +191,13 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any) -> None:
     hostlive = host.locator("#host-live")
 
     # --- hand 1 ---------------------------------------------------------------------
-    rig.tag("market_open", "play")  # Ann
-    rig.tag("market_open", "play")  # Ben
+    cam.show("market_open", "play")  # Ann
+    host.goto(rig.url + "/host/camera")  # the host sees the card read in the play zone
+    assert rig.pipeline.tracker.visible() == {script()[0].payload: "play"}
+    host.wait_for_function("() => document.getElementById('live-img').naturalWidth > 0")
+    shot(host, "illegal-camera-card-in-play")
+    host.goto(rig.url + "/host")
+    cam.show("market_open", "play")  # Ben
     # Ann trades unevenly: she gives Ben one card and gets two
     ann.get_by_label("With", exact=True).select_option(label="Ben (7 cards)")
     ann.get_by_label("Cards you give (at least one)", exact=True).fill("1")
@@ -186,29 +205,34 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any) -> None:
     tap(ann, "Trade")
     expect(ann.locator("#secret-title")).to_have_text("You: 8 cards in hand")
     shot(ann, "illegal-trade")
-    rig.tag("weapons", "play")
-    rig.tag("tropical_fish", "play")  # a legal business joins the illegal one: Ann's turn ends
+    cam.show("weapons", "play")
+    cam.show("tropical_fish", "play")  # a legal business joins the illegal one: Ann's turn ends
     # Ben lays a playable Tropical Fish on the discard pile: a discard, not a play
-    rig.tag("tropical_fish", "discard")
+    act = cam.show("tropical_fish", "discard")
+    assert (act["do"], act["seat"], act["card"]) == ("discard_card", 1, "tropical_fish")
     expect(live[ben]).to_contain_text("Ben is discarding 1 × Tropical Fish")
     tap(ben, "End my turn")
     expect(live[tv]).to_contain_text("Ann's turn")
     assert rig.table.hub.latest().public["seats"][1]["businesses"] == []
-    rig.tag("merchandise", "play")  # Ann; her turn stays open for a legal business
-    rig.tag("raid", "seat:0")  # Ben lays a Raid on Ann's Market Open: his card, her zone
-    rig.tag("tax_inspection", "seat:1")  # Ann's Tax Inspection on Ben; her turn ends
+    cam.show("merchandise", "play")  # Ann; her turn stays open for a legal business
+    act = cam.show("raid", "seat:0")  # Ben lays a Raid on Ann's Market Open: his card,
+    assert (act["seat"], act["card"], act["target"]) == (1, "raid", 0)  # in her zone
+    cam.show("tax_inspection", "seat:1")  # Ann's Tax Inspection on Ben; her turn ends
     expect(live[ann]).to_contain_text("The Raid takes one of your businesses: your choice")
+    alerted(ann, True)  # her choice
+    alerted(ben, True)  # his hand to lay open
     # Ben lays his hand open (the inspection), on his phone, with counts
     show = ben.locator("form[data-do=show]")
     hand_form(ben, show, {"Magnum": 1, "Bribe": 1, "Gambling (5 000 €)": 1,
                           "Pimps (5 000 €)": 1, "Brokering (3 000 €)": 1, "Alibi": 1})
     tap(ben, "Show my open hand")
+    alerted(ben, False)  # Ann's choice holds the table
     expect(live[tv]).to_contain_text("Open hand (Tax Inspection)")
     expect(live[tv]).to_contain_text("Magnum")
     assert too_wide(tv) == []
     shot(tv, "illegal-tax-inspection-open-hand")
     # Ben's Magnum, out of turn, while Ann's choice waits: the host is asked whose it is
-    rig.tag("magnum", "play")
+    assert cam.show("magnum", "play")["do"] == "magnum_shown"
     expect(hostlive).to_contain_text("Whose Magnum?")
     shot(host, "illegal-host-whose-magnum")
     assert "Ann's" not in rig.table.hub.latest().public["log"][-1]
@@ -227,14 +251,15 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any) -> None:
     tap(ann, "Lose this business")
     expect(live[tv]).to_contain_text("Ben's turn")
     # Ben's Bribe: the card shown after it is its cost
-    rig.tag("bribe", "play")
+    cam.show("bribe", "play")
     expect(live[ben]).to_contain_text("Now show the business card your Bribe costs")
     shot(ben, "illegal-bribe-cost")
-    rig.tag("gambling", "play")
+    act = cam.show("gambling", "play")
+    assert (act["seat"], act["card"], act["discard"]) == (1, "bribe", "gambling")
     expect(tv.locator(".seats > li").first).not_to_contain_text("Raid")
-    rig.tag("pimps", "play")  # the Bribe was not his card: Ben still plays one
+    cam.show("pimps", "play")  # the Bribe was not his card: Ben still plays one
     tap(ben, "End my turn")
-    rig.tag("day_of_accounting", "play")  # Ann ends the hand
+    cam.show("day_of_accounting", "play")  # Ann ends the hand
     expect(live[ann]).to_contain_text("Show your whole hand (6 cards)")
     reveal = ann.locator("form[data-do=reveal]")
     hand_form(ann, reveal, {"Politics (10 000 €)": 1, "Family Party (25 000 €)": 1,
@@ -242,7 +267,7 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any) -> None:
                             "Gambling (5 000 €)": 1})
     tap(ann, "Show my hand")
     for card in ("brokering", "alibi", "alibi"):  # Ben shows his in front of him
-        rig.tag(card, "seat:1")
+        cam.show(card, "seat:1")
     expect(hostlive).to_contain_text("Deal the next hand")
     assert rig.table.hub.latest().public["accounting"]["scores"] == HAND_1
     shot(tv, "illegal-hand-1-scored")
@@ -250,24 +275,29 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any) -> None:
 
     # --- hand 2: Ben starts (the dealer moved to Ann) ---------------------------------
     expect(live[tv]).to_contain_text("hand 2")
-    rig.tag("alibi", "discard")
+    cam.show("alibi", "discard")
     for _ in range(3):
-        rig.tag("merchandise", "discard")  # one card, then three identical ones
+        cam.show("merchandise", "discard")  # one card, then three identical ones
     expect(live[tv]).to_contain_text("Ann's turn")
-    rig.tag("market_open", "play")  # Ann
-    rig.tag("informant", "discard")  # Ben
+    cam.show("market_open", "play")  # Ann
+    cam.show("informant", "discard")  # Ben
     tap(ben, "End my turn")
-    rig.tag("weapons", "play")  # Ann
+    cam.show("weapons", "play")  # Ann
     tap(ann, "End my turn")
-    rig.tag("pimps", "discard")  # Ben: one card and three identical: his hand is empty
+    cam.show("pimps", "discard")  # Ben: one card and three identical: his hand is empty
     for _ in range(3):
-        rig.tag("market_open", "discard")
+        cam.show("market_open", "discard")
     expect(live[tv]).to_contain_text("Hand 2 is over: show your hands")
     # Ann shows her hand in the play zone: it is hers, not Ben's (he holds nothing)
     for card in ("tropical_fish", "alibi", "informant", "relatives", "white_coat", "raid",
                  "mister_zero"):
-        rig.tag(card, "play")
+        cam.show(card, "play")
     expect(live[ben]).to_contain_text("I hold no cards: reveal")
+    assert rig.table.session is not None
+    assert rig.table.session.state.seats[0].revealed is not None
+    assert len(rig.table.session.state.seats[0].revealed) == 7  # all seven booked to Ann
+    alerted(ann, False)
+    alerted(ben, True)
     shot(ben, "illegal-empty-hand")
     tap(ben, "I hold no cards: reveal")
 

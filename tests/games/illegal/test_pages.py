@@ -75,7 +75,7 @@ def test_camera_page_offers_zones_by_meaning_with_player_names(
     table: Table, state_dir: Path
 ) -> None:
     from companion.config import WebConfig
-    from tests.games.illegal.test_browser_match import FakeCamera
+    from tests.web.test_host import FakeCamera
     from web import create_app
     from web.camera import zone_choices
 

@@ -45,6 +45,10 @@ def test_attention_asks_the_seat_that_must_act_now() -> None:
     # C's Magnum still needs its target during A's turn
     assert asked(with_seat(start, 2, pending="magnum", pending_needs="target")) == [
         True, False, True]
+    # B, under a Tax Inspection, lays the hand open until every card is shown
+    inspected = with_seat(start, 1, hassle="tax_inspection", hand=2, shown=("alibi",))
+    assert asked(inspected) == [True, True, False]
+    assert asked(with_seat(inspected, 1, shown=("alibi", "raid"))) == [True, False, False]
     # after the hand: the seats with cards not shown yet, an empty hand too (one tap)
     over = dataclasses.replace(start, phase=OVER)
     over = with_seat(with_seat(over, 0, hand=2, revealed=("alibi", "raid")), 1, hand=0)
