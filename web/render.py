@@ -115,7 +115,7 @@ _FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
 _FIELD = re.compile(r"<(?:input|select|textarea)\b([^>]*)>")
 _ATTR = re.compile(r"""([\w:.-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'))?""")
 #: the hidden fields a plain post adds; never part of the action
-FORM_META = ("csrf_token", "do", "__types", "__extra")
+FORM_META = ("csrf_token", "do", "__types", "__extra", "__items")
 
 
 def _attrs(text: str) -> dict[str, str]:
@@ -135,12 +135,17 @@ def plain_posts(fragment: str, url: str, csrf: str) -> Markup:
         if ("act" not in a.get("class", "").split() or "data-do" not in a
                 or "action" in a or "data-post" in a):
             return m.group(0)
-        types = {}
+        types, items = {}, []
         for field in _FIELD.finditer(m.group(2)):
             fa = _attrs(field.group(1))
-            if "name" in fa and "data-type" in fa and "data-item" not in fa:
+            if "name" in fa and "data-item" in fa:  # e.g. Casablanca's bribe sheet
+                items.append([fa["name"], fa["data-item"], fa.get("data-key", ""),
+                              fa.get("data-keyval", ""), fa.get("data-type", "int")])
+            elif "name" in fa and "data-type" in fa:
                 types[fa["name"]] = fa["data-type"]
         hidden = [("csrf_token", csrf), ("do", a["data-do"]), ("__types", json.dumps(types))]
+        if items:
+            hidden.append(("__items", json.dumps(items)))
         if a.get("data-extra"):
             hidden.append(("__extra", a["data-extra"]))
         inputs = "".join(f'<input type="hidden" name="{k}" value="{html_lib.escape(v)}">'
@@ -168,12 +173,35 @@ def _typed(kind: str, raw: str) -> Any:
     return raw
 
 
+def _add_items(action: dict[str, Any], items: list[list[str]], form: Any) -> None:
+    """Fields with ``data-item`` (one row each: ``{key: keyval, name: value}``), as app.js
+    sends them: rows left empty or at 0 are left out."""
+    seen: dict[str, int] = {}
+    for name, item, key, keyval, kind in items:
+        values = form.getlist(name)
+        i = seen.get(name, 0)
+        seen[name] = i + 1
+        raw = str(values[i]).strip() if i < len(values) else ""
+        if not raw:
+            continue
+        try:
+            value = _typed(kind, raw)
+        except ValueError as exc:
+            raise ValueError(f"{humanise(name)}: {raw!r} is not a valid value") from exc
+        if value == 0:
+            continue
+        action.setdefault(item, []).append({key: keyval, name: value})
+
+
 def action_from_form(form: Any) -> dict[str, Any]:
     """The action a plain form post stands for; ``ValueError`` says which field is wrong."""
     types: dict[str, str] = json.loads(form.get("__types") or "{}")
     action: dict[str, Any] = {"do": form.get("do", "")}
+    items: list[list[str]] = json.loads(form.get("__items") or "[]")
+    _add_items(action, items, form)
+    item_names = {spec[0] for spec in items}
     for key in form:
-        if key in FORM_META:
+        if key in FORM_META or key in item_names:
             continue
         raw = str(form.getlist(key)[-1]).strip()
         kind = types.get(key, "str")

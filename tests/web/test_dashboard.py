@@ -131,6 +131,23 @@ def test_plain_posts_round_trip() -> None:
         render.action_from_form(form)
 
 
+def test_plain_posts_carry_item_rows_like_the_bribe_sheet() -> None:
+    """Casablanca's bribe sheet (one amount per agent) works without JavaScript too."""
+    import html as html_lib
+
+    row = ('<input name="amount" data-type="int" data-item="amounts" data-key="agent" '
+           'data-keyval="{}">')
+    fragment = ('<form class="act" data-do="bribe">' + row.format("red") + row.format("blue")
+                + row.format("green") + "</form>")
+    html = render.plain_posts(fragment, "/seat/0/act", "tok")
+    fields = dict(re.findall(r'type="hidden" name="([^"]+)" value="([^"]*)"', html))
+    form = MultiDict({k: html_lib.unescape(v) for k, v in fields.items()})
+    for value in ("300", "", "0"):  # as a browser posts them, in the page's order
+        form.add("amount", value)
+    assert render.action_from_form(form) == {"do": "bribe",
+                                             "amounts": [{"agent": "red", "amount": 300}]}
+
+
 def test_seat_form_posted_without_javascript(app: Flask, table: Table,
                                              state_dir: Path) -> None:
     start_game(table, ["Ann", "Ben", "Cy"])

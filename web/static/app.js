@@ -167,6 +167,10 @@ function live(container) {
       } else if (container.dataset.refresh) {
         refresh(container);
       }
+      if (typeof data.can_undo === "boolean") {  // the panel's Undo follows the game
+        document.querySelectorAll('button[data-command="undo"]').forEach((b) => { b.disabled = !data.can_undo; });
+        document.querySelectorAll(".undo-off").forEach((p) => { p.hidden = data.can_undo; });
+      }
       container.dispatchEvent(new CustomEvent("snapshot", { detail: data }));
       document.dispatchEvent(new CustomEvent("tc:snapshot", { detail: data }));
       status("Live", true);
