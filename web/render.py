@@ -115,6 +115,7 @@ _FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
 _FIELD = re.compile(r"<(?:input|select|textarea)\b([^>]*)>")
 _ATTR = re.compile(r"""([\w:.-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'))?""")
 #: the hidden fields a plain post adds; never part of the action
+#: the hidden fields of a plain POST (static/app.js skips the same names)
 FORM_META = ("csrf_token", "do", "__types", "__extra", "__items")
 
 

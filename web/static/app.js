@@ -214,7 +214,7 @@ function actionOf(form) {
   const action = { do: form.dataset.do };
   form.querySelectorAll("[name]").forEach((el) => {
     if (el.type === "radio" && !el.checked) return;
-    if (["csrf_token", "do", "__types", "__extra"].includes(el.name)) return;  // plain-post fields
+    if (["csrf_token", "do", "__types", "__extra", "__items"].includes(el.name)) return;  // plain-post fields
     if (el.dataset.item) {  // e.g. Casablanca bribes: amounts: [{agent, amount}]
       const v = fieldValue(el);
       if (v === undefined || v === 0) return;
