@@ -392,30 +392,24 @@ class _Live:
             if sent == len(chunk):
                 return
             chunk = chunk[sent:]
-        if self.pending is not None and not self.pending.done():
-            if now - self.since > WRITE_TIMEOUT_S:
-                self.dead = True  # the phone stopped reading: end its stream
-                return
-        else:
-            self.since = now
-        try:
-            self.pending = stream.write(chunk)
-        except StreamClosedError:
-            self.dead = True
-            return
-        self.pending.add_done_callback(_quiet)
+        self._queue(stream.write, chunk, now)
 
     def write(self, data: bytes, now: float) -> None:
-        if self.dead:
-            return
+        """Write through the connection (the response head and the first event)."""
+        if not self.dead:
+            self._queue(self.conn.write, data, now)
+
+    def _queue(self, write: Callable[[bytes], Any], data: bytes, now: float) -> None:
+        """``write(data)`` behind what is queued; a phone whose queue has not moved for
+        ``WRITE_TIMEOUT_S`` stopped reading: its stream ends."""
         if self.pending is not None and not self.pending.done():
             if now - self.since > WRITE_TIMEOUT_S:
-                self.dead = True  # the phone stopped reading: end its stream
+                self.dead = True
                 return
         else:
             self.since = now
         try:
-            self.pending = self.conn.write(data)
+            self.pending = write(data)
         except StreamClosedError:
             self.dead = True
             return

@@ -7,7 +7,10 @@ an unknown action or key is refused, and a value of the wrong type or out of ran
 refused with a sentence naming the key. Nothing unknown is ever stored.
 
 The rules still decide everything else (whose turn, which card): a schema only says what
-an action may look like.
+an action may look like. ``Key()`` is any plain JSON (bounded where it came in): the rules
+check what it means. ``tests/core/test_action_schemas.py`` checks that every action of a
+game has an entry, that every key a handler reads is declared, and that every recorded
+game still passes.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ Kind = Literal["int", "number", "bool", "str", "ints", "strs", "json"]
 #: how long a text value may be, and how many items a list may hold
 MAX_TEXT = 200
 MAX_LIST = 64
+#: the largest amount or count any action carries
+MAX = 10**9
 
 
 @dataclass(frozen=True)

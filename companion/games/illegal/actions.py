@@ -1,18 +1,11 @@
 """Illegal: the keys each action takes (``companion.games.schema``).
 
-One entry per action ``decide`` handles; the table refuses any other action or key
-before the rules see it. ``Key()`` is any plain JSON (bounded where it came in):
-the rules check what it means. ``tests/core/test_action_schemas.py`` checks that
-every action has an entry, that every key a handler reads is declared, and that
-every recorded game still passes.
+One entry per action ``decide`` handles.
 """
 
 from __future__ import annotations
 
-from companion.games.schema import ActionSchema, Key
-
-#: the largest amount or count any action carries
-MAX = 10**9
+from companion.games.schema import MAX, ActionSchema, Key
 
 ACTIONS: dict[str, ActionSchema] = {
     "cancel": {"card": Key()},
