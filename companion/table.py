@@ -16,7 +16,6 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, field
 from typing import Any
 
 from companion import games
@@ -48,12 +47,13 @@ from companion.inputs import (
 )
 from companion.records import Header, record_lines, seat_names
 from companion.session import Batch, Session
+from companion.snapshot import Hub, Refusal, Snapshot
 from companion.store import EventStore, GameInfo, StoreError, latest_open_game
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-Listener = Callable[["Snapshot", list[SignalOut]], None]
+Listener = Callable[[Snapshot, list[SignalOut]], None]
 
 #: the answer to an input whose handling failed in a way nobody foresaw (logged in full)
 UNEXPECTED = ("Something went wrong with that request and nothing changed; the game goes "
@@ -66,97 +66,6 @@ REMEMBERED_REQUESTS = 4096
 #: action keys that may be shown to everyone in the history (amounts never are)
 PUBLIC_ACTION_KEYS = ("do", "seat", "by", "against", "card", "target", "agent", "to", "kind",
                       "upheld", "suitcase")
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """An input the table refused, with its reason, sender and game time."""
-
-    reason: str
-    source: Source
-    t: float
-
-    def visible_to(self, seat: int | None) -> bool:
-        """A seat's own refusal can reveal its secrets ("you need $1,000 on Red"): it goes
-        to that seat only; refusals of the camera, host or table go to everyone."""
-        return self.source.seat is None or self.source.seat == seat
-
-    def to_json(self) -> dict[str, Any]:
-        return {"reason": self.reason, "source": str(self.source), "t": self.t}
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The table as it is now. ``private[n]`` must only ever reach seat n's phone."""
-
-    seq: int
-    epoch: str
-    game_id: str | None = None
-    game: str | None = None
-    title: str | None = None
-    players: tuple[str, ...] = ()
-    options: Mapping[str, Any] = field(default_factory=dict)
-    public: Mapping[str, Any] = field(default_factory=dict)
-    private: tuple[Mapping[str, Any], ...] = ()
-    outcome: Mapping[str, Any] | None = None
-    now: float = 0.0
-    deadline: float | None = None
-    refusal: Refusal | None = None
-    can_undo: bool = False
-
-    def public_json(self) -> dict[str, Any]:
-        """Everything anyone may see (the ``/api/state`` body)."""
-        return {
-            "seq": self.seq,
-            "epoch": self.epoch,
-            "game_id": self.game_id,
-            "game": self.game,
-            "title": self.title,
-            "players": list(self.players),
-            "options": dict(self.options),
-            "view": dict(self.public),
-            "outcome": dict(self.outcome) if self.outcome is not None else None,
-            "now": self.now,
-            "deadline": self.deadline,
-            "refusal": self._refusal_for(None),
-            "can_undo": self.can_undo,
-        }
-
-    def _refusal_for(self, seat: int | None) -> dict[str, Any] | None:
-        if self.refusal is None or not self.refusal.visible_to(seat):
-            return None
-        return self.refusal.to_json()
-
-    def seat_json(self, seat: int) -> dict[str, Any]:
-        """Seat ``seat``'s private view plus the public part; only for that seat."""
-        data = self.public_json()
-        data["seat"] = seat
-        data["refusal"] = self._refusal_for(seat)
-        data["private"] = dict(self.private[seat]) if 0 <= seat < len(self.private) else None
-        return data
-
-
-class Hub:
-    """The latest snapshot, and a way to wait for a newer one (latest wins)."""
-
-    def __init__(self, first: Snapshot) -> None:
-        self._latest = first
-        self._cond = threading.Condition()
-
-    def publish(self, snap: Snapshot) -> None:
-        with self._cond:
-            self._latest = snap
-            self._cond.notify_all()
-
-    def latest(self) -> Snapshot:
-        with self._cond:
-            return self._latest
-
-    def wait_newer(self, seq: int, timeout: float) -> Snapshot | None:
-        """The latest snapshot once its seq differs from ``seq``; None on timeout."""
-        with self._cond:
-            self._cond.wait_for(lambda: self._latest.seq != seq, timeout)
-            return self._latest if self._latest.seq != seq else None
 
 
 class Table:

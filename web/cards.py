@@ -32,7 +32,8 @@ from companion import games
 from companion.decks import Deck, DeckError, list_decks, stats_deck, store_stats, stored_stats
 from companion.decks.games import stats_fields
 from companion.inputs import HOST, Command, Result, Source
-from companion.table import Snapshot, Table
+from companion.snapshot import Snapshot
+from companion.table import Table
 from web.api import _answer, _json_body, request_id
 from web.context import WebState, state, state_of
 from web.guards import host_required, seat_required

@@ -19,8 +19,8 @@ from companion import games
 from companion.games.engine import AnyEngine
 from companion.inputs import HOST
 from companion.records import export_lines
+from companion.snapshot import Snapshot
 from companion.store import StoreError
-from companion.table import Snapshot
 from web import render
 from web.auth import HOST_COOKIE, public_host
 from web.context import state

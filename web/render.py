@@ -2,7 +2,7 @@
 
 ``public_payload`` and ``seat_payload`` are the only ways a snapshot leaves the app.
 They are ``Snapshot.public_json`` / ``Snapshot.seat_json``, which hold the one refusal
-filter (``companion.table.Refusal.visible_to``): a refusal made by a seat can say
+filter (``companion.snapshot.Refusal.visible_to``): a refusal made by a seat can say
 something about its secret sheet (Casablanca), so it goes to that seat only; everyone
 sees refusals of the host, the camera and the table. Fragments are rendered from
 ``templates/games/<game>/<kind>.html`` when the game has one, else from the generic
@@ -23,7 +23,7 @@ from flask import Flask, render_template
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
-from companion.table import Snapshot
+from companion.snapshot import Snapshot
 from web import scores
 
 Payload = dict[str, Any]

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from flask import Blueprint, Response, current_app, request
 
-from companion.table import Snapshot
+from companion.snapshot import Snapshot
 from web import render
 from web.context import WebState, state
 from web.guards import is_host, seat_allowed

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from companion.inputs import HOST, ButtonPressed, Command, Source, TagSeen
+from companion.snapshot import Snapshot
 from companion.store import EventStore, MemoryStore, NewEvent, StoredEvent, StoreError
-from companion.table import Snapshot, Table
+from companion.table import Table
 
 
 class FakeClock:
