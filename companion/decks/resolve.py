@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from companion import paths
 from companion.decks import payload as pl
@@ -34,7 +35,8 @@ class TagInfo:
     example another owner's deck). ``forged``: it names one of our decks but its MAC is
     wrong (made without the key, or a damaged read). ``malformed``: not a tag at all
     (a URL, random text). Only "ok" fills ``card`` and ``serial``; ``card`` is
-    "calibration" with serial 0 for the calibration card.
+    "calibration" with serial 0 for the calibration card. ``stats``: the printed stats
+    entered for this physical card (Crime Lords), if any.
     """
 
     status: TagStatus
@@ -43,6 +45,7 @@ class TagInfo:
     serial: int | None = None
     deck: str | None = None
     name: str | None = None
+    stats: Mapping[str, Any] | None = None
 
 
 def encode_payload(deck: Deck, serial: int) -> str:
@@ -56,7 +59,8 @@ def tag_info(deck: Deck, serial: int) -> TagInfo:
     """The "ok" TagInfo of card ``serial`` of ``deck``."""
     card = deck.card(serial)
     card_id = card.id if card is not None else CALIBRATION_CARD
-    return TagInfo("ok", deck.game, card_id, serial, deck.name, deck.card_name(serial))
+    return TagInfo("ok", deck.game, card_id, serial, deck.name, deck.card_name(serial),
+                   deck.card_stats(serial))
 
 
 class _DeckCache:

@@ -49,11 +49,8 @@ def store_stats(deck: Deck, card: str, stats: dict[str, Any]) -> None:
 
 def stats_for_tag(text: str, state_dir: Path | None = None) -> dict[str, Any] | None:
     """The stats stored for the physical card whose code is ``text``, else None (the
-    table attaches them to a camera draw: ``TagInput.stats``)."""
-    info = resolve_tag(text)
-    if info.status != "ok" or info.deck is None or info.serial is None:
-        return None
-    try:
-        return Deck.load(info.deck, state_dir).card_stats(info.serial)
-    except DeckError:
-        return None
+    table attaches them to a camera draw: ``TagInput.stats``). The deck comes from
+    ``resolve_tag``'s cache, re-read only when its file changed: no file is read for a
+    card seen again."""
+    stats = resolve_tag(text, state_dir).stats
+    return None if stats is None else dict(stats)
