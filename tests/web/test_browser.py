@@ -63,6 +63,8 @@ def test_second_seat_cannot_see_the_first_seats_bribes(table: Table, live_url: s
     ann.get_by_role("button", name="Place bribes").click()
     ann.wait_for_selector("#answer:not([hidden])")
     expect(ann.locator("#live")).to_contain_text("$4,200", timeout=5000)
+    # an accepted bribe empties its field: a second tap must not bribe again
+    expect(ann.get_by_label("Raise your bribe on Agent Green by")).to_have_value("")
     shot(ann, "seat-casablanca-bribe-sheet")
     expect(ben.locator("#live")).to_contain_text("Ben's turn", timeout=5000)
     assert "4,200" not in ben.content() and "4200" not in ben.content()

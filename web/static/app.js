@@ -86,8 +86,9 @@ function keepState(fromEl, toEl) {
     } else if (fromEl.tagName === "SELECT") {
       [...toEl.options].forEach((o) => { o.toggleAttribute("selected", o.value === fromEl.value); });
     } else if ("value" in fromEl) {
+      // the property only: the value attribute is the field's default, which an accepted
+      // form is reset to (setting it here kept "4200" in the bribe field after placing it)
       toEl.value = fromEl.value;
-      toEl.setAttribute("value", fromEl.value);
     }
   }
   return true;
