@@ -61,6 +61,12 @@ rm -rf "$ROOT"
 mkdir -p "$ROOT"
 tar -C "$ROOT" -xzf "$TARBALL"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# the host's local certificate authorities (e.g. a proxy's) are trusted inside too
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$ROOT/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$ROOT/usr/local/share/ca-certificates/"
+  chroot "$ROOT" update-ca-certificates >/dev/null
+fi
 mkdir -p "$ROOT/work/main"
 tar -C "$here" --exclude=./.venv --exclude=./artifacts --exclude=./.git \
   --exclude='*.egg-info' --exclude=__pycache__ -cf - . | tar -C "$ROOT/work/main" -xf -
@@ -73,7 +79,9 @@ echo "== ./run test on arm64 (log: $LOG)"
 began=$(date +%s)
 status=0
 chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  LANG=C.UTF-8 bash -c "cd /work/main && uname -m && ./run test $*" >"$LOG" 2>&1 || status=$?
+  LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
+  SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
+  REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt bash -c "cd /work/main && uname -m && ./run test $*" >"$LOG" 2>&1 || status=$?
 took=$(( $(date +%s) - began ))
 printf '== arm64 ./run test: exit %s after %dh%02dm%02ds\n' "$status" $((took / 3600)) \
   $((took % 3600 / 60)) $((took % 60)) | tee -a "$LOG"
