@@ -66,7 +66,9 @@ class ZxingDecoder:
 
     name = "zxing"
 
-    def __init__(self, report_damaged: bool = False) -> None:
+    def __init__(self, report_damaged: bool = False, invert: bool = True,
+                 downscale: bool = True) -> None:
+        self.invert, self.downscale = invert, downscale  # zxing-cpp's extra passes
         try:
             import zxingcpp
         except ImportError as exc:
@@ -81,7 +83,7 @@ class ZxingDecoder:
         zx = self._zx
         results: list[Any] = zx.read_barcodes(
             gray, formats=zx.BarcodeFormat.QRCode, text_mode=zx.TextMode.Plain,
-            return_errors=errors,
+            return_errors=errors, try_invert=self.invert, try_downscale=self.downscale,
         )
         return results
 

@@ -1,13 +1,16 @@
 """The shipped decoder: zxing-cpp on the whole frame, local retries only where it failed.
 
 zxing-cpp (``return_errors=True``) also reports codes it located but could not read.
-Only those regions are retried, each by a short list of *variants* (``VARIANTS``), in
-order, until one reads the code (``ORDER``): an upscaled crop, a perspective-rectified
-crop from the located corners (measured too: a sharpened crop, a binarised one, pyzbar). Whole-frame retries cost
-about 3x the time on every frame; local ones cost nothing on frames where everything
-was read. ``companion bench vision`` measures each variant's gain and cost (``ORDER``
-is the order it chose). Reads a retry makes inside another code's outline are phantoms
-and dropped (``vision.quads``); so are ``damaged`` entries without a real outline.
+Those regions are retried, each by a short list of *variants* (``VARIANTS``), in order,
+until one reads the code (``ORDER``: an upscaled crop; measured too: a rectified crop,
+a sharpened one, a binarised one, a deblurred one, pyzbar). Then the *search*
+(``RetryDecoder._search``, ``vision.deblur``) looks at code-sized, edge-dense patches no
+read covers: a smeared one (a card sliding) is sharpened along its smear, a sharp one
+read binarised on its own. Whole-frame retries cost about 3x the time on every frame;
+local ones cost nothing on frames where everything was read. ``companion bench vision``
+measures each variant's gain and cost, and the shipped decoder without the search.
+Reads a retry makes inside another code's outline are phantoms and dropped
+(``vision.quads``); so are ``damaged`` entries without a real outline.
 Built from the backends in ``vision.backends``; ``vision.decoding`` hands it out as
 ``default_decoder("auto")`` (this module never imports ``vision.decoding``).
 """
@@ -28,11 +31,14 @@ from vision.backends import (
     zx_corners,
     zx_modules,
 )
+from vision.deblur import code_blobs, look, smears, wiener
 from vision.frames import Corners, Detection, Image
 from vision.quads import area, drop_inner, is_real, overlap
 
 #: how much the crop reaches beyond the located code, as a share of its size
 MARGIN = 0.35
+#: the same for a patch found by the search (its box already holds the whole code)
+SEARCH_MARGIN = 0.15
 #: the upscale factor of the plain retry
 SCALE = 1.5
 #: a rectified code is warped to this many pixels a side (plus the margin)
@@ -54,9 +60,14 @@ class RetryDecoder:
 
     name = "auto"
 
-    def __init__(self, report_damaged: bool = False, order: Sequence[str] | None = None) -> None:
-        self._zx = ZxingDecoder()
+    def __init__(self, report_damaged: bool = False, order: Sequence[str] | None = None,
+                 search: bool = True) -> None:
+        # photos (``report_damaged``: ``companion scan``) may hold huge codes: zxing-cpp's
+        # downscaled passes too; camera frames hold table-size tags (on the real photos the
+        # downscaled passes read nothing more either), and skipping them saves ~30 % a frame
+        self._zx = ZxingDecoder(downscale=report_damaged)
         self.report_damaged = report_damaged
+        self.search = search
         self._pz: PyzbarDecoder | None
         try:
             self._pz = PyzbarDecoder()
@@ -90,7 +101,47 @@ class RetryDecoder:
                 found.extend(rescued)
             elif self.report_damaged:
                 found.append(Detection("", corners, "auto", damaged=True))
+        if self.search:
+            rescued = self._search(gray, found)
+            found = [d for d in found if not (d.damaged and any(
+                overlap(d.corners, r.corners) for r in rescued))] + rescued
         return drop_inner(found)
+
+    def _search(self, gray: Image, found: list[Detection]) -> list[Detection]:
+        """Codes zxing-cpp's whole-frame pass missed: edge-dense patches outside every read.
+
+        Each patch not overlapping a read is looked at (``vision.deblur.look``): a straight
+        edge (a card's border, a finger) is skipped; a smeared one is sharpened along its
+        smear (at most ``MAX_SEARCH`` a frame); a sharp one is read on its own, binarised
+        locally (at most ``MAX_PLAIN``): a code whose quiet zone a card's picture touches is
+        read that way, once the frame's other contents are out of the picture.
+        """
+        read = [d.corners for d in found if not d.damaged]
+        patches: dict[str, list[tuple[float, Corners, Image, float]]] = {"smeared": [],
+                                                                        "sharp": []}
+        for q in code_blobs(gray)[:MAX_LOOK]:
+            if any(overlap(q, c) for c in read):
+                continue
+            box = _box(gray, q)
+            kind, angle, anisotropy = look(box)
+            if kind in patches:
+                patches[kind].append((anisotropy, q, box, angle))
+        out: list[Detection] = []
+        texts = {d.text for d in found}
+        # the most one-sided smears first (a card's picture is rarely that one-sided)
+        tries = [("smeared", p) for p in sorted(patches["smeared"], key=lambda p: p[0])
+                 [:MAX_SEARCH]] + [("sharp", p) for p in patches["sharp"][:MAX_PLAIN]]
+        for kind, (_, q, box, angle) in tries:
+            if any(overlap(q, d.corners) for d in out):
+                continue
+            crop, (x0, y0) = _crop(gray, q, SEARCH_MARGIN)
+            hits = (_sharpened(self, crop, box, angle) if kind == "smeared"
+                    else self.zx(_binarised(crop)))
+            for d in hits:
+                if d.text not in texts:
+                    texts.add(d.text)
+                    out.append(_moved(d, x0, y0, f"search-{kind}"))
+        return out
 
     def retry(self, gray: Image, corners: Corners, order: Sequence[str] | None = None
               ) -> list[Detection]:
@@ -109,15 +160,23 @@ class RetryDecoder:
         return [d for d in self._zx.decode(image) if not d.damaged]
 
 
-def _crop(gray: Image, corners: Corners) -> tuple[Image, tuple[int, int]]:
+def _crop(gray: Image, corners: Corners, margin: float = MARGIN
+          ) -> tuple[Image, tuple[int, int]]:
     pts = np.array(corners, dtype=np.float32)
     x_min, y_min = pts.min(axis=0)
     x_max, y_max = pts.max(axis=0)
-    pad = MARGIN * max(x_max - x_min, y_max - y_min, 8.0)
+    pad = margin * max(x_max - x_min, y_max - y_min, 8.0)
     h, w = gray.shape[:2]
     x0, y0 = max(0, int(x_min - pad)), max(0, int(y_min - pad))
     x1, y1 = min(w, int(x_max + pad) + 1), min(h, int(y_max + pad) + 1)
     return gray[y0:y1, x0:x1], (x0, y0)
+
+
+def _box(gray: Image, corners: Corners) -> Image:
+    """The pixels inside ``corners``' bounding box."""
+    pts = np.array(corners, dtype=np.float32)
+    (x0, y0), (x1, y1) = np.maximum(pts.min(axis=0), 0).astype(int), pts.max(axis=0).astype(int)
+    return gray[y0:y1 + 1, x0:x1 + 1]
 
 
 def _moved(d: Detection, x0: float, y0: float, backend: str) -> Detection:
@@ -179,6 +238,30 @@ def rectify(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]
     return out
 
 
+def _sharpened(dec: RetryDecoder, crop: Image, patch: Image, angle: float
+               ) -> list[Detection]:
+    """``crop`` sharpened for each guess at its smear (``vision.deblur.smears``) until one reads."""
+    for turn, length in smears(patch, angle):
+        found = _scaled(dec.zx(_up(wiener(crop, length, turn), 2.0)), 2.0)
+        if found:
+            return found
+    return []
+
+
+def _binarised(crop: Image) -> Image:
+    """``crop`` thresholded against its local (Gaussian) mean, ~4 modules across."""
+    bw: Image = cv2.adaptiveThreshold(crop, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
+                                      cv2.THRESH_BINARY, 15, 3)
+    return bw
+
+
+def deblur(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
+    """A smeared code (``vision.deblur``): the line blur along its smear undone, 2x."""
+    box = _box(crop, corners)
+    kind, angle, _ = look(box)
+    return _sharpened(dec, crop, box, angle) if kind == "smeared" else []
+
+
 def pyzbar(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
     """pyzbar on the crop upscaled 1.5x (it reads some codes zxing-cpp does not)."""
     if dec._pz is None:
@@ -188,16 +271,23 @@ def pyzbar(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
 
 VARIANTS: dict[str, Variant] = {
     "upscale": upscale, "upscale2": upscale2, "sharpen": sharpen, "binarise": binarise,
-    "rectify": rectify, "pyzbar": pyzbar,
+    "rectify": rectify, "deblur": deblur, "pyzbar": pyzbar,
 }
 #: the table's order, chosen on the tuning split of ``companion bench vision``: upscale2
-#: rescues the most a millisecond, rectify the most of what is left; pyzbar added no
-#: code that counts there (and 2.7 ms on every hopeless located code), sharpen and
-#: binarise nothing for 1.5-2x the cost (figures in docs/vision.md).
-ORDER: tuple[str, ...] = ("upscale2", "rectify")
-#: ``companion scan`` (no frame rate to keep) also tries pyzbar: it reads codes zxing-cpp
-#: cannot, e.g. one more photo of the real set's qrcode-4
-SCAN_ORDER: tuple[str, ...] = (*ORDER, "pyzbar")
+#: rescues the most a millisecond; with the search after it, rectify added no code on
+#: the tuning split (it did before the search) for 0.6 ms a frame; pyzbar added none
+#: (and 2.7 ms on every hopeless located code), sharpen and binarise nothing for 1.5-2x
+#: the cost (figures in docs/vision.md). upscale2 alone keeps every real-photo folder.
+ORDER: tuple[str, ...] = ("upscale2",)
+#: ``companion scan`` (no frame rate to keep) also tries rectify and pyzbar: pyzbar reads
+#: codes zxing-cpp cannot, e.g. one more photo of the real set's qrcode-4
+SCAN_ORDER: tuple[str, ...] = ("upscale2", "rectify", "pyzbar")
 #: at most this many located codes are retried in one frame (the largest first): a pile
 #: of half-covered cards, or fingers over codes, must not cost retries on every frame
 MAX_RETRIES = 2
+#: at most this many smeared patches are sharpened in one frame (``RetryDecoder._search``)
+MAX_SEARCH = 3
+#: and at most this many sharp ones read binarised
+MAX_PLAIN = 4
+#: the patches looked at in one frame (each costs a structure tensor)
+MAX_LOOK = 12
