@@ -80,6 +80,8 @@ class ZxingDecoder:
 
     def read(self, gray: Image, errors: bool) -> list[Any]:
         """The raw zxing-cpp results (with located-but-unread codes when ``errors``)."""
+        if gray.size == 0:
+            return []  # zxing-cpp raises on an empty picture; there is nothing in it
         zx = self._zx
         results: list[Any] = zx.read_barcodes(
             gray, formats=zx.BarcodeFormat.QRCode, text_mode=zx.TextMode.Plain,

@@ -110,8 +110,16 @@ class Score:
         }
 
 
-def _decoders() -> dict[str, Decoder]:
-    return {"shipped": default_decoder("auto"), "zxing": default_decoder("zxing")}
+def _decoders(ablation: bool = False) -> dict[str, Decoder]:
+    """The shipped decoder and zxing-cpp alone; with ``ablation``, also the shipped decoder
+    without its search (``RetryDecoder._search``): the search's gain and cost."""
+    from vision.retry import RetryDecoder
+
+    out: dict[str, Decoder] = {"shipped": default_decoder("auto")}
+    if ablation:
+        out["no search"] = RetryDecoder(search=False)
+    out["zxing"] = default_decoder("zxing")
+    return out
 
 
 def _hazards(h: Any) -> list[str]:
@@ -310,14 +318,17 @@ def zones_frames(folder: str, count: int = 6, width: int = 2304, height: int = 1
         cv2.imwrite(os.path.join(folder, f"{i:02d}.png"), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
 
 
-def zones_child(folder: str, seconds: float = 10.0, fps: float = 30.0) -> dict[str, Any]:
+def zones_child(folder: str, seconds: float = 14.0, fps: float = 30.0) -> dict[str, Any]:
     """The pipeline on a ``fps`` feed of the gray frames in ``folder`` (``zones_frames``),
-    decoding its zones as full-resolution crops: does it keep up, and how much memory
-    does the whole process take (interpreter, libraries, frames, pipeline)?"""
+    decoding its zones as full-resolution crops, with the dispute-clip ring buffer fed
+    every frame as ``companion serve`` wires it (14 s: the 12 s buffer is full): does it
+    keep up, and how much memory does the whole process take (interpreter, libraries,
+    frames, pipeline, clip buffer)?"""
     import cv2
 
     from companion.config import TrackingConfig, ZonesConfig
     from companion.inputs import TagLeft, TagSeen
+    from vision.clips import ClipRecorder
     from vision.pipeline import VisionPipeline
 
     frames: list[Any] = [cv2.imread(os.path.join(folder, name), cv2.IMREAD_GRAYSCALE)
@@ -330,13 +341,16 @@ def zones_child(folder: str, seconds: float = 10.0, fps: float = 30.0) -> dict[s
         if isinstance(e, TagSeen):
             seen.add(e.payload)
 
+    recorder = ClipRecorder()
     pipeline = VisionPipeline(feed, default_decoder(), TrackingConfig(),
-                              ZonesConfig(polygons=TABLE_ZONES), on_event, decode_zones=True)
+                              ZonesConfig(polygons=TABLE_ZONES), on_event, decode_zones=True,
+                              on_frame=recorder.on_frame)
     pipeline.start()
     time.sleep(seconds)
     status = pipeline.status()
     pipeline.stop()
     return {
+        "clip_frames": len(recorder), "clip_buffer_mb": round(recorder.bytes / 2**20, 2),
         "size": f"{width}x{height}", "camera_fps": fps, "delivered": feed.index,
         "decoded": status["frames"], "dropped": status["dropped"],
         "decoded_fps": round(status["frames"] / seconds, 1), "decode_ms": status["decode_ms"],
@@ -529,7 +543,7 @@ def main(as_json: bool) -> int:
     before = _pin_one_core()
     try:
         for split in ("held", "tune"):
-            report["splits"][split] = run_split(split, frames, _decoders())
+            report["splits"][split] = run_split(split, frames, _decoders(ablation=True))
             progress(f"{split}: {frames} frames at 1280x720")
         report["variants"] = {s: run_variants(s, frames) for s in ("tune", "held")}
         progress("retry variants")
@@ -568,7 +582,7 @@ def print_report(report: dict[str, Any]) -> None:
             "(read/visible)  false  median CPU ms  p95")
         for name, s in scores.items():
             read = f"({s['read']}/{s['visible']})"
-            out(f"  {name:8} {s['frames']:5}  {s['recall']:7.2%}  {read:13} {s['false_reads']:5}"
+            out(f"  {name:9} {s['frames']:5}  {s['recall']:7.2%}  {read:13} {s['false_reads']:5}"
                 f"  {s['median_ms']:9.2f}  {s['p95_ms']:6.2f}")
         for name, s in scores.items():
             out(f"  {name} by hazard: " + ", ".join(f"{h} {v}" for h, v in s["by_hazard"].items()))
@@ -600,7 +614,8 @@ def print_report(report: dict[str, Any]) -> None:
         f"decode median {z['decode_ms']} ms wall, {z['decode_cpu_ms']} ms CPU "
         f"(keeps up with {z['camera_fps']:g} fps on one core: "
         f"{'yes' if z['decode_cpu_ms'] * z['camera_fps'] < 1000 else 'no'}), "
-        f"peak memory {z['peak_rss_mb']} MB")
+        f"peak memory {z['peak_rss_mb']} MB with the dispute-clip buffer full "
+        f"({z['clip_frames']} frames, {z['clip_buffer_mb']} MB)")
     live = report["latency"]
     out(f"demo feed 1280x720 at 30 fps: {live['seen']}/{live['cards']} cards seen, "
         f"{live['fps']} fps decoded, {live['dropped']} dropped; capture of landing -> TagSeen "

@@ -104,7 +104,7 @@ def blur_direction(crop: Image) -> tuple[float, float]:
     r = math.hypot((a - b) / 2, d)
     strongest = (a + b) / 2 + r
     if strongest <= 0:
-        return 0.0, 1.0  # a flat patch: nothing to sharpen
+        return 0.0, 0.0  # a flat patch: nothing to sharpen (an "edge", never tried)
     return 0.5 * math.atan2(2 * d, a - b) + math.pi / 2, ((a + b) / 2 - r) / strongest
 
 
