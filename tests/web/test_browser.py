@@ -65,6 +65,8 @@ def test_second_seat_cannot_see_the_first_seats_bribes(table: Table, live_url: s
     expect(ann.locator("#live")).to_contain_text("$4,200", timeout=5000)
     # an accepted bribe empties its field: a second tap must not bribe again
     expect(ann.get_by_label("Raise your bribe on Agent Green by")).to_have_value("")
+    # and the sheet's "after these bribes" line counts the emptied fields again
+    expect(ann.locator("#casa-after")).to_contain_text(ann.inner_text("#casa-left"))
     shot(ann, "seat-casablanca-bribe-sheet")
     expect(ben.locator("#live")).to_contain_text("Ben's turn", timeout=5000)
     assert "4,200" not in ben.content() and "4200" not in ben.content()

@@ -270,6 +270,8 @@ async function submitForm(form) {
       delete el.dataset.dirty;
       if (el.type !== "checkbox" && !form.dataset.then) el.value = el.defaultValue;
     });
+    // page code that shows sums of the fields (a bribe sheet's "left") recounts
+    document.dispatchEvent(new CustomEvent("fieldsreset"));
     if (form.dataset.then) location.href = form.dataset.then;
   }
 }

@@ -50,4 +50,5 @@ function casaRefresh() {
   document.querySelectorAll("form.casa-bribe").forEach(casaLeft);
 }
 document.addEventListener("snapshot", casaRefresh, true);
+document.addEventListener("fieldsreset", casaRefresh);  // an accepted bribe emptied its fields
 document.addEventListener("DOMContentLoaded", casaRefresh);
