@@ -7,9 +7,11 @@ cd "$(dirname "$(readlink -f "$0")")/.."
 mode="${1:-run}"
 
 # Debian packages: the zbar library pyzbar loads; for tests also pdftoppm (tag sheets),
-# Chromium (browser tests), systemd-analyze (unit check) and fonts for the PDFs.
+# Chromium (browser tests), systemd-analyze (unit check), fonts for the PDFs, and
+# libatomic1, which Playwright's bundled Node needs on arm64 (a minimal Debian 12 arm64
+# root lacks it: every browser test failed there with "libatomic.so.1: cannot open").
 run_pkgs=(libzbar0)
-test_pkgs=(poppler-utils chromium fonts-dejavu-core systemd)
+test_pkgs=(poppler-utils chromium fonts-dejavu-core systemd libatomic1)
 pkgs=("${run_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 

@@ -548,7 +548,9 @@ def main(as_json: bool) -> int:
         report["variants"] = {s: run_variants(s, frames) for s in ("tune", "held")}
         progress("retry variants")
         for split in ("held", "tune"):
-            report["videos"][split] = run_videos(split, videos, _decoders())
+            # at a tiny scale (a smoke run: COMPANION_BENCH_SCALE=0.01) a short video
+            report["videos"][split] = run_videos(split, videos, _decoders(),
+                                                 cards=21 if k >= 0.25 else 4)
             progress(f"{split}: {videos} Nasty 7 videos")
         report["resolutions"] = run_resolutions(per_size)
         progress("resolutions")

@@ -124,6 +124,7 @@ def test_bench_web_at_a_tiny_size(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # a safety net: under arm64 emulation this takes ~10x longer
 def test_bench_as_a_whole(capsys: pytest.CaptureFixture[str],
                           monkeypatch: pytest.MonkeyPatch) -> None:
     """``companion bench`` runs store, vision and web in turn (it crashed on web: the
