@@ -155,9 +155,8 @@ def line_psf(length: float, angle: float, shape: tuple[int, int]) -> np.ndarray:
              cv2.LINE_AA)
     m = (n + s - 1) // s
     k = cv2.resize(big, (m, m), interpolation=cv2.INTER_AREA)
-    k /= k.sum()
     psf = np.zeros(shape, np.float32)
-    psf[:m, :m] = k
+    psf[:m, :m] = k / float(k.sum())
     rolled: np.ndarray = np.roll(psf, (-(m // 2), -(m // 2)), (0, 1))
     return rolled
 
@@ -171,9 +170,7 @@ def wiener(crop: Image, length: float = LENGTH, angle: float = 0.0, nsr: float =
     f = cv2.dft(padded, flags=cv2.DFT_COMPLEX_OUTPUT)
     k = cv2.dft(line_psf(length, angle, (fh, fw)), flags=cv2.DFT_COMPLEX_OUTPUT)
     den = k[..., 0] ** 2 + k[..., 1] ** 2 + nsr
-    num = cv2.mulSpectrums(f, k, 0, conjB=True)
-    num[..., 0] /= den
-    num[..., 1] /= den
-    out = cv2.idft(num, flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)[:h, :w]
+    num = cv2.mulSpectrums(f, k, 0, conjB=True) / den[..., None]
+    out = cv2.idft(num.astype(np.float32), flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)[:h, :w]
     sharp: Image = np.clip(out, 0, 255).astype(np.uint8)
     return sharp
