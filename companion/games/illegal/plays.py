@@ -238,6 +238,6 @@ def _magnum(f: Emit, seat: int, action: Action) -> bool:
         assert hassle is not None
         f.emit(CardPlayed(seat, "magnum", target, out_of_turn))
         f.emit(HassleRemoved(target, hassle, "magnum"))
-    if out_of_turn and f.state.seats[seat].hand == 0:
+    if f.state.seats[seat].hand == 0:  # out of turn, or on a turn it can no longer finish
         f.emit(HandEnded("hand_empty", seat))
     return True

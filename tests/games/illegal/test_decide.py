@@ -227,6 +227,19 @@ def test_empty_hand_after_discard_ends_the_hand() -> None:
     assert after.phase == OVER and after.ended_by == "hand_empty"
 
 
+def test_a_magnum_on_its_own_turn_that_empties_the_hand_ends_the_hand() -> None:
+    """The turn goes on after a Magnum, but with no card left it cannot: as a Magnum out
+    of turn or a discard that empties a hand, the hand ends (found by the random matches
+    in test_sim: seed 774 left a seat on its turn with no card and nothing to do)."""
+    state = with_seat(table("raid"), 0, hand=1)
+    after = run(state, {"do": "play", "seat": 0, "card": "magnum", "target": 0})
+    assert after.phase == OVER and after.ended_by == "hand_empty"
+    assert after.seats[0].hassle is None
+    kept = run(with_seat(table("raid"), 0, hand=2),
+               {"do": "play", "seat": 0, "card": "magnum", "target": 0})
+    assert kept.phase != OVER and kept.turn == 0  # a card left: the turn goes on
+
+
 def test_nothing_but_reveal_after_the_end() -> None:
     state = run(table(None), {"do": "play", "seat": 0, "card": "day_of_accounting"})
     with pytest.raises(IllegalAction, match="The hand is over"):
