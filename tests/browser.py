@@ -9,6 +9,7 @@ elements wider than the viewport; ``BROWSER`` marks a module as needing Chromium
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,14 +26,27 @@ PHONE = {"width": 390, "height": 844}
 TV = {"width": 1280, "height": 800}
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+#: a Chromium already running elsewhere, reached over the DevTools protocol
+#: (``http://127.0.0.1:9222``): the phones of an emulated arm64 root, where Chromium
+#: itself cannot run (``scripts/arm64-test.sh``, docs/dev/arm64.md). The pages it opens
+#: are still served by the code under test; only the browser is elsewhere, as a real
+#: table's phones are.
+REMOTE = os.environ.get("COMPANION_TEST_CHROMIUM_CDP", "")
 
 #: ``pytestmark = BROWSER`` in a module of browser tests
 BROWSER = [
     pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(),
+    pytest.mark.skipif(not CHROMIUM.exists() and not REMOTE,
                        reason="needs Debian's chromium at /usr/bin/chromium (apt-get install "
                               "chromium)"),
 ]
+
+
+def launch(p: Any) -> Any:
+    """Chromium for the tests: Debian's, started here, or the ``REMOTE`` one."""
+    if REMOTE:
+        return p.chromium.connect_over_cdp(REMOTE)
+    return p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +54,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        b = launch(p)
         yield b
         b.close()
 

@@ -9,20 +9,10 @@ from typing import Any
 
 import pytest
 
-from tests.demo_server import ROOT, demo_server
+from tests.browser import BROWSER, SHOTS, launch
+from tests.demo_server import demo_server
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = ROOT / "artifacts" / "screenshots"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists(),
-                       reason="needs Debian's chromium at /usr/bin/chromium (apt-get install "
-                              "chromium)"),
-]
+pytestmark = [*BROWSER, pytest.mark.slow]
 
 
 @pytest.fixture
@@ -36,7 +26,7 @@ def test_demo_table_on_a_phone(demo_url: str) -> None:
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = launch(p)
         try:
             ctx = browser.new_context(viewport={"width": 390, "height": 844},
                                       device_scale_factor=2, is_mobile=True,
