@@ -44,7 +44,7 @@ fi
 browser_pid=""
 cleanup() {
   [ -n "$browser_pid" ] && kill "$browser_pid" 2>/dev/null || true
-  for m in dev/pts dev sys proc; do
+  for m in tmp dev/pts dev sys proc; do
     mountpoint -q "$ROOT/$m" && umount -l "$ROOT/$m" || true
   done
 }
@@ -79,6 +79,9 @@ tar -C "$here" --exclude=./.venv --exclude=./artifacts --exclude=./.git \
 mount -t proc proc "$ROOT/proc"
 mount --rbind /sys "$ROOT/sys"
 mount --rbind /dev "$ROOT/dev"
+# one /tmp for both sides: Playwright (inside) tells the host's Chromium to save a
+# download under its /tmp and then copies it from there (a download test failed without)
+mount --bind /tmp "$ROOT/tmp"
 
 # Chromium cannot run under qemu-user (its renderer dies with SIGSEGV/SIGTRAP; crashpad
 # needs ptrace): the browser tests use the host's Chromium over the DevTools protocol,
