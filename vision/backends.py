@@ -66,9 +66,8 @@ class ZxingDecoder:
 
     name = "zxing"
 
-    def __init__(self, report_damaged: bool = False, invert: bool = True,
-                 downscale: bool = True) -> None:
-        self.invert, self.downscale = invert, downscale  # zxing-cpp's extra passes
+    def __init__(self, report_damaged: bool = False, downscale: bool = True) -> None:
+        self.downscale = downscale  # zxing-cpp's passes over downscaled copies too
         try:
             import zxingcpp
         except ImportError as exc:
@@ -85,7 +84,7 @@ class ZxingDecoder:
         zx = self._zx
         results: list[Any] = zx.read_barcodes(
             gray, formats=zx.BarcodeFormat.QRCode, text_mode=zx.TextMode.Plain,
-            return_errors=errors, try_invert=self.invert, try_downscale=self.downscale,
+            return_errors=errors, try_downscale=self.downscale,
         )
         return results
 

@@ -122,7 +122,7 @@ class RetryDecoder:
         for q in code_blobs(gray)[:MAX_LOOK]:
             if any(overlap(q, c) for c in read):
                 continue
-            box = _box(gray, q)
+            box, _ = _crop(gray, q, 0.0)
             kind, angle, anisotropy = look(box)
             if kind in patches:
                 patches[kind].append((anisotropy, q, box, angle))
@@ -170,13 +170,6 @@ def _crop(gray: Image, corners: Corners, margin: float = MARGIN
     x0, y0 = max(0, int(x_min - pad)), max(0, int(y_min - pad))
     x1, y1 = min(w, int(x_max + pad) + 1), min(h, int(y_max + pad) + 1)
     return gray[y0:y1, x0:x1], (x0, y0)
-
-
-def _box(gray: Image, corners: Corners) -> Image:
-    """The pixels inside ``corners``' bounding box."""
-    pts = np.array(corners, dtype=np.float32)
-    (x0, y0), (x1, y1) = np.maximum(pts.min(axis=0), 0).astype(int), pts.max(axis=0).astype(int)
-    return gray[y0:y1 + 1, x0:x1 + 1]
 
 
 def _moved(d: Detection, x0: float, y0: float, backend: str) -> Detection:
@@ -257,7 +250,7 @@ def _binarised(crop: Image) -> Image:
 
 def deblur(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
     """A smeared code (``vision.deblur``): the line blur along its smear undone, 2x."""
-    box = _box(crop, corners)
+    box, _ = _crop(crop, corners, 0.0)
     kind, angle, _ = look(box)
     return _sharpened(dec, crop, box, angle) if kind == "smeared" else []
 
