@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision import bench
+from vision import bench, benchkit, benchlive
 
 
 def test_scores_the_shipped_decoder_against_zxing_alone() -> None:
@@ -32,13 +32,13 @@ def test_a_video_gives_per_card_events() -> None:
 
 
 def test_latency_run_reports_every_figure() -> None:
-    live = bench.latency_child(seconds=3.0, realtime=False, width=640, height=360)  # lockstep
+    live = benchlive.latency_child(seconds=3.0, realtime=False, width=640, height=360)  # lockstep
     assert live["cards"] == 3 and live["seen"] == 3 and live["dropped"] == 0
     assert live["from_first_frame_ms"]["median"] is not None
     assert live["peak_rss_mb"] > 0
 
 
 def test_payloads_look_like_deck_tags() -> None:
-    payloads = bench.bench_payloads()
+    payloads = benchkit.bench_payloads()
     assert len(set(payloads)) == len(payloads) == 64
     assert all(len(p) == 12 and p.isalnum() and p.upper() == p for p in payloads)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.bench import bench_payloads
+from vision.benchkit import bench_payloads
 from vision.hardset import (
     SPLITS,
     HardTable,
