@@ -129,3 +129,32 @@ def test_each_engine_carries_its_schemas(game: str) -> None:
 def test_every_game_has_an_actions_module() -> None:
     for game in GAMES:
         assert (Path(ROOT) / "companion" / "games" / game / "actions.py").exists()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_game_gives_every_action_the_same_keys(game: str) -> None:
+    """One shared list of keys lets any action carry another's keys into the record."""
+    declared = schemas(game)
+    with_keys = [dict(keys) for keys in declared.values() if keys]
+    assert len(with_keys) < 2 or any(k != with_keys[0] for k in with_keys[1:]), (
+        f"{game}/actions.py gives every action the same keys")
+
+
+def test_a_casablanca_action_cannot_carry_another_actions_keys() -> None:
+    table = Table(MemoryStore())
+    assert table.process(Command("start", {"game": "casablanca",
+                                           "players": ["Ann", "Bo", "Cy"]})).accepted
+    before = table.history()
+    cases = [
+        ({"do": "bribe", "amounts": [{"agent": "red", "amount": 500}], "zone": "x" * 100},
+         '"bribe" does not take "zone"'),
+        ({"do": "protest", "agent": "red"}, '"protest" does not take "agent"'),
+        ({"do": "left", "tag": "red", "zone": "board"}, '"left" does not take "zone"'),
+        ({"do": "move", "agent": "red", "to": "home", "suitcase": "yes"},
+         '"suitcase" must be true or false'),
+        ({"do": "eliminate", "agent": "red", "target": 3}, '"target" must be a text'),
+    ]
+    for action, reason in cases:
+        res = table.process(Command("action", {"action": action}, source=HOST))
+        assert not res.accepted and reason in (res.reason or ""), (action, res.reason)
+    assert table.history() == before

@@ -1,31 +1,22 @@
 """Casablanca: the keys each action takes (``companion.games.schema``).
 
-One entry per action ``decide`` handles.
+One entry per action ``decide`` handles. A bribe's ``amounts`` is a list of
+``{"agent": ..., "amount": ...}`` that the rules check item by item; a move's ``to`` is a
+space's id or name, or ``home``.
 """
 
 from __future__ import annotations
 
 from companion.games.schema import ActionSchema, Key
 
-#: the keys of every Casablanca action: the handlers share one reader of the action
-_KEYS: ActionSchema = {
-    "agent": Key(),
-    "amounts": Key(),
-    "suitcase": Key(),
-    "tag": Key("str"),
-    "target": Key(),
-    "to": Key(),
-    "zone": Key("str"),
+ACTIONS: dict[str, ActionSchema] = {
+    "bribe": {"amounts": Key()},
+    "move": {"agent": Key("str"), "to": Key("str"), "suitcase": Key("bool")},
+    "eliminate": {"agent": Key("str"), "target": Key("str")},
+    "protest": {},
+    "concede": {},
+    "compare": {},
+    "resolve": {},
+    "seen": {"tag": Key("str"), "zone": Key("str")},
+    "left": {"tag": Key("str")},
 }
-
-ACTIONS: dict[str, ActionSchema] = {name: _KEYS for name in (
-    "bribe",
-    "compare",
-    "concede",
-    "eliminate",
-    "left",
-    "move",
-    "protest",
-    "resolve",
-    "seen",
-)}

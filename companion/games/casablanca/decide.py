@@ -8,8 +8,8 @@ when the next action that is not a protest arrives, on ``{"do": "resolve"}``, or
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from companion.games.base import (
     DEADLINE,
@@ -49,36 +49,25 @@ from companion.games.casablanca.state import (
 )
 from companion.games.emit import Emitter
 
-#: The actions of a record line's ``do``.
-ActionName = Literal[
-    "bribe", "move", "eliminate", "protest", "concede", "compare", "resolve", "seen", "left"
-]
-ACTIONS: tuple[ActionName, ...] = (
-    "bribe", "move", "eliminate", "protest", "concede", "compare", "resolve", "seen", "left"
-)
-#: Actions only the camera sends (a phone's action always carries its seat).
-CAMERA_ACTIONS = ("seen", "left")
-
 
 def decide(state: State, action: Action, now: float) -> list[Event]:
     """The events ``action`` causes; ``IllegalAction`` says why it is refused."""
     do = get_str(action, "do")
     if do == DEADLINE:
         return _decide_deadline(state, now)
-    require(do in ACTIONS, f"Casablanca has no action {clip(do)!r}: use {', '.join(ACTIONS)}.")
+    handler = _HANDLERS.get(do)
+    require(handler is not None,
+            f"Casablanca has no action {clip(do)!r}: use {', '.join(_HANDLERS)}.")
+    assert handler is not None
     require(state.winners is None, "The game is over: start a new game to play again.")
-    if do in CAMERA_ACTIONS:
-        return _decide_sighting(state, action, now)
-    if do == "protest":
-        return decide_protest(state, action)
-    if do in ("concede", "compare"):
-        return decide_settle(state, action)
-    if do == "resolve":
-        return _decide_resolve(state)
+    return handler(state, action, now)
+
+
+def _turn(state: State, action: Action) -> tuple[list[Event], State, int]:
+    """What must happen before a bribe, move or elimination: the announced action is
+    committed and an unused follow-up passes the turn. The events, the state after them,
+    and the acting seat, which must be the one whose turn it is."""
     open_protest_barred(state)
-    amended = _amended_move(state, action, now)
-    if amended:
-        return amended
     out: Emitter[State, Event] = Emitter(state, apply)
     if state.pending is not None:
         out.emit(*_commit(state))
@@ -95,11 +84,26 @@ def decide(state: State, action: Action, now: float) -> list[Event]:
         seat == state.turn,
         f"It is {state.seats[state.turn]}'s turn, not {state.seats[seat]}'s: wait for your turn.",
     )
-    if do == "bribe":
-        return out.events + _decide_bribe(state, seat, action)
-    if do == "move":
-        return out.events + _decide_move(state, seat, action, now)
-    return out.events + _decide_eliminate(state, seat, action, now)
+    return out.events, state, seat
+
+
+def _bribe(state: State, action: Action, now: float) -> list[Event]:
+    done, state, seat = _turn(state, action)
+    return done + _decide_bribe(state, seat, action)
+
+
+def _move(state: State, action: Action, now: float) -> list[Event]:
+    open_protest_barred(state)
+    amended = _amended_move(state, action, now)
+    if amended:
+        return amended
+    done, state, seat = _turn(state, action)
+    return done + _decide_move(state, seat, action, now)
+
+
+def _eliminate(state: State, action: Action, now: float) -> list[Event]:
+    done, state, seat = _turn(state, action)
+    return done + _decide_eliminate(state, seat, action, now)
 
 
 def open_protest_barred(state: State) -> None:
@@ -445,16 +449,24 @@ def outcome(state: State) -> Outcome | None:
 # --- the camera: stands settling in a zone, the protest window --------------------
 
 
-def _decide_sighting(state: State, action: Action, now: float) -> list[Event]:
+def _stand(state: State, action: Action) -> str:
+    """The agent stand or suitcase a camera report names."""
     require("seat" not in action, "Only the camera reports where a stand is.")
     tag = get_str(action, "tag")
     tags = [a.id for a in state.agents] + [SUITCASE]
     require(tag in tags, f"{clip(tag)!r} is not an agent stand or the suitcase of this game.")
-    if action.get("do") == "left":
-        return [TagMoved(tag, None, now)]
+    return tag
+
+
+def _decide_seen(state: State, action: Action, now: float) -> list[Event]:
+    tag = _stand(state, action)
     zone = get_str(action, "zone")
     require(0 < len(zone) <= MAX_NAME, f"A zone name has 1 to {MAX_NAME} characters.")
     return [TagMoved(tag, zone, now)]
+
+
+def _decide_left(state: State, action: Action, now: float) -> list[Event]:
+    return [TagMoved(_stand(state, action), None, now)]
 
 
 def _due(state: State, s: Sighting) -> float | None:
@@ -579,3 +591,20 @@ def _suitcase_settled(state: State, space: str | None, zone: str) -> list[Event]
     where = state.space_name(state.suitcase_at())
     return [SightingSettled(SUITCASE, f"The suitcase is seen on {clip(zone)!r}, but it is on "
                                       f"{where}: put it back (an agent takes it along).")]
+
+
+#: Each action's handler: ``tests/core/action_keys.py`` reads the keys each one takes
+#: from here, and ``actions.py`` declares them.
+_HANDLERS: dict[str, Callable[[State, Action, float], list[Event]]] = {
+    "bribe": _bribe,
+    "move": _move,
+    "eliminate": _eliminate,
+    "protest": lambda state, action, now: decide_protest(state, action),
+    "concede": lambda state, action, now: decide_settle(state, action),
+    "compare": lambda state, action, now: decide_settle(state, action),
+    "resolve": lambda state, action, now: _decide_resolve(state),
+    "seen": _decide_seen,
+    "left": _decide_left,
+}
+#: The actions, in the order a refusal lists them.
+ACTIONS: tuple[str, ...] = tuple(_HANDLERS)
