@@ -39,6 +39,15 @@ JSON_BITS = re.compile(r'\{"|":\s|\bnull\b|\btrue\b|\bfalse\b')
 TEMPLATE_GAPS: dict[tuple[str, str], str] = {}
 
 
+#: how to bring a game to a moment where its seat page has something to type: options for
+#: the start, then the table's actions (from the host). The Nasty 7 page has a field only
+#: while the first to play a phone chooses the word (the nasty rule).
+TYPING_MOMENT: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
+    "nasty7": ({"nasty": "first_round", "hesitation_s": 60.0},
+               [{"do": "play", "card": "phone"}]),
+}
+
+
 def games_for(check: str, extra: tuple[str, ...] = ()) -> list[Any]:
     """The games as parameters; a known gap in a game's own template is xfail (not strict)."""
     out = []
@@ -126,7 +135,10 @@ def test_live_updates_keep_open_sections_and_typed_text(game: str, table: Table,
                                                         live_url: str, phone: Any,
                                                         state_dir: Path) -> None:
     players = _players(game)
-    start_game(table, players, game=game)
+    options, actions = TYPING_MOMENT.get(game, ({}, []))
+    start_game(table, players, game=game, **({"options": options} if options else {}))
+    for action in actions:
+        assert act(table, action).accepted
     page = _join(phone, join_links(phone(), live_url, state_dir)[0], players[0])
     details = page.locator("#live details:visible").first
     field = page.locator("#live input[type=number]:visible:enabled, "
