@@ -33,7 +33,6 @@ from companion.games.nasty7.state import (
     MISTAKES,
     TWINS,
     Accusation,
-    LastCard,
     MistakeKind,
     PileReason,
     State,
@@ -379,7 +378,7 @@ def _time(action: Action, key: str) -> float:
     return float(value)
 
 
-def _last_card(state: State, what: str) -> tuple[State, LastCard]:
+def _last_card(state: State, what: str) -> tuple[State, CardPlayed]:
     """The state before the last card and that card, while nothing happened since."""
     _require_no_accusation(state)
     before, card = state.before_card, state.last_card

@@ -8,18 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.games.nasty7.state import CardPlayed as CardPlayed  # the state keeps the last one
 from companion.games.nasty7.state import PileReason
-
-
-@dataclass(frozen=True)
-class CardPlayed:
-    """``seat`` put ``card`` on the pile at game time ``at``; ``in_turn`` False: out of turn."""
-
-    seat: int
-    card: str
-    at: float
-    in_turn: bool = True
-    serial: int | None = None
 
 
 @dataclass(frozen=True)

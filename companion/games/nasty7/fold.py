@@ -31,7 +31,6 @@ from companion.games.nasty7.state import (
     TWINS,
     Accusation,
     Dispute,
-    LastCard,
     Reveal,
     State,
     card_phrase,
@@ -123,7 +122,7 @@ def _apply_card(state: State, e: CardPlayed) -> State:
         plays=state.plays + 1,
         landed=state.landed + (e.at,),
         before_card=replace(state, before_card=None, last_card=None),
-        last_card=LastCard(e.seat, e.card, e.at, e.in_turn, e.serial),
+        last_card=e,
     )
 
 

@@ -205,8 +205,12 @@ class Dispute:
 
 
 @dataclass(frozen=True)
-class LastCard:
-    """The last card as it was played (a ``CardPlayed`` event's fields)."""
+class CardPlayed:
+    """``seat`` put ``card`` on the pile at game time ``at``; ``in_turn`` False: out of turn.
+
+    An event (``events.py`` lists it with the others); defined here because the state keeps
+    the last one (``State.last_card``) to correct who played it or which card it was.
+    """
 
     seat: int
     card: str
@@ -254,7 +258,7 @@ class State:
     #: the state before the last card and that card, while nothing happened since
     #: (``reassign`` and ``replace_card`` re-play it); never compared
     before_card: State | None = field(default=None, compare=False, repr=False)
-    last_card: LastCard | None = field(default=None, compare=False, repr=False)
+    last_card: CardPlayed | None = field(default=None, compare=False, repr=False)
 
     @property
     def n_seats(self) -> int:
