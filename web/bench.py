@@ -334,6 +334,7 @@ class Figures:
     rss_mb: float
     host_p95_ms: float = 0.0
     seats_p95_ms: float = 0.0
+    host_page_first_ms: float = 0.0
     host_page_p95_ms: float = 0.0
     answers: int = 0
     answers_failed: int = 0
@@ -414,7 +415,8 @@ def run(clients: int = CLIENTS, events: int = EVENTS, interval: float = INTERVAL
     base = _figures(commits, arrivals, int(report["rss_kb"]))
     return replace(base, host_p95_ms=_p95(probe.times["host"]),
                    seats_p95_ms=_p95(probe.times["seats"]),
-                   host_page_p95_ms=_p95(probe.times["page"]),
+                   host_page_first_ms=probe.times["page"][0] if probe.times["page"] else 0.0,
+                   host_page_p95_ms=_p95(probe.times["page"][1:]),
                    answers=sum(len(v) for v in probe.times.values()),
                    answers_failed=probe.failed, hostile_tried=hostile,
                    hostile_held_max=int(report.get("hostile_held", 0)))
@@ -441,8 +443,8 @@ def main(as_json: bool, clients: int = CLIENTS, hostile: int = HOSTILE,
         print(f"  host answered     p95 {f.host_p95_ms:.1f} ms; seats p95 "
               f"{f.seats_p95_ms:.1f} ms; {f.answers} answers, {f.answers_failed} failed   "
               f"(target p95 <= {TARGET_ANSWER_P95_MS:.0f} ms)")
-        print(f"  host page /host   p95 {f.host_page_p95_ms:.1f} ms (its QR codes are drawn "
-              "on every load; not a target)")
+        print(f"  host page /host   first load {f.host_page_first_ms:.1f} ms (it draws the "
+              f"join codes), then p95 {f.host_page_p95_ms:.1f} ms; not a target")
         print(f"  server peak RSS   {f.rss_mb:.1f} MB   (target <= {TARGET_RSS_MB:.0f} MB)")
         print("  " + ("targets met" if f.ok() else "TARGETS MISSED"))
     return 0 if figures.ok() else 1
