@@ -93,7 +93,6 @@ def _bribe(state: State, action: Action, now: float) -> list[Event]:
 
 
 def _move(state: State, action: Action, now: float) -> list[Event]:
-    open_protest_barred(state)
     amended = _amended_move(state, action, now)
     if amended:
         return amended
@@ -245,6 +244,7 @@ def _amended_move(state: State, action: Action, now: float) -> list[Event]:
         pending is None
         or pending.kind != "move"
         or pending.protests
+        or pending.open is not None
         or action.get("do") != "move"
         or action.get("seat") != pending.seat
         or action.get("agent") != pending.agent

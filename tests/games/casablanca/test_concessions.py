@@ -36,6 +36,9 @@ def test_a_protest_stays_open_until_conceded_or_compared() -> None:
             engine.decide(state, action, 0.0)
     with pytest.raises(IllegalAction, match="Only Ann and Ben"):
         engine.decide(state, concede(2), 0.0)
+    # the mover cannot amend the announced move (suitcase or not) while the protest is open
+    with pytest.raises(IllegalAction, match="settle it first"):
+        engine.decide(state, move(0, "red", "gate", suitcase=True), 0.0)
 
 
 def test_the_protester_concedes_nothing_is_revealed_and_the_move_stands() -> None:
