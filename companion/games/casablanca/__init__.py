@@ -80,17 +80,14 @@ commits and the end), ``fold`` (``apply``), ``views`` (views and signals) and
 from __future__ import annotations
 
 from companion.games.casablanca.actions import ACTIONS as ACTION_SCHEMAS
-from companion.games.casablanca.decide import (
-    ACTIONS,
-    bribe_barred,
+from companion.games.casablanca.commit import (
     can_follow_up,
-    decide,
     end_of_record,
-    next_deadline,
     outcome,
     settled,
     winners,
 )
+from companion.games.casablanca.decide import ACTIONS, bribe_barred, decide, next_deadline
 from companion.games.casablanca.describe import OPTION_SPECS, describe
 from companion.games.casablanca.events import EVENT_TYPES, Event
 from companion.games.casablanca.fold import apply

@@ -1,9 +1,10 @@
-"""Casablanca's rules: what each action causes (``decide``), and the end of the game.
+"""Casablanca's rules: what each action causes (``decide``), and the camera's deadlines.
 
 Bribes, moves and eliminations are checked here; a move or elimination is only
-*announced* (``MoveAnnounced``/``EliminationAnnounced``) and is committed by ``_commit``
-when the next action that is not a protest arrives, on ``{"do": "resolve"}``, or by
-``end_of_record``. Refusal reasons never name a bribe amount.
+*announced* (``MoveAnnounced``/``EliminationAnnounced``) and takes effect through
+``commit.commit_pending`` when the next action that is not a protest arrives, on
+``{"do": "resolve"}``, when the protest window closes, or at the end of a record. Refusal
+reasons never name a bribe amount.
 """
 
 from __future__ import annotations
@@ -15,20 +16,17 @@ from companion.games.base import (
     DEADLINE,
     Action,
     IllegalAction,
-    Outcome,
     get_int,
     get_str,
     require,
 )
 from companion.games.casablanca.board import MAX_NAME, clip
+from companion.games.casablanca.commit import commit_pending
 from companion.games.casablanca.events import (
     BribesPlaced,
     EliminationAnnounced,
-    EliminationCommitted,
     Event,
-    GameEnded,
     MoveAnnounced,
-    MoveCommitted,
     ProtestConceded,
     ProtestRaised,
     ProtestSettled,
@@ -70,7 +68,7 @@ def _turn(state: State, action: Action) -> tuple[list[Event], State, int]:
     open_protest_barred(state)
     out: Emitter[State, Event] = Emitter(state, apply)
     if state.pending is not None:
-        out.emit(*_commit(state))
+        out.emit(*commit_pending(state))
         require(
             out.state.winners is None,
             "The announced move carries the suitcase home and ends the game: confirm it "
@@ -373,77 +371,12 @@ def _decide_resolve(state: State) -> list[Event]:
     if state.pending is not None and state.pending.open is not None:
         return [_compare(state, state.pending.open)]  # the table asks for the comparison
     if state.pending is not None:
-        return _commit(state)
+        return commit_pending(state)
     require(
         state.follow_up is not None,
         "There is nothing to confirm: no move or elimination is waiting for protests.",
     )
     return [TurnPassed(state.turn, state.next_seat(state.turn))]
-
-
-def _commit(state: State) -> list[Event]:
-    """The events that make the pending announcement take effect."""
-    pending = state.pending
-    assert pending is not None
-    nxt = TurnPassed(pending.seat, state.next_seat(pending.seat))
-    if pending.kind == "eliminate":
-        cost = state.options.elimination_cost
-        return [EliminationCommitted(pending.seat, pending.agent, pending.target, cost), nxt]
-    origin = state.agent(pending.agent).space
-    moved = MoveCommitted(pending.seat, pending.agent, origin, pending.to, pending.suitcase)
-    after = apply(state, moved)
-    if pending.suitcase and pending.to == state.options.spec(pending.agent).homebase:
-        return [
-            moved,
-            GameEnded(pending.agent, pending.seat, winners(after, pending.agent, pending.seat)),
-        ]
-    return [moved] if can_follow_up(after, pending.agent) else [moved, nxt]
-
-
-def winners(state: State, agent: str, mover: int) -> tuple[int, ...]:
-    """Highest bribe on ``agent`` wins; a tie with the mover goes to the mover, else shared."""
-    amounts = [state.bribe(seat, agent) for seat in range(len(state.seats))]
-    top = max(amounts)
-    tied = tuple(seat for seat, amount in enumerate(amounts) if amount == top)
-    return (mover,) if mover in tied else tied
-
-
-def can_follow_up(state: State, agent: str) -> bool:
-    """Whether the mover may still eliminate with ``agent`` (public facts only)."""
-    if not state.options.move_then_eliminate:
-        return False
-    here = state.agent(agent).space
-    return any(
-        other.active
-        and other.id != agent
-        and other.space == here
-        and (state.options.eliminate_in_home or here != state.options.spec(other.id).homebase)
-        for other in state.agents
-    )
-
-
-def end_of_record(state: State) -> list[Event]:
-    """Events that commit what is still pending when a record ends (replay folds them)."""
-    if state.pending is None or state.winners is not None:
-        return []
-    return _commit(state)
-
-
-def settled(state: State) -> State:
-    """``state`` with its pending announcement committed, as the next action would see it."""
-    out: Emitter[State, Event] = Emitter(state, apply)
-    out.emit(*end_of_record(state))
-    return out.state
-
-
-# --- the end of the game ---------------------------------------------------------
-
-
-def outcome(state: State) -> Outcome | None:
-    """The winner(s) once an agent carried the suitcase home; ``None`` before."""
-    if state.winners is None:
-        return None
-    return Outcome.of(state.winners, {"agent": state.winning_agent, "moved_by": state.mover})
 
 
 # --- the camera: stands settling in a zone, the protest window --------------------
@@ -508,7 +441,7 @@ def _decide_deadline(state: State, now: float) -> list[Event]:
     out: Emitter[State, Event] = Emitter(state, apply)
     window = _window_due(state)
     if window is not None and window <= now:
-        out.emit(*_commit(state))
+        out.emit(*commit_pending(state))
     order = sorted(out.state.sightings, key=lambda s: (s.tag == SUITCASE, s.since))
     for s in order:
         due = _due(out.state, s)
@@ -540,7 +473,7 @@ def _settle_sighting(state: State, tag: str, now: float) -> list[Event]:
         return [SightingSettled(tag, "")]  # announced already (from a phone)
     out: Emitter[State, Event] = Emitter(state, apply)
     if pending is not None:
-        out.emit(*_commit(state))
+        out.emit(*commit_pending(state))
     after = out.state
     if after.winners is not None or after.agent(tag).space == space:
         return out.events + [SightingSettled(tag, "")]

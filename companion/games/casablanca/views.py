@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from companion.games.base import IllegalAction, SignalOut
+from companion.games.casablanca.commit import settled
 from companion.games.casablanca.decide import (
     bribe_barred,
     decide_protest,
     decide_settle,
     open_protest_barred,
-    settled,
 )
 from companion.games.casablanca.events import Event, GameEnded, ProtestSettled, TurnPassed
 from companion.games.casablanca.fold import apply
