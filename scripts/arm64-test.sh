@@ -8,7 +8,7 @@
 # $CACHE/bookworm-arm64-root.tar.gz, a few hundred MB; the first build takes 10-30 min
 # under emulation), copies this working tree into it (without .venv and artifacts), runs
 # `./run test` inside with /proc, /sys and /dev mounted, and writes the log to
-# artifacts/arm64-test.log with the time it took. It takes about half an hour on 2
+# artifacts/arm64-test.log with the time it took. It takes 45-60 minutes on 2
 # cores (emulation is 5-20x slower than native). The browser tests drive the host's
 # Chromium over the DevTools protocol (Chromium itself cannot run under qemu-user; see
 # docs/dev/arm64.md). Exit status: that of ./run test.
