@@ -90,9 +90,10 @@ class Session:
             return self._preview_undo(t)
         if action.get("do") == CLOCK:  # only the time passed: its deadlines are already in
             return self, []
-        events = self.engine.decide(self.state, action, t)
+        typed = self.engine.parse(action)  # ActionError (an IllegalAction) says what is wrong
+        events = self.engine.decide(self.state, typed, t)
         state = self.engine.fold(self.state, events)
-        batch = Batch("action", t, dict(action), tuple(events))
+        batch = Batch("action", t, dict(typed), tuple(events))
         return self._with(state, batch), [batch]
 
     def preview_deadlines(self, until: float) -> tuple[Session, list[Batch]]:

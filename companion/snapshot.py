@@ -46,6 +46,12 @@ class Snapshot:
     players: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     public: Mapping[str, Any] = field(default_factory=dict)
+    #: what the table waits for (``companion.games.moves.Waiting.to_json``), the game's
+    #: log and scores: the shared part of every seat view, sent once
+    waiting: Mapping[str, Any] | None = None
+    log: tuple[str, ...] = ()
+    scores: Mapping[str, Any] | None = None
+    #: per seat: its ``attention``, ``moves`` and ``secrets`` (the rest of its seat view)
     private: tuple[Mapping[str, Any], ...] = ()
     outcome: Mapping[str, Any] | None = None
     now: float = 0.0
@@ -64,6 +70,9 @@ class Snapshot:
             "players": list(self.players),
             "options": dict(self.options),
             "view": dict(self.public),
+            "waiting": dict(self.waiting) if self.waiting is not None else None,
+            "log": list(self.log),
+            "scores": dict(self.scores) if self.scores is not None else None,
             "outcome": dict(self.outcome) if self.outcome is not None else None,
             "now": self.now,
             "deadline": self.deadline,

@@ -30,7 +30,6 @@ from companion.games.base import (
     TableInput,
     TagInput,
 )
-from companion.games.schema import check_action
 from companion.inputs import (
     HOST,
     TABLE,
@@ -333,12 +332,9 @@ class Table:
         raise IllegalAction(f"Unknown command {cmd.name!r}.")
 
     def _checked(self, action: dict[str, Any]) -> dict[str, Any]:
-        """The action as the game's schema accepts it (unknown keys refused), if it has one."""
+        """The action as the game declares it (``ActionError`` says what is wrong)."""
         assert self.session is not None
-        engine = self.session.engine
-        if engine.actions is None:
-            return action
-        return check_action(engine.actions, action, engine.title)  # IllegalAction names a key
+        return dict(self.session.engine.parse(action))
 
     def _tag(self, inp: TagSeen | TagLeft) -> Result:
         seen = isinstance(inp, TagSeen)
@@ -482,6 +478,7 @@ class Table:
             return Snapshot(self._seq, self.epoch, refusal=self._refusal)
         engine, state = self.session.engine, self.session.state
         outcome = engine.outcome(state)
+        table = engine.table_view(state)
         return Snapshot(
             seq=self._seq,
             epoch=self.epoch,
@@ -490,8 +487,12 @@ class Table:
             title=engine.title,
             players=self.info.seats,
             options=dict(self.info.options),
-            public=engine.public_view(state),
-            private=tuple(engine.seat_view(state, i) for i in range(len(self.info.seats))),
+            public=table["public"],
+            waiting=table["waiting"],
+            log=tuple(table["log"]),
+            scores=table["scores"],
+            private=tuple(_own_part(engine.seat_view(state, i))
+                          for i in range(len(self.info.seats))),
             outcome=outcome.to_json() if outcome is not None else None,
             now=round(self.now(), 3),
             deadline=self.session.next_deadline(),
@@ -558,3 +559,9 @@ def _authorised(action: dict[str, Any], source: Source) -> dict[str, Any]:
     if claimed != seat or (isinstance(by, list) and any(b != seat for b in by)):
         raise IllegalAction("A phone can only act for its own seat.")
     return action
+
+
+def _own_part(view: Mapping[str, Any]) -> dict[str, Any]:
+    """A seat view without what the snapshot already carries for everyone (public, log,
+    scores): its ``attention``, ``moves`` and ``secrets``."""
+    return {k: v for k, v in view.items() if k in ("seat", "attention", "moves", "secrets")}

@@ -36,6 +36,7 @@ from typing import Any
 # The one web module that builds an engine: its own benchmark game, never served (the
 # engine contract is not a game's internals, so web-no-game-internals allows it).
 from companion.games.engine import Engine
+from companion.games.moves import Waiting
 
 CLIENTS = 500
 EVENTS = 100
@@ -96,7 +97,8 @@ BENCH_ENGINE: Engine[_State, Counted] = Engine(
     name="bench_web", title="Web benchmark", aliases=(), min_seats=2, max_seats=8,
     default_options={}, event_types={"Counted": Counted},
     start=_start, decide=_decide, apply=_apply, outcome=_none, next_deadline=_none,
-    public_view=_public_view, seat_view=lambda state, seat: {"you": seat},
+    public_view=_public_view, secrets=lambda state, seat: {"you": seat},
+    waiting=lambda state: Waiting((state.turn,), "turn", f"Player {state.turn + 1} to play"),
     state_json=lambda state: {"total": state.total}, signals=_no_signals,
     action_for_input=_none,
 )

@@ -43,8 +43,12 @@ def fragment(kind: str, payload: Payload, *, seat: int | None = None) -> str:
     """The HTML of ``kind`` ("table" or "seat") for ``payload`` (needs an app context)."""
     game = payload.get("game") or "_none"
     names = [f"games/{game}/{kind}.html", f"games/_generic/{kind}.html"]
+    own = payload.get("private") or {}
     ctx = {"s": payload, "v": payload.get("view") or {}, "seat": seat,
-           "p": payload.get("private") or {}, "names": payload.get("players") or []}
+           "p": own.get("secrets") or {}, "attention": own.get("attention") or {},
+           "moves": own.get("moves") or [], "waiting": payload.get("waiting") or {},
+           "log": payload.get("log") or [], "scores": payload.get("scores"),
+           "names": payload.get("players") or []}
     for name in names:
         try:
             return render_template(name, **ctx)
@@ -84,29 +88,14 @@ def event_json(payload: Payload) -> str:
 
 # --- attention -----------------------------------------------------------------------
 
-ATTENTION_FLAGS = ("attention", "your_turn", "must_act")
-
-
 def needs_me(payload: Payload) -> bool:
-    """Whether a seat's payload asks for its player (the phone buzzes when this turns on).
-
-    The game's own flag in the private view (``attention``, ``your_turn``, ``must_act``,
-    also under ``me``), else the seat being in ``view.awaiting``, else ``view.turn``.
-    ``static/app.js`` (``needsMe``) decides the same way for each live update.
+    """Whether a seat's payload asks for its player (the phone buzzes when this turns on):
+    its ``attention.act``, which the engine sets from what the table waits for.
+    ``static/app.js`` (``needsMe``) reads the same flag for each live update.
     """
-    private: Mapping[str, Any] = payload.get("private") or {}
-    found = private.get("me")
-    me: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
-    for flag in ATTENTION_FLAGS:
-        for where in (private, me):
-            if isinstance(where.get(flag), bool):
-                return bool(where[flag])
-    view, seat = payload.get("view") or {}, payload.get("seat")
-    awaiting = view.get("awaiting")
-    if isinstance(awaiting, list) and seat in awaiting:
-        return True
-    turn = view.get("turn")
-    return isinstance(turn, int) and turn == seat and not payload.get("outcome")
+    own = payload.get("private") or {}
+    attention = own.get("attention") if isinstance(own, Mapping) else None
+    return isinstance(attention, Mapping) and attention.get("act") is True
 
 
 # --- forms without JavaScript ----------------------------------------------------------
@@ -313,7 +302,7 @@ def _scalar(value: Any) -> str:
 
 
 def _chart(payload: Payload) -> Markup:
-    hands = scores.hand_scores(payload.get("view") or {})
+    hands = scores.hand_scores(payload)
     if not hands:
         return Markup("")
     return Markup(scores.chart_svg(hands, list(payload.get("players") or [])))

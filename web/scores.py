@@ -1,7 +1,7 @@
 """Scores across the hands of a match, and a chart of them as an inline SVG.
 
-A view carries per-hand scores as ``match.hands`` (Illegal) or ``hands`` / ``scores_by_hand``:
-a list with one list of numbers (one per seat) per hand.
+Every game reports scores in one shape (``companion.games.moves.Scores``): the payload's
+``scores.hands`` is a list with one list of numbers (one per seat) per hand.
 """
 
 from __future__ import annotations
@@ -23,16 +23,14 @@ def _numbers(row: Any) -> list[float] | None:
     return [float(x) for x in row]
 
 
-def hand_scores(view: Mapping[str, Any]) -> list[list[float]] | None:
-    """The per-hand scores the view carries (one row per hand), or None."""
-    match = view.get("match")
-    candidates = [match.get("hands") if isinstance(match, Mapping) else None,
-                  view.get("hands"), view.get("scores_by_hand")]
-    for found in candidates:
-        if isinstance(found, list | tuple) and found:
-            rows = [_numbers(r) for r in found]
-            if all(r is not None for r in rows):
-                return [r for r in rows if r is not None]
+def hand_scores(payload: Mapping[str, Any]) -> list[list[float]] | None:
+    """The per-hand scores of a payload's ``scores`` (one row per hand), or None."""
+    found = payload.get("scores")
+    hands = found.get("hands") if isinstance(found, Mapping) else None
+    if isinstance(hands, list | tuple) and hands:
+        rows = [_numbers(r) for r in hands]
+        if all(r is not None for r in rows):
+            return [r for r in rows if r is not None]
     return None
 
 

@@ -13,9 +13,17 @@ function against the contract when the engine is built.
   end of the game as a value (``None`` while it goes on).
 - ``next_deadline(state)`` tells the table loop when to deliver ``{"do": "deadline"}``
   (the 3-second rule); replay delivers it at exactly that time.
-- ``public_view(state)`` is what everyone may see; ``seat_view(state, seat)`` is the only
-  way hidden information leaves, and only to that seat's phone. ``state_json`` is the
-  referee's view (``companion replay --json``).
+- ``actions`` (a ``companion.games.actions.ActionSet``) declares every action once, as a
+  frozen dataclass; ``parse`` turns a record line or a post into it (``decide`` gets
+  the typed value) or refuses it in a player's words.
+- ``moves(state, seat)`` lists what ``seat`` (``None``: the host) may do now
+  (``companion.games.moves.Move``); ``waiting(state)`` is what the table waits for;
+  ``log(state)`` the game's own recent lines; ``scores(state)`` the one scores shape.
+- ``public_view(state)`` is what everyone may see; ``secrets(state, seat)`` is the only
+  way hidden information leaves, and only to that seat's phone. ``seat_view`` and
+  ``table_view`` build the one view shape every game shares from them
+  (``companion.games.moves``). ``state_json`` is the referee's view (``companion replay
+  --json``).
 - ``signals(state, events)``: ``(signal, seat or None)`` for the buzzer and LEDs
   (names from ``base.SIGNALS``).
 - ``action_for_input(state, inp)`` turns a camera or button input (``base.TableInput``)
@@ -27,6 +35,10 @@ function against the contract when the engine is built.
   Racketeer (count 3, 4)"); ``None`` leaves it to the dashboard's generic wording.
 - ``option_specs`` (optional): option name -> ``OptionSpec`` (label, one line of help,
   choices) for the setup page; an option without one is offered with a generic label.
+- ``upgrade_options(version, options)`` (optional): the options a record of an older
+  format ``version`` implies, so it replays with the meaning it had when written.
+- ``features``: what the game brings to the table beyond its rules (``FEATURES``); the
+  web and the command line ask for a feature, never for a game by name.
 """
 
 from __future__ import annotations
@@ -45,14 +57,41 @@ from companion.games.base import (
     SignalOut,
     TableInput,
 )
+from companion.games.actions import ActionSet, GameAction
 from companion.games.cards import Catalog, catalog
-from companion.games.schema import ActionSchema
+from companion.games.moves import Move, Scores, Waiting, seat_envelope, table_envelope
 
 S = TypeVar("S")
 E = TypeVar("E")
 
 #: the most deadlines delivered in a row, so a buggy engine cannot hang the table
 MAX_DEADLINES = 10_000
+
+#: what a game may bring beyond its rules; the web and the command line ask an engine
+#: for these, never for a game by its name
+FEATURES: Mapping[str, str] = {
+    "camera_demo": "the demo plays it through the synthetic camera (else through phones)",
+    "dispute_clips": "a clip of the camera is kept for each hesitation and accusation",
+    "board_editor": "the host may draw the board (/host/board)",
+    "card_stats": "each physical card's printed stats are entered once and kept in its deck",
+    "editable_counts": "a deck's owner may edit how many of each card it has",
+}
+
+
+def _no_moves(state: Any, seat: int | None) -> list[Move]:
+    return []
+
+
+def _no_log(state: Any) -> list[str]:
+    return []
+
+
+def _no_scores(state: Any) -> Scores | None:
+    return None
+
+
+def _same_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(options)
 
 
 def normalise(name: str) -> str:
@@ -79,16 +118,47 @@ class Engine(Generic[S, E]):
     outcome: Callable[[S], Outcome | None]
     next_deadline: Callable[[S], float | None]
     public_view: Callable[[S], dict[str, Any]]
-    seat_view: Callable[[S, int], dict[str, Any]]
+    secrets: Callable[[S, int], dict[str, Any]]
+    waiting: Callable[[S], Waiting]
     state_json: Callable[[S], dict[str, Any]]
     signals: Callable[[S, Sequence[E]], list[SignalOut]]
     action_for_input: Callable[[S, TableInput], Action | None]
     end_of_record: Callable[[S], list[E]] | None = None
     describe: Callable[[Action, Sequence[E], Sequence[str]], str | None] | None = None
     option_specs: Mapping[str, OptionSpec] = field(default_factory=dict)
-    #: action name -> the keys it takes (``companion.games.schema``); the table refuses
-    #: unknown actions and keys before ``decide`` sees them. None: not declared yet.
-    actions: Mapping[str, ActionSchema] | None = None
+    #: every action, declared once (``companion.games.actions``)
+    actions: ActionSet | None = None
+    moves: Callable[[S, int | None], list[Move]] = _no_moves
+    log: Callable[[S], list[str]] = _no_log
+    scores: Callable[[S], Scores | None] = _no_scores
+    upgrade_options: Callable[[int, Mapping[str, Any]], dict[str, Any]] = _same_options
+    features: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        unknown = set(self.features) - set(FEATURES)
+        if unknown:
+            raise ValueError(f"{self.name}: unknown features {sorted(unknown)}")
+
+    def has(self, feature: str) -> bool:
+        """Whether this game brings ``feature`` (a name from ``FEATURES``)."""
+        return feature in self.features
+
+    # --- actions and views ----------------------------------------------------------
+
+    def parse(self, action: Mapping[str, Any]) -> GameAction | Mapping[str, Any]:
+        """``action`` as the game's typed action (``ActionError`` says what is wrong)."""
+        return self.actions.parse(action) if self.actions is not None else action
+
+    def seat_view(self, state: S, seat: int) -> dict[str, Any]:
+        """The one seat-view shape: attention, moves, secrets, public, log, scores."""
+        return seat_envelope(seat, self.waiting(state), self.moves(state, seat),
+                             self.secrets(state, seat), self.public_view(state),
+                             self.log(state), self.scores(state))
+
+    def table_view(self, state: S) -> dict[str, Any]:
+        """What shared screens show: what the table waits for, public, log, scores."""
+        return table_envelope(self.waiting(state), self.public_view(state), self.log(state),
+                              self.scores(state))
 
     # --- names ----------------------------------------------------------------------
 
@@ -139,7 +209,7 @@ class Engine(Generic[S, E]):
 
     def run(self, state: S, action: Action, now: float) -> tuple[S, list[E]]:
         """Decide and apply one action: ``(new state, events)``; raises ``IllegalAction``."""
-        events = self.decide(state, action, now)
+        events = self.decide(state, self.parse(action), now)
         return self.fold(state, events), events
 
     def settle_record(self, state: S) -> S:

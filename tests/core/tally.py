@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
+from companion.games.actions import ActionSet, Deadline, GameAction, Seat, Spec
 from companion.games.base import (
-    DEADLINE,
     ButtonInput,
     Outcome,
     Setup,
     TableInput,
     TagInput,
-    get_int,
     require,
 )
 from companion.games.engine import Engine
+from companion.games.moves import Choice, Move, Param, Scores, Waiting
 
 default_options: Mapping[str, Any] = {"target": 30, "hesitation_s": 2.0}
 
@@ -66,20 +66,63 @@ def start(setup: Setup) -> State:
                  secrets=(0,) * setup.n_seats)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Add(GameAction):
+    """Add 1 to 9 to the total (by the seat whose turn it is)."""
+
+    do: ClassVar[str] = "add"
+    label: ClassVar[str] = "Add to the total"
+    n: Annotated[int, Spec("the number to add", 1, 9)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Secret(GameAction):
+    """Note a secret number only this seat's phone shows."""
+
+    do: ClassVar[str] = "secret"
+    label: ClassVar[str] = "Note a secret number"
+    seat: Seat
+    value: Annotated[int, Spec("the secret number", 0, 10**6, open=True)]
+
+
+ACTIONS = ActionSet("Tally", Add, Secret)
+
+
 def decide(state: State, action: Mapping[str, Any], now: float) -> list[Any]:
+    act = ACTIONS.parse(action)
     require(state.winner is None, "The game is over.")
-    do = action.get("do")
-    if do == DEADLINE:
+    if isinstance(act, Deadline):
         return [TimedOut(state.turn)]
-    if do == "add":
-        seat = action.get("seat", state.turn)
-        require(seat == state.turn, f"It is seat {state.turn + 1}'s turn, not seat {seat}.")
-        return [Added(state.turn, get_int(action, "n", lo=1, hi=9), now)]
-    if do == "secret":
-        seat = get_int(action, "seat", lo=0, hi=state.seats - 1)
-        return [SecretNoted(seat, get_int(action, "value", lo=0, hi=10**6))]
-    require(False, f"Tally has no action {do!r}.")
-    return []
+    if isinstance(act, Add):
+        seat = act.seat if act.seat is not None else state.turn
+        require(seat == state.turn, f"It is seat {state.turn + 1}'s turn, not seat {seat + 1}.")
+        return [Added(state.turn, act.n, now)]
+    assert isinstance(act, Secret)
+    require(act.seat < state.seats, "There is no such player.")
+    return [SecretNoted(act.seat, act.value)]
+
+
+def moves(state: State, seat: int | None) -> list[Move]:
+    if seat is None or state.winner is not None:
+        return []
+    out = [Move("secret", "Note a secret number", {"seat": seat},
+                (Param("value", "Which number?", "number", minimum=0, maximum=10**6),))]
+    add = Move("add", "Add to the total", {"seat": seat},
+               (Param("n", "How much?", choices=tuple(Choice(n, str(n)) for n in range(1, 10))),))
+    if seat == state.turn:
+        return [add, *out]
+    return [Move("add", "Add to the total", {"seat": seat}, allowed=False,
+                 why=f"It is seat {state.turn + 1}'s turn."), *out]
+
+
+def waiting(state: State) -> Waiting:
+    if state.winner is not None:
+        return Waiting((), "over", f"Seat {state.winner + 1} won.")
+    return Waiting((state.turn,), "turn", f"Seat {state.turn + 1} adds to the total.")
+
+
+def scores(state: State) -> Scores:
+    return Scores((float(state.total),), unit="points", target=state.target)
 
 
 def apply(state: State, event: Any) -> State:
@@ -113,7 +156,7 @@ def public_view(state: State) -> dict[str, Any]:
     return {"total": state.total, "turn": state.turn, "status": f"Seat {state.turn + 1} to play"}
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
+def secrets(state: State, seat: int) -> dict[str, Any]:
     return {"secret": state.secrets[seat]}
 
 
@@ -156,8 +199,12 @@ engine: Engine[State, Any] = Engine(
     outcome=outcome,
     next_deadline=next_deadline,
     public_view=public_view,
-    seat_view=seat_view,
+    secrets=secrets,
+    waiting=waiting,
     state_json=state_json,
     signals=signals,
     action_for_input=action_for_input,
+    actions=ACTIONS,
+    moves=moves,
+    scores=scores,
 )

@@ -88,7 +88,7 @@ def test_private_view_only_in_its_seat_slot(table: Table) -> None:
     snap = table.hub.latest()
     assert "4242" not in str(snap.public_json())
     assert "4242" not in str(snap.seat_json(0))
-    assert snap.seat_json(1)["private"] == {"secret": 4242}
+    assert snap.seat_json(1)["private"]["secrets"] == {"secret": 4242}
 
 
 def test_deadline_is_delivered_on_time(table: Table, clock: FakeClock) -> None:

@@ -384,16 +384,10 @@ const prefs = {
 };
 
 function needsMe(data) {
-  // Whether this seat's payload asks for its player: the game's own flag, else its turn.
-  const p = data.private || {};
-  const me = p.me || {};
-  // the same rule as web/render.py needs_me (which sets the page's first data-attention)
-  for (const flag of ["attention", "your_turn", "must_act"]) {
-    for (const where of [p, me]) if (typeof where[flag] === "boolean") return where[flag];
-  }
-  const v = data.view || {};
-  if (Array.isArray(v.awaiting) && v.awaiting.includes(data.seat)) return true;
-  return typeof v.turn === "number" && v.turn === data.seat && !data.outcome;
+  // Whether this seat's payload asks for its player: the engine's attention flag (the
+  // same rule as web/render.py needs_me, which sets the page's first data-attention).
+  const a = (data.private || {}).attention || {};
+  return a.act === true;
 }
 
 let chime = null;

@@ -1,0 +1,414 @@
+"""Typed actions: each game declares its actions once, as frozen dataclasses.
+
+An action is a value (python-chess's ``Move``): ``ActionSet.parse`` turns a record line,
+a phone's post, or what the camera and buttons mean into it, or raises ``IllegalAction``
+with a sentence a player understands (no JSON, no key names, no ids: the field's name
+goes to ``IllegalAction.detail``, for the log); ``to_json()`` writes it back unchanged.
+The JSON schema (``json_schema``), the action tables of docs/records.md and every key
+check come from the dataclasses, so an action is described once.
+
+A game's action is a subclass of ``GameAction``::
+
+    @dataclass(frozen=True, kw_only=True)
+    class Play(GameAction):
+        "Play a card from the hand."
+        do: ClassVar[str] = "play"
+        label: ClassVar[str] = "Play a card"
+        card: Annotated[str, Spec("the card")]
+        target: Annotated[int, Spec("the player")] | None = None
+
+Field types: ``bool``, ``int``, ``float``, ``str``, a ``Literal`` of strings, a nested
+frozen dataclass (parsed from an object), ``tuple[X, ...]`` (from a list), and
+``X | None`` for a field that may be left out (``None`` is never written back).
+``Annotated[X, Spec(...)]`` gives the field its player-facing label and its bounds.
+Values are Mapping-like (``action.get("card")``, ``dict(action)``) so the table, the
+store and the records keep handling them as the JSON they stand for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
+
+from companion.games.base import IllegalAction
+
+#: how long a text value may be, and how many items a list may hold
+MAX_TEXT = 200
+MAX_LIST = 64
+#: the largest amount or count any action carries
+MAX = 10**9
+#: how deeply an object may nest inside an action
+MAX_DEPTH = 4
+
+Sender = Literal["seat", "host", "table"]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """How one field reads to a player and what it may hold.
+
+    ``label`` is the field as a player reads it ("the amount"); ``minimum``/``maximum``
+    bound a number (or a list's items); ``open`` marks a value the player types or sets
+    (money, a printed stat): ``moves()`` offers it with bounds and a step, not choices.
+    """
+
+    label: str = ""
+    minimum: float | None = None
+    maximum: float | None = None
+    open: bool = False
+    max_len: int = MAX_TEXT
+
+
+#: a seat as actions carry it (counted from 0 in data, never shown so)
+Seat = Annotated[int, Spec("the player", 0, 11)]
+
+
+class ActionError(IllegalAction):
+    """An action that does not fit its declaration; ``detail`` names the field (log only)."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(reason)
+        self.detail = detail
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameAction(Mapping[str, Any]):
+    """One action of a game: ``do`` names it, the fields are its parameters.
+
+    ``by`` says who may send it: a seat's phone (``seat``), the host (``host``) or the
+    table itself (``table``: the camera, the buttons, the clock); only ``seat`` and
+    ``host`` actions are offered by ``moves()``.
+    """
+
+    do: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    by: ClassVar[Sender] = "seat"
+    seat: Seat | None = None
+
+    # --- written back -------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The action as a record line writes it (without ``t``): ``None`` fields left out."""
+        out: dict[str, Any] = {"do": self.do}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value is not None:
+                out[f.name] = _to_json(value)
+        return out
+
+    # --- Mapping: the action as the JSON it stands for ------------------------------
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "do":
+            return self.do
+        if key in self._names():
+            value = getattr(self, key)
+            if value is not None:
+                return _to_json(value)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_json())
+
+    def __len__(self) -> int:
+        return len(self.to_json())
+
+    @classmethod
+    def _names(cls) -> frozenset[str]:
+        return frozenset(f.name for f in dataclasses.fields(cls))
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if getattr(value, f.name) is not None}
+    return value
+
+
+# --- the parser ------------------------------------------------------------------------
+
+
+def _spec_and_type(hint: Any) -> tuple[Any, Spec | None, bool]:
+    """``(bare type, its Spec, whether None is allowed)`` of a field's type hint."""
+    optional = False
+    spec: Spec | None = None
+    if get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in get_args(hint) if a is not type(None)]
+        optional = len(args) < len(get_args(hint))
+        hint = args[0] if len(args) == 1 else typing.Union[tuple(args)]  # noqa: UP007
+    if get_origin(hint) is Annotated:
+        base, *extras = get_args(hint)
+        spec = next((e for e in extras if isinstance(e, Spec)), None)
+        hint = base
+    return hint, spec, optional
+
+
+@dataclass(frozen=True)
+class FieldInfo:
+    """One declared field: its name, bare type, spec, and whether it may be left out."""
+
+    name: str
+    type: Any
+    spec: Spec
+    optional: bool
+
+    @property
+    def label(self) -> str:
+        return self.spec.label or "the " + self.name.replace("_", " ")
+
+
+_FIELDS: dict[type, tuple[FieldInfo, ...]] = {}
+
+
+def fields_of(cls: type) -> tuple[FieldInfo, ...]:
+    """The declared fields of an action (or nested) dataclass, in order."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        out = []
+        for f in dataclasses.fields(cls):
+            bare, spec, optional = _spec_and_type(hints[f.name])
+            has_default = (f.default is not dataclasses.MISSING
+                           or f.default_factory is not dataclasses.MISSING)
+            out.append(FieldInfo(f.name, bare, spec or Spec(), optional or has_default))
+        found = _FIELDS[cls] = tuple(out)
+    return found
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _num(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:g}"
+
+
+def _value(info: FieldInfo, hint: Any, raw: Any, depth: int) -> Any:
+    """``raw`` as a value of type ``hint``; ``ActionError`` in a player's words."""
+    label, spec = _cap(info.label), info.spec
+    origin = get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        for option in get_args(hint):
+            try:
+                return _value(info, option, raw, depth)
+            except ActionError:
+                continue
+        raise ActionError(f"{label} is not something this action can take.",
+                          f"{info.name}: no type of the union fits")
+    if origin is Annotated:
+        return _value(info, get_args(hint)[0], raw, depth)
+    if hint is bool:
+        if not isinstance(raw, bool):
+            raise ActionError(f"{label} must be yes or no.", f"{info.name}: not a bool")
+        return raw
+    if hint is int or hint is float:
+        if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+            raise ActionError(f"{label} must be a number.", f"{info.name}: not a number")
+        if hint is int:
+            if isinstance(raw, float):
+                if not raw.is_integer():
+                    raise ActionError(f"{label} must be a whole number.",
+                                      f"{info.name}: not whole")
+                raw = int(raw)
+        lo = spec.minimum if spec.minimum is not None else -MAX
+        hi = spec.maximum if spec.maximum is not None else MAX
+        if not lo <= raw <= hi:
+            raise ActionError(f"{label} must be between {_num(lo)} and {_num(hi)}.",
+                              f"{info.name}: out of range")
+        return raw
+    if hint is str:
+        if not isinstance(raw, str):
+            raise ActionError(f"{label} must be text.", f"{info.name}: not text")
+        if len(raw) > spec.max_len:
+            raise ActionError(f"{label} is too long: at most {spec.max_len} characters.",
+                              f"{info.name}: too long")
+        return raw
+    if origin is Literal:
+        if not isinstance(raw, str | int) or isinstance(raw, bool) or raw not in get_args(hint):
+            raise ActionError(f"{label} is not one of the choices.",
+                              f"{info.name}: not one of {get_args(hint)}")
+        return raw
+    if origin is tuple:
+        item = get_args(hint)[0]
+        if not isinstance(raw, list | tuple):
+            raise ActionError(f"{label} must be a list.", f"{info.name}: not a list")
+        if len(raw) > MAX_LIST:
+            raise ActionError(f"{label} has too many items: at most {MAX_LIST}.",
+                              f"{info.name}: too many items")
+        return tuple(_value(info, item, v, depth) for v in raw)
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        if not isinstance(raw, Mapping):
+            raise ActionError(f"{label} is not filled in the right way.",
+                              f"{info.name}: not an object")
+        if depth >= MAX_DEPTH:
+            raise ActionError(f"{label} is nested too deeply.", f"{info.name}: too deep")
+        return _build(hint, raw, depth + 1, label)
+    raise TypeError(f"{info.name}: a field of type {hint!r} cannot be parsed")
+
+
+def _build(cls: type, raw: Mapping[str, Any], depth: int, what: str) -> Any:
+    """An instance of dataclass ``cls`` from ``raw`` (``do`` and ``t`` are not fields)."""
+    infos = fields_of(cls)
+    names = {i.name for i in infos}
+    for key in raw:
+        if key not in names and key not in ("do", "t"):
+            raise ActionError(f"{what} was sent with something it does not take: "
+                              "send it again from the buttons.",
+                              f"unexpected key {str(key)[:40]!r}")
+    values: dict[str, Any] = {}
+    for info in infos:
+        raw_value = raw.get(info.name)
+        if raw_value is None:
+            if not info.optional:
+                verb = "Enter" if info.spec.open or info.type in (int, float) else "Choose"
+                raise ActionError(f"{verb} {info.label} first.", f"{info.name}: missing")
+            continue
+        values[info.name] = _value(info, info.type, raw_value, depth)
+    return cls(**values)
+
+
+class ActionSet:
+    """A game's actions by name: ``parse`` turns JSON into the typed value."""
+
+    def __init__(self, title: str, *kinds: type[GameAction]) -> None:
+        self.title = title
+        self.kinds: dict[str, type[GameAction]] = {}
+        for kind in (*kinds, Deadline):
+            if not kind.do or kind.do in self.kinds:
+                raise ValueError(f"{title}: action {kind.__name__} needs a unique 'do'")
+            fields_of(kind)  # every field's type must be one the parser knows
+            self.kinds[kind.do] = kind
+
+    def __iter__(self) -> Iterator[type[GameAction]]:
+        return iter(self.kinds.values())
+
+    def __contains__(self, do: object) -> bool:
+        return do in self.kinds
+
+    def parse(self, raw: Mapping[str, Any] | GameAction) -> GameAction:
+        """``raw`` as this game's typed action, or ``ActionError`` a player understands."""
+        if isinstance(raw, GameAction):
+            return raw
+        if not isinstance(raw, Mapping):
+            raise ActionError("That is not an action: use the buttons on the page.",
+                              "not an object")
+        do = raw.get("do")
+        kind = self.kinds.get(do) if isinstance(do, str) else None
+        if kind is None:
+            raise ActionError(f"That is not something anyone can do in {self.title}.",
+                              f"unknown action {str(do)[:40]!r}")
+        built: GameAction = _build(kind, raw, 0, kind.label or "That action")
+        return built
+
+    def json_schema(self) -> dict[str, Any]:
+        """A JSON Schema (draft 2020-12) of every action line of this game (without ``t``)."""
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "title": f"{self.title} actions",
+                "oneOf": [schema_of(kind) for kind in self]}
+
+
+def schema_of(kind: type[GameAction]) -> dict[str, Any]:
+    """The JSON Schema of one action."""
+    out = _object_schema(kind)
+    out["properties"] = {"do": {"const": kind.do}, **out["properties"]}
+    out["required"] = ["do", *out["required"]]
+    out["description"] = (kind.__doc__ or "").strip().splitlines()[0] if kind.__doc__ else ""
+    return out
+
+
+def _object_schema(cls: type) -> dict[str, Any]:
+    props = {i.name: _type_schema(i.type, i.spec) for i in fields_of(cls)}
+    required = [i.name for i in fields_of(cls) if not i.optional]
+    return {"type": "object", "properties": props, "required": required,
+            "additionalProperties": False}
+
+
+def _type_schema(hint: Any, spec: Spec) -> dict[str, Any]:
+    origin = get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [_type_schema(a, spec) for a in get_args(hint)]}
+    if origin is Annotated:
+        inner = next((e for e in get_args(hint)[1:] if isinstance(e, Spec)), spec)
+        return _type_schema(get_args(hint)[0], inner)
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is int or hint is float:
+        out: dict[str, Any] = {"type": "integer" if hint is int else "number",
+                               "minimum": spec.minimum if spec.minimum is not None else -MAX,
+                               "maximum": spec.maximum if spec.maximum is not None else MAX}
+        return out
+    if hint is str:
+        return {"type": "string", "maxLength": spec.max_len}
+    if origin is Literal:
+        return {"enum": list(get_args(hint))}
+    if origin is tuple:
+        return {"type": "array", "maxItems": MAX_LIST,
+                "items": _type_schema(get_args(hint)[0], spec)}
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return _object_schema(hint)
+    raise TypeError(f"no schema for {hint!r}")
+
+
+def describe_type(hint: Any, spec: Spec) -> str:
+    """A field's type in a few words for docs/records.md (``whole number 0..11``)."""
+    origin = get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(describe_type(a, spec) for a in get_args(hint))
+    if origin is Annotated:
+        inner = next((e for e in get_args(hint)[1:] if isinstance(e, Spec)), spec)
+        return describe_type(get_args(hint)[0], inner)
+    if hint is bool:
+        return "true/false"
+    if hint is int or hint is float:
+        word = "whole number" if hint is int else "number"
+        lo, hi = spec.minimum, spec.maximum
+        if lo is None and hi is None:
+            return word
+        return f"{word} {_num(lo if lo is not None else -MAX)}..{_num(hi if hi is not None else MAX)}"
+    if hint is str:
+        return "text"
+    if origin is Literal:
+        return " \\| ".join(f'"{a}"' if isinstance(a, str) else str(a) for a in get_args(hint))
+    if origin is tuple:
+        return f"list of ({describe_type(get_args(hint)[0], spec)})"
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        inner = ", ".join(f"{i.name}{'?' if i.optional else ''}: {describe_type(i.type, i.spec)}"
+                          for i in fields_of(hint))
+        return "{" + inner + "}"
+    return repr(hint)
+
+
+def action_table(actions: ActionSet) -> str:
+    """The Markdown table of a game's actions for docs/records.md (generated, so true)."""
+    rows = ["| `do` | sent by | fields (`?`: may be left out) | meaning |", "|---|---|---|---|"]
+    for kind in actions:
+        fields = "; ".join(
+            f"`{i.name}`{'?' if i.optional else ''}: {describe_type(i.type, i.spec)}"
+            for i in fields_of(kind))
+        doc = " ".join((kind.__doc__ or "").split("\n\n")[0].split())
+        rows.append(f"| `{kind.do}` | {kind.by} | {fields or '—'} | {doc} |")
+    return "\n".join(rows)
+
+
+# --- shared actions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deadline(GameAction):
+    """The clock reached ``next_deadline``: delivered by the table loop and by replay."""
+
+    do: ClassVar[str] = "deadline"
+    label: ClassVar[str] = "The clock"
+    by: ClassVar[Sender] = "table"
+
+
+__all__ = ["MAX", "MAX_LIST", "MAX_TEXT", "ActionError", "ActionSet", "Deadline", "FieldInfo",
+           "GameAction", "Seat", "Sender", "Spec", "action_table", "describe_type",
+           "fields_of", "schema_of"]

@@ -1,0 +1,279 @@
+"""What a seat may do now, what the table waits for, and the one seat-view shape.
+
+``moves(state, seat)`` (python-chess's ``legal_moves``; Board Game Arena's "possible
+moves") lists what a seat (or, with ``seat=None``, the host) may do now, as ``Move``
+templates: the action's name, a label a player understands, the values already fixed,
+and the rest as ``Param``s with closed choices of legal values only, or bounds and a
+step for an open value (money, a printed stat). ``decide`` stays the judge; the property
+test in ``tests/games/test_moves.py`` keeps the two in step over every recorded game.
+
+``Waiting`` is what the table waits for (who must act, on what, and why in one
+sentence): the TV and every phone read the same one. ``Scores`` is the one scores shape.
+``seat_envelope`` / ``table_envelope`` build the one view shape every game shares::
+
+    {"seat", "attention": {"act", "on", "why"}, "moves": [...], "secrets": {...},
+     "public": {...}, "log": [...], "scores": {...} | None}
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ParamKind = Literal["one", "some", "number", "split"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal value of a parameter and how a player reads it."""
+
+    value: Any
+    label: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "label": self.label}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter still to choose.
+
+    - ``one``: one of ``choices``;
+    - ``some``: a list of ``fewest``..``most`` of ``choices`` (repeats allowed when
+      ``repeat``);
+    - ``number``: an open number from ``minimum`` to ``maximum`` in ``step``s;
+    - ``split``: an amount per choice (``[{keys[0]: choice, keys[1]: amount}, ...]``),
+      each ``minimum``..``maximum`` in ``step``s, all together at most ``maximum``.
+    """
+
+    name: str
+    label: str
+    kind: ParamKind = "one"
+    choices: tuple[Choice, ...] = ()
+    minimum: float = 0
+    maximum: float = 0
+    step: float = 1
+    fewest: int = 1
+    most: int | None = None
+    repeat: bool = False
+    keys: tuple[str, str] = ("", "")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind}
+        if self.choices:
+            out["choices"] = [c.to_json() for c in self.choices]
+        if self.kind in ("number", "split"):
+            out.update(minimum=self.minimum, maximum=self.maximum, step=self.step)
+        if self.kind in ("some", "split"):
+            out.update(fewest=self.fewest, most=self.most)
+        if self.kind == "split":
+            out["keys"] = list(self.keys)
+        return out
+
+    def holds(self, value: Any) -> bool:
+        """Whether ``value`` is one this parameter offers."""
+        allowed = [c.value for c in self.choices]
+        if self.kind == "one":
+            return _member(value, allowed)
+        if self.kind == "some":
+            if not isinstance(value, list | tuple):
+                return False
+            most = len(allowed) if self.most is None and not self.repeat else self.most
+            if len(value) < self.fewest or (most is not None and len(value) > most):
+                return False
+            if not self.repeat and len({repr(v) for v in value}) != len(value):
+                return False
+            return all(_member(v, allowed) for v in value)
+        if self.kind == "number":
+            return _in_steps(value, self.minimum, self.maximum, self.step)
+        return self._holds_split(value, allowed)
+
+    def _holds_split(self, value: Any, allowed: list[Any]) -> bool:
+        if not isinstance(value, list | tuple) or len(value) < self.fewest:
+            return False
+        key, amount = self.keys
+        total = 0.0
+        for item in value:
+            if not isinstance(item, Mapping) or set(item) != {key, amount}:
+                return False
+            if not _member(item[key], allowed) or not _in_steps(
+                    item[amount], self.minimum, self.maximum, self.step):
+                return False
+            total += item[amount]
+        return total <= self.maximum
+
+    def samples(self) -> list[Any]:
+        """A few values this parameter offers (every choice; the ends of a range)."""
+        allowed = [c.value for c in self.choices]
+        if self.kind == "one":
+            return allowed
+        if self.kind == "some":
+            if not allowed:
+                return []
+            out = [allowed[:self.fewest] if not self.repeat else [allowed[0]] * self.fewest]
+            if self.fewest <= 1:
+                out += [[v] for v in allowed[1:]]
+            return [v for v in out if len(v) >= self.fewest]
+        if self.kind == "number":
+            top = self.minimum + self.step * ((self.maximum - self.minimum) // self.step)
+            return list(dict.fromkeys([_whole(self.minimum), _whole(top)]))
+        key, amount = self.keys
+        if not allowed or self.maximum < self.minimum:
+            return []
+        top = self.minimum + self.step * ((self.maximum - self.minimum) // self.step)
+        return [[{key: allowed[0], amount: _whole(self.minimum)}],
+                [{key: allowed[-1], amount: _whole(top)}]]
+
+
+def _whole(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else x
+
+
+def _member(value: Any, allowed: Sequence[Any]) -> bool:
+    return any(type(value) is type(a) and value == a for a in allowed) or (
+        isinstance(value, list | tuple) and any(
+            isinstance(a, list | tuple) and list(value) == list(a) for a in allowed))
+
+
+def _in_steps(value: Any, lo: float, hi: float, step: float) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if not lo <= value <= hi:
+        return False
+    return step <= 0 or abs(((value - lo) / step) - round((value - lo) / step)) < 1e-9
+
+
+@dataclass(frozen=True)
+class Move:
+    """One thing a seat (or the host) may do now: an action template.
+
+    ``fixed`` holds the values already decided (the seat, the card, the agent);
+    ``params`` the ones the player still picks, in the order a phone asks for them.
+    Moves with the same ``group`` are one step of the phone's card ("Move an agent" ->
+    Red, Blue...). A move that exists but is not allowed now has ``allowed=False`` and
+    says ``why`` in one sentence.
+    """
+
+    do: str
+    label: str
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    params: tuple[Param, ...] = ()
+    group: str = ""
+    allowed: bool = True
+    why: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"do": self.do, "label": self.label, "fixed": dict(self.fixed),
+                               "params": [p.to_json() for p in self.params],
+                               "group": self.group, "allowed": self.allowed}
+        if self.why:
+            out["why"] = self.why
+        return out
+
+    @property
+    def closed(self) -> bool:
+        """Whether every parameter is a choice among listed values."""
+        return all(p.kind in ("one", "some") for p in self.params)
+
+    def actions(self, limit: int = 200) -> Iterator[dict[str, Any]]:
+        """Complete actions this move stands for (every combination of ``samples``)."""
+        pools = [p.samples() for p in self.params]
+        for values in itertools.islice(itertools.product(*pools), limit):
+            out = {"do": self.do, **dict(self.fixed)}
+            out.update({p.name: v for p, v in zip(self.params, values, strict=True)})
+            yield out
+
+    def offers(self, action: Mapping[str, Any]) -> bool:
+        """Whether the complete ``action`` is one this move stands for."""
+        if not self.allowed or action.get("do") != self.do:
+            return False
+        given = {k: v for k, v in action.items() if k not in ("do", "t") and v is not None}
+        names = {p.name for p in self.params}
+        if set(given) - names - set(self.fixed):
+            return False
+        for key, value in self.fixed.items():
+            if value is not None and not _same(given.get(key), value):
+                return False
+        return all(p.name in given and p.holds(given[p.name]) for p in self.params)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b or (
+        isinstance(a, int | float) and isinstance(b, int | float)
+        and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
+
+
+def offered(moves: Sequence[Move], action: Mapping[str, Any]) -> bool:
+    """Whether any of ``moves`` offers ``action``."""
+    return any(m.offers(action) for m in moves)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """What the table waits for now: who must act (``seats``, the ``host``), on what
+    (``on``: a short word such as ``turn``, ``protest``, ``ruling``, ``reveal``,
+    ``over``), and ``why``, one sentence with players' names, as shared screens say it.
+    ``asks`` may give a seat its own sentence for its phone ("Protest or let it pass.").
+    """
+
+    seats: tuple[int, ...] = ()
+    on: str = ""
+    why: str = ""
+    host: bool = False
+    asks: Mapping[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seats": list(self.seats), "host": self.host, "on": self.on, "why": self.why}
+
+    def attention(self, seat: int | None) -> dict[str, Any]:
+        """Must ``seat`` (None: the host) act now, on what, and why (one sentence)."""
+        act = self.host if seat is None else seat in self.seats
+        why = self.asks.get(seat, self.why) if seat is not None else self.why
+        return {"act": act, "on": self.on, "why": why}
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Scores in one shape: one number per seat per hand (``hands``) and the match
+    ``totals``; ``unit`` ("€", "$", "cards", "Rackets"), ``target`` (the match's goal,
+    if any) and ``lower_wins`` tell how to read them."""
+
+    totals: tuple[float, ...]
+    hands: tuple[tuple[float, ...], ...] = ()
+    unit: str = ""
+    target: float | None = None
+    lower_wins: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"totals": list(self.totals), "hands": [list(h) for h in self.hands],
+                "unit": self.unit, "target": self.target, "lower_wins": self.lower_wins}
+
+
+#: the keys of every seat view, in order (the contract test checks them)
+SEAT_VIEW_KEYS = ("seat", "attention", "moves", "secrets", "public", "log", "scores")
+TABLE_VIEW_KEYS = ("waiting", "public", "log", "scores")
+
+
+def seat_envelope(seat: int, waiting: Waiting, moves: Sequence[Move], secrets: Mapping[str, Any],
+                  public: Mapping[str, Any], log: Sequence[str],
+                  scores: Scores | None) -> dict[str, Any]:
+    """The one seat-view shape (see the module's docstring)."""
+    return {"seat": seat, "attention": waiting.attention(seat),
+            "moves": [m.to_json() for m in moves], "secrets": dict(secrets),
+            "public": dict(public), "log": list(log),
+            "scores": scores.to_json() if scores is not None else None}
+
+
+def table_envelope(waiting: Waiting, public: Mapping[str, Any], log: Sequence[str],
+                   scores: Scores | None) -> dict[str, Any]:
+    """What shared screens (the TV, the table page) read: the same truth as the phones."""
+    return {"waiting": waiting.to_json(), "public": dict(public), "log": list(log),
+            "scores": scores.to_json() if scores is not None else None}
+
+
+__all__ = ["SEAT_VIEW_KEYS", "TABLE_VIEW_KEYS", "Choice", "Move", "Param", "ParamKind",
+           "Scores", "Waiting", "offered", "seat_envelope", "table_envelope"]
