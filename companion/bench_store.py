@@ -33,7 +33,7 @@ def _percentile(values: list[float], q: float) -> float:
 def measure_appends(path: Path, n: int = APPENDS) -> list[float]:
     """Seconds per append of one action's batch (two events), each committed."""
     store = SqliteStore(path)
-    info = store.create_game("nasty7", ["A", "B", "C"], {}, 0)
+    info = store.create_game(games.DEFAULT_GAME, ["A", "B", "C"], {}, 0)
     times = []
     for i in range(n):
         batch = [NewEvent(i * 1.0, "ActionTaken", {"do": "play", "card": "racketeer"}),
@@ -47,7 +47,7 @@ def measure_appends(path: Path, n: int = APPENDS) -> list[float]:
 
 def build_game(store: SqliteStore, target: int = TARGET_EVENTS) -> tuple[str, Session]:
     """Play a Nasty 7 game (hesitations and accusations included) to ``target`` events."""
-    engine = games.get("nasty7")
+    engine = games.first_with("camera_demo")  # the game the camera plays: its record
     setup = Setup(("Ann", "Ben", "Cy", "Dee"), {})
     info = store.create_game(engine.name, setup.seats, {}, 0)
     session = Session.start(engine, setup)

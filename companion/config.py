@@ -24,7 +24,7 @@ class Section(BaseModel):
 class TableConfig(Section):
     """What game the table starts with and who sits where (the dashboard can change it)."""
 
-    game: str = "nasty7"
+    game: str = ""  # empty: the first game of the registry (companion.games.DEFAULT_GAME)
     players: list[str] = Field(default_factory=lambda: ["Seat 1", "Seat 2", "Seat 3"])
     options: dict[str, Any] = Field(default_factory=dict)
 

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from companion import games
 from companion.inputs import HOST, Command, Source
 from companion.table import Table
 
@@ -62,7 +63,7 @@ def demo_plays(payloads_by_kind: dict[str, list[str]], rounds: int = 12) -> list
     return plays
 
 
-def demo_payloads(game: str = "nasty7") -> dict[str, list[str]]:
+def demo_payloads(game: str) -> dict[str, list[str]]:
     """The demo deck's tag texts, by card kind (the deck is made on first use)."""
     from companion.decks import demo_deck, encode_payload
 
@@ -73,7 +74,7 @@ def demo_payloads(game: str = "nasty7") -> dict[str, list[str]]:
     return out
 
 
-def start_demo_game(table: Table, game: str = "nasty7", players: Sequence[str] = DEMO_PLAYERS,
+def start_demo_game(table: Table, game: str, players: Sequence[str] = DEMO_PLAYERS,
                     ) -> None:
     """Start a fresh demo game unless one is running and not over."""
     snap = table.hub.latest()
@@ -110,10 +111,11 @@ class Director(_Background):
     skipped player takes the pile), and starts a new game a while after one ends."""
 
     def __init__(self, table: Table, press: Callable[[str, int | None], None] | None,
-                 game: str = "nasty7", every_s: float = 23.0, correct_every_s: float = 41.0,
+                 game: str | None = None, every_s: float = 23.0, correct_every_s: float = 41.0,
                  ) -> None:
         super().__init__("demo-director")
-        self.table, self.press, self.game, self.every_s = table, press, game, every_s
+        self.table, self.press, self.every_s = table, press, every_s
+        self.game = game or games.first_with("camera_demo").name
         self.correct_every_s = correct_every_s
         self._skipper: tuple[int, int] | None = None  # (skipped seat, pile size after the twin)
 

@@ -22,8 +22,11 @@ from companion.store import EventStore
 RECORD = "table-companion"
 #: how deeply a record line may nest (a real one nests 3 or 4 levels)
 MAX_LINE_DEPTH = 32
-#: the newest format this code writes; every older one is still read.
-VERSION = 1
+#: the newest format this code writes; every older one is still read, with the meaning it
+#: had when written (``Engine.upgrade_options``; docs/records.md, "Versions").
+#: 2: Casablanca protests wait for concede/compare and moves follow the board; Crime
+#: Lords draws are recorded and auctions have limits (each game's ``upgrade_options``).
+VERSION = 2
 
 
 class RecordError(ValueError):
@@ -54,7 +57,9 @@ class Header:
         }
 
     def setup(self) -> Setup:
-        return Setup(self.seats, dict(self.options), self.seed)
+        """The game's setup, with the options this record's format version implies."""
+        options = games.get(self.game).upgrade_options(self.version, self.options)
+        return Setup(self.seats, options, self.seed)
 
 
 @dataclass(frozen=True)

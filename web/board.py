@@ -1,4 +1,6 @@
-"""The board page (host only): Casablanca's spaces, their names, the streets, camera zones.
+"""The board page (host only): a board game's spaces, their names, the streets, camera zones.
+
+It serves the game that brings the ``board_editor`` feature (``Engine.features``).
 
 The host draws each space as a zone over the camera picture (or, without a camera, only
 names it), names it, and taps pairs of spaces to connect them by a street. The board is
@@ -23,14 +25,14 @@ from web.guards import host_required
 
 bp = Blueprint("board", __name__)
 
-GAME = "casablanca"
+FEATURE = "board_editor"
 FILE = "board.json"
 #: a zone drawn for a space: normalised polygon
 Zone = list[tuple[float, float]]
 
 
 def _engine() -> Any:
-    return games.get(GAME)
+    return games.first_with(FEATURE)
 
 
 def default_board() -> dict[str, Any]:
@@ -58,7 +60,7 @@ def check_board(board: Any) -> dict[str, Any]:
     try:
         state = engine.new_game(Setup(seats=("A", "B"), options={"board": board}))
     except SetupError as exc:
-        raise ValueError(str(exc).removeprefix(f"{GAME}: ")) from None
+        raise ValueError(str(exc).removeprefix(f"{engine.name}: ")) from None
     view = engine.public_view(state)["board"]
     spaces = [{k: s[k] for k in ("id", "name", "kind", "x", "y")} for s in view["spaces"]]
     return {"spaces": spaces, "streets": view["streets"]}
@@ -70,7 +72,7 @@ def with_saved_board(game: str, options: dict[str, Any], state_dir: Path) -> dic
         name = games.get(game).name
     except LookupError:
         return options  # the start command says which game is unknown
-    if name != GAME or options.get("board") is not None:
+    if not games.get(name).has(FEATURE) or options.get("board") is not None:
         return options
     board = saved_board(state_dir)
     return options if board is None else {**options, "board": board}

@@ -1,4 +1,4 @@
-"""Card stats entered once (Crime Lords): the host's review page, a printable card list,
+"""Card stats entered once (the game with the ``card_stats`` feature): the host's review page, a printable card list,
 and the actions that carry a physical card's printed stats.
 
 ``POST /cards/act/seat/<n>`` and ``/cards/act/host`` take ``{"action": {...}}`` like the
@@ -13,6 +13,7 @@ card's stats (``pending`` in the view) and the deck holds them, it sends them as
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from flask import (
@@ -40,21 +41,34 @@ from web.guards import host_required, seat_required
 
 bp = Blueprint("cards", __name__, url_prefix="/cards")
 
-#: the game whose cards carry stats entered by their owner
-GAME = "crime_lords"
-#: actions whose card's stats the deck can fill in (and keep)
-STATS_ACTIONS = ("buy", "uncontrolled", "draw", "stats", "take_mob")
+#: what a game brings when its cards carry stats entered by their owner
+FEATURE = "card_stats"
+
+
+def _game() -> str:
+    """The game whose cards carry stats entered by their owner."""
+    return games.first_with(FEATURE).name
+
+
+def stats_actions() -> tuple[str, ...]:
+    """The actions whose card's stats the deck can fill in (and keep): those that
+    declare a ``stats`` field."""
+    actions = games.first_with(FEATURE).actions
+    if actions is None:
+        return ()
+    return tuple(kind.do for kind in actions
+                 if "stats" in {f.name for f in dataclasses.fields(kind)})
 
 
 def _deck(st: WebState, name: str | None = None) -> Deck | None:
-    return stats_deck(GAME, st.state_dir, name)
+    return stats_deck(_game(), st.state_dir, name)
 
 
 def with_stored_stats(action: dict[str, Any], deck: Deck | None) -> dict[str, Any]:
     """``action`` with the deck's stats for its card when it names one and sends none
     (or an empty form); the action is returned unchanged otherwise."""
     card = action.get("card")
-    if deck is None or action.get("do") not in STATS_ACTIONS or not isinstance(card, str):
+    if deck is None or action.get("do") not in stats_actions() or not isinstance(card, str):
         return action
     sent = action.get("stats")
     if isinstance(sent, dict) and any(v not in (None, "") for v in sent.values()):
@@ -86,7 +100,7 @@ def _act(source: Source) -> tuple[Response, int]:
     deck = _deck(st)
     action = with_stored_stats(action, deck)
     result = st.submit("action", {"action": action}, source=source, request_id=request_id(body))
-    if result.accepted and action.get("do") in STATS_ACTIONS:
+    if result.accepted and action.get("do") in stats_actions():
         problem = keep_stats(action, deck)
         if problem:
             result = Result(True, reason=problem, seq=result.seq)
@@ -108,7 +122,7 @@ def host_act() -> tuple[Response, int]:
 
 
 def _rows(deck: Deck) -> list[dict[str, Any]]:
-    fields = stats_fields(GAME)
+    fields = stats_fields(_game())
     rows = []
     for serial, card in deck.physical():
         rows.append({"serial": serial, "card": card.id, "slot": card.label(),
@@ -127,11 +141,12 @@ def review() -> str:
     return render_template("cards.html", deck=deck, decks=decks,
                            rows=_rows(deck) if deck else [],
                            kind=request.args.get("kind"),
-                           saved=request.args.get("saved"), title=games.get(GAME).title)
+                           saved=request.args.get("saved"), title=games.get(_game()).title,
+                           game=_game())
 
 
 def _decks(st: WebState) -> list[Deck]:
-    return [d for d in list_decks(st.state_dir) if d.game == GAME]
+    return [d for d in list_decks(st.state_dir) if d.game == _game()]
 
 
 @bp.post("/<deck_name>/<int:serial>")
@@ -145,7 +160,7 @@ def correct(deck_name: str, serial: int) -> Any:
     card = deck.card(serial)
     assert card is not None
     stats: dict[str, Any] = {}
-    for key, kind in stats_fields(GAME).get(card.kind, {}).items():
+    for key, kind in stats_fields(_game()).get(card.kind, {}).items():
         raw = request.form.get(key, "").strip()
         if raw == "":
             continue
@@ -172,10 +187,11 @@ def printable() -> str:
     st = state()
     deck = _deck(st, request.args.get("deck"))
     if deck is None:
-        abort(404, description="No Crime Lords deck yet: make one with "
-                               "'companion deck new crime_lords --name home'.")
+        engine = games.first_with(FEATURE)
+        abort(404, description=f"No {engine.title} deck yet: make one with "
+                               f"'companion deck new {engine.name} --name home'.")
     return render_template("cards_print.html", deck=deck, rows=_rows(deck),
-                           title=games.get(GAME).title)
+                           title=games.get(_game()).title)
 
 
 @bp.app_context_processor
@@ -204,7 +220,7 @@ class StatsFiller:
         self.sent: set[tuple[str | None, str]] = set()
 
     def __call__(self, snap: Snapshot, _signals: list[Any]) -> None:
-        if snap.game != GAME:
+        if snap.game != _game():
             return
         pending = snap.public.get("pending")
         if not isinstance(pending, dict) or not isinstance(pending.get("card"), str):

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from companion import games
 from companion.decks import Deck, DeckError, decks_dir, list_decks
 from companion.decks.games import game_title
 
@@ -14,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``deck new``, ``deck list`` and ``deck split``."""
     sub = parser.add_subparsers(dest="deck_command", metavar="ACTION")
     new = sub.add_parser("new", help="make a deck with a fresh secret key")
-    new.add_argument("game", help="nasty7, illegal, casablanca or crime_lords")
+    new.add_argument("game", help=games.names_text())
     new.add_argument("--name", required=True, help="the deck's name, e.g. 'home'")
     listing = sub.add_parser("list", help="the decks in the state directory")
     listing.add_argument("--json", action="store_true", help="machine-readable output")

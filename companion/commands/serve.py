@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion import games
 from companion.config import Config, ConfigError, ZonesConfig, load_config
 from companion.paths import default_config_path, state_dir, write_secret
 from companion.store import SqliteStore, StoreError
@@ -30,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
     parser.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
     parser.add_argument("--game", default=None,
-                        help="demo: which game the demo plays: nasty7 (default, through the "
-                             "camera), illegal, casablanca or crime_lords (a recorded game through phones)")
+                        help="demo: which game the demo plays (" + games.names_text() + "; "
+                             "the first by default): a game with a camera demo plays through the "
+                             "synthetic camera, the others replay a recorded game through phones")
     parser.add_argument("--verbose", action="store_true", help="log more")
 
 
@@ -47,7 +49,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"companion serve: no config file at {args.config}; using the defaults",
               file=sys.stderr)
     if args.game is not None:
-        from companion import games
 
         try:
             games.get(args.game)
@@ -78,12 +79,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
            parts: list[Any]) -> int:
-    from companion import games, sdnotify
+    from companion import sdnotify
     from web import create_app
     from web.auth import host_line
     from web.server import serve
 
-    game = games.get(args.game or "nasty7").name  # canonical from here on
+    game = games.get(args.game or games.DEFAULT_GAME).name  # canonical from here on
     camera = _start_vision(config, table, args.demo, game, parts)
     appliance, press = _start_hardware(config, table, args.demo, parts)
     if args.demo:
@@ -117,11 +118,11 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
 
 
 def _start_demo(table: Table, game: str, press: Any) -> Any:
-    """The Nasty 7 plays through the camera; the other games replay a recorded game
-    through the phones' and host's commands."""
+    """A game with a camera demo plays through the camera; the other games replay a
+    recorded game through the phones' and host's commands."""
     from companion.demo import Director, RecordPlayer, demo_record, start_demo_game
 
-    if game == "nasty7":
+    if games.get(game).has("camera_demo"):
         start_demo_game(table, game)
         director: Any = Director(table, press, game)
     else:
@@ -132,10 +133,9 @@ def _start_demo(table: Table, game: str, press: Any) -> Any:
 
 def _demo_text(game: str) -> str:
     """What the demo of ``game`` does, in words: which game, which inputs are simulated."""
-    from companion import games
 
     title = games.get(game).title
-    if game == "nasty7":
+    if games.get(game).has("camera_demo"):
         return (f"Demo: {title}. A synthetic camera plays the deck's real QR cards onto the "
                 "pile and simulated table buttons call accusations; open the table page.")
     return (f"Demo: {title}. A recorded game replays as if sent from the players' phones and "
@@ -233,8 +233,8 @@ def _demo_source(config: Config, game: str) -> Any:
     from vision.synthetic import CardPlay, SyntheticTable
 
     script: list[CardPlay] = []
-    if game == "nasty7":  # other demos play through phones: an empty table
-        by_kind = demo_payloads("nasty7")
+    if games.get(game).has("camera_demo"):  # other demos play through phones: an empty table
+        by_kind = demo_payloads(game)
         script = [CardPlay(p.payload, at=p.at, zone="pile", removed_at=p.removed_at)
                   for p in demo_plays(by_kind)]
     zones = {name: list(points) for name, points in config.zones.polygons.items()}

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion import games
 from companion.decks import CALIBRATION_SERIAL, Deck, DeckError, canonical_game, encode_payload
 from companion.decks.games import game_title
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``companion tags``."""
-    parser.add_argument("game", help="nasty7, illegal, casablanca or crime_lords")
+    parser.add_argument("game", help=games.names_text())
     parser.add_argument(
         "--deck", required=True, metavar="NAME", help="the deck (companion deck list)"
     )

@@ -10,7 +10,7 @@ from companion.decks.errors import DeckError
 from companion.games.cards import Catalog, catalog, catalog_document
 
 #: games whose deck counts the owner may edit (the split is not public)
-EDITABLE_COUNTS = frozenset({"nasty7"})
+EDITABLE_COUNTS = frozenset(e.name for e in games.with_feature("editable_counts"))
 
 _TEXT_MAX = 200
 _INT_RANGE = range(-999, 10_000)

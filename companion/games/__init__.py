@@ -47,10 +47,33 @@ def get(name: str) -> AnyEngine:
     raise UnknownGameError(f"unknown game {name!r}; installed games: {names}")
 
 
+def with_feature(feature: str) -> tuple[AnyEngine, ...]:
+    """Every installed engine that brings ``feature`` (``engine.FEATURES``), in order."""
+    return tuple(e for e in available().values() if e.has(feature))
+
+
+def first_with(feature: str) -> AnyEngine:
+    """The first engine that brings ``feature``; ``UnknownGameError`` if none does."""
+    found = with_feature(feature)
+    if not found:
+        raise UnknownGameError(f"no installed game brings {feature!r}")
+    return found[0]
+
+
+def names_text() -> str:
+    """The games' canonical names for a help text: "a, b, c or d"."""
+    names = list(available())
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+#: the game a table plays when its configuration names none
+DEFAULT_GAME = ENGINES[0].name
+
+
 def canonical(name: str) -> str:
     """The canonical name of the game ``name`` names; ``UnknownGameError`` if none."""
     return get(name).name
 
 
-__all__ = ["ENGINES", "UnknownGameError", "available", "canonical", "get", "normalise",
-           "register"]
+__all__ = ["DEFAULT_GAME", "ENGINES", "UnknownGameError", "available", "canonical",
+           "first_with", "get", "names_text", "normalise", "register", "with_feature"]

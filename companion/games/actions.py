@@ -280,7 +280,8 @@ class ActionSet:
     def __init__(self, title: str, *kinds: type[GameAction]) -> None:
         self.title = title
         self.kinds: dict[str, type[GameAction]] = {}
-        for kind in (*kinds, Deadline):
+        every: tuple[type[GameAction], ...] = (*kinds, Deadline)
+        for kind in every:
             if not kind.do or kind.do in self.kinds:
                 raise ValueError(f"{title}: action {kind.__name__} needs a unique 'do'")
             fields_of(kind)  # every field's type must be one the parser knows
@@ -379,9 +380,9 @@ def describe_type(hint: Any, spec: Spec) -> str:
     if origin is tuple:
         return f"list of ({describe_type(get_args(hint)[0], spec)})"
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
-        inner = ", ".join(f"{i.name}{'?' if i.optional else ''}: {describe_type(i.type, i.spec)}"
+        parts = ", ".join(f"{i.name}{'?' if i.optional else ''}: {describe_type(i.type, i.spec)}"
                           for i in fields_of(hint))
-        return "{" + inner + "}"
+        return "{" + parts + "}"
     return repr(hint)
 
 

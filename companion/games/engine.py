@@ -47,6 +47,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
+from companion.games.actions import ActionSet, GameAction
 from companion.games.base import (
     DEADLINE,
     Action,
@@ -57,7 +58,6 @@ from companion.games.base import (
     SignalOut,
     TableInput,
 )
-from companion.games.actions import ActionSet, GameAction
 from companion.games.cards import Catalog, catalog
 from companion.games.moves import Move, Scores, Waiting, seat_envelope, table_envelope
 
@@ -113,7 +113,7 @@ class Engine(Generic[S, E]):
     #: event type name -> event class, for loading stored events.
     event_types: Mapping[str, type]
     start: Callable[[Setup], S]
-    decide: Callable[[S, Action, float], list[E]]
+    decide: Callable[[S, Any, float], list[E]]
     apply: Callable[[S, E], S]
     outcome: Callable[[S], Outcome | None]
     next_deadline: Callable[[S], float | None]

@@ -1,0 +1,150 @@
+"""``moves()`` and ``decide`` in step, for every engine (python-chess's legal_moves test).
+
+Over every state reached by every recorded game and by random games driven by moves():
+
+- every complete action built from an allowed move is accepted by ``decide``;
+- every recorded action of a seat or the host that ``decide`` accepted, whose fields are
+  all closed (no ``Spec(open=True)`` field), is offered by one of its sender's moves;
+- every move is well formed: labels in words, a reason when it is not allowed, params
+  with choices (or bounds), fixed values of the action's own fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion import games
+from companion.games.actions import GameAction, fields_of
+from companion.games.base import IllegalAction
+from companion.games.engine import AnyEngine
+from companion.games.moves import Move
+from tests.games.walk import all_moves, random_game, recorded_steps
+
+ENGINES = list(games.ENGINES)
+IDS = [e.name for e in ENGINES]
+#: random games per seat count, and their length
+SEEDS = 3
+STEPS = 150
+
+
+def _accepts(engine: AnyEngine, state: Any, action: dict[str, Any], t: float) -> str | None:
+    """None when ``decide`` accepts ``action``, else the refusal."""
+    try:
+        engine.decide(state, engine.parse(action), t)
+    except IllegalAction as exc:
+        return exc.reason
+    return None
+
+
+def _check_moves(engine: AnyEngine, state: Any, n: int, t: float, where: str) -> list[str]:
+    problems = []
+    for who, move in all_moves(engine, state, n):
+        problems += [f"{where}: {p}" for p in _shape(engine, move)]
+        if not move.allowed:
+            continue
+        for action in move.actions(limit=40):
+            refused = _accepts(engine, state, action, t)
+            if refused is not None:
+                problems.append(f"{where}: {'host' if who is None else f'seat {who}'} was "
+                                f"offered {action} but decide refused it: {refused}")
+    return problems
+
+
+def _shape(engine: AnyEngine, move: Move) -> list[str]:
+    assert engine.actions is not None
+    kind = engine.actions.kinds.get(move.do)
+    if kind is None:
+        return [f"a move names an unknown action {move.do!r}"]
+    names = {f.name for f in fields_of(kind)}
+    out = []
+    if not move.label or "_" in move.label:
+        out.append(f"move {move.do} has no label in words: {move.label!r}")
+    if not move.allowed and not move.why:
+        out.append(f"move {move.label!r} is not allowed but says no why")
+    for key in [*move.fixed, *(p.name for p in move.params)]:
+        if key not in names:
+            out.append(f"move {move.do} sets {key!r}, which the action does not have")
+    for p in move.params:
+        if p.kind in ("one", "some", "split") and not p.choices and move.allowed:
+            out.append(f"move {move.label!r}: parameter {p.name!r} offers no choice")
+        if not p.label or any(not c.label or "_" in c.label for c in p.choices):
+            out.append(f"move {move.label!r}: parameter {p.name!r} has a choice without words")
+    return out
+
+
+def _closed(kind: type[GameAction], action: dict[str, Any]) -> bool:
+    return not any(f.spec.open and action.get(f.name) is not None for f in fields_of(kind))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_every_move_of_every_recorded_state_is_accepted(engine: AnyEngine) -> None:
+    problems: list[str] = []
+    steps = 0
+    for step in recorded_steps(engine):
+        steps += 1
+        problems += _check_moves(engine, step.session.state, step.session.setup.n_seats,
+                                 step.t, step.where)
+    assert steps > 10
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:12])
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_every_accepted_recorded_action_is_offered(engine: AnyEngine) -> None:
+    assert engine.actions is not None
+    problems, checked = [], 0
+    for step in recorded_steps(engine):
+        kind = engine.actions.kinds.get(str(step.action.get("do")))
+        if not step.accepted or kind is None or kind.by == "table":
+            continue
+        if not _closed(kind, step.action):
+            continue
+        state, n = step.session.state, step.session.setup.n_seats
+        seat = step.action.get("seat")
+        who: list[int | None] = [None] if kind.by == "host" else (
+            [seat] if isinstance(seat, int) else [*range(n), None])
+        offered = any(m.offers(step.action) for w in who for m in engine.moves(state, w))
+        checked += 1
+        if not offered:
+            problems.append(f"{step.where}: {step.action} was accepted but no move offers it")
+    assert checked > 0, f"no recorded {engine.name} action of a seat or the host was checked"
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:12])
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_random_games_built_from_moves_are_accepted(engine: AnyEngine) -> None:
+    problems: list[str] = []
+    played = 0
+    for n in range(engine.min_seats, engine.max_seats + 1):
+        for seed in range(SEEDS):
+            walk = random_game(engine, n, seed * 100 + n, STEPS)
+            problems += walk.refused
+            for session, t in walk.states:
+                problems += _check_moves(engine, session.state, n, t, f"random {n}/{seed}")
+            played += len(walk.states)
+    assert played > 20, "the random games made no progress from moves() alone"
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:12])
+
+
+def test_the_checks_can_fail() -> None:
+    """A move offering a number the rules refuse, or a move without words, is reported;
+    an accepted action no move offers is not offered."""
+    import dataclasses
+
+    from companion.games.base import Setup
+    from companion.games.moves import Choice, Param
+    from tests.core import tally
+
+    too_much = Param("n", "How much?", choices=(Choice(10, "ten"),))
+    bad = Move("add", "Add ten", {"seat": 0}, (too_much,))
+    nameless = Move("add", "add_ten", {"seat": 0}, allowed=False)
+    engine = dataclasses.replace(tally.engine, moves=lambda state, who: [bad, nameless])
+    state = engine.new_game(Setup(("A", "B")))
+    problems = _check_moves(engine, state, 2, 0.0, "tally")
+    assert any("decide refused it" in p for p in problems)
+    assert any("no label in words" in p for p in problems)
+    assert any("says no why" in p for p in problems)
+    assert not bad.offers({"do": "add", "seat": 0, "n": 3})
+    good = tally.engine
+    assert not _check_moves(good, good.new_game(Setup(("A", "B"))), 2, 0.0, "tally")

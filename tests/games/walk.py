@@ -1,0 +1,139 @@
+"""Every state the recorded games reach, and random games driven by ``moves()`` alone.
+
+Shared by the move property test (``test_moves.py``) and the refusal wording test
+(``test_refusals.py``): ``recorded_steps`` replays every record of ``tests/records/`` (and
+the demos) through a ``Session`` and yields each state with the line that follows it;
+``random_games`` plays games whose every action is built from ``engine.moves``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion import games
+from companion.games.base import IllegalAction
+from companion.games.engine import AnyEngine
+from companion.games.moves import Move
+from companion.records import parse_header
+from companion.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def records_of(game: str) -> list[Path]:
+    """Every record of ``game``: tests/records (the frozen v1 set included) and the demo."""
+    paths = sorted((ROOT / "tests" / "records").glob("**/*.jsonl"))
+    paths += sorted((ROOT / "companion" / "demos").glob("*.jsonl"))
+    return [p for p in paths if games.canonical(parse_header(json.loads(lines(p)[0])).game)
+            == game]
+
+
+def lines(path: Path) -> list[str]:
+    return [x for x in path.read_text(encoding="utf-8").splitlines()
+            if x.strip() and not x.lstrip().startswith("#")]
+
+
+@dataclass(frozen=True)
+class Step:
+    """A state reached by a record, the next line's action and time, and whether the
+    rules accepted that line."""
+
+    where: str
+    session: Session
+    action: dict[str, Any]
+    t: float
+    accepted: bool
+
+
+def recorded_steps(engine: AnyEngine) -> Iterator[Step]:
+    """Each state of each recorded game of ``engine``, with the action that follows it."""
+    for path in records_of(engine.name):
+        text = lines(path)
+        header = parse_header(json.loads(text[0]))
+        try:
+            session = Session.start(engine, header.setup())
+        except ValueError:
+            continue  # a record whose header is refused on purpose
+        for n, raw in enumerate(text[1:], start=2):
+            action = json.loads(raw)
+            t = float(action.pop("t"))
+            session, _ = session.preview_deadlines(t)
+            if action.get("do") in ("undo", "time"):
+                session, _ = session.preview(action, t)
+                continue
+            try:
+                after, _ = session.preview(action, t)
+            except IllegalAction:
+                yield Step(f"{path.name}:{n}", session, action, t, False)
+                continue
+            yield Step(f"{path.name}:{n}", session, action, t, True)
+            session = after
+
+
+def senders(n_seats: int) -> list[int | None]:
+    """Every seat, then the host (``None``)."""
+    return [*range(n_seats), None]
+
+
+def all_moves(engine: AnyEngine, state: Any, n_seats: int) -> list[tuple[int | None, Move]]:
+    """Every move of every seat and of the host."""
+    return [(who, m) for who in senders(n_seats) for m in engine.moves(state, who)]
+
+
+@dataclass
+class Walk:
+    """One random game: its states, and the actions built from moves that were refused."""
+
+    states: list[tuple[Session, float]]
+    refused: list[str]
+
+
+def random_game(engine: AnyEngine, n_seats: int, seed: int, steps: int = 150) -> Walk:
+    """A game whose every action is one ``moves()`` offered: prefer the seats the table
+    waits for; deliver deadlines when nobody may act; stop at the end or when stuck."""
+    rng = random.Random(seed)
+    session = Session.start(engine, _setup(engine, n_seats, seed))
+    t, walk = 0.0, Walk([], [])
+    for _ in range(steps):
+        walk.states.append((session, t))
+        if engine.outcome(session.state) is not None:
+            break
+        choices = _candidates(engine, session.state, n_seats)
+        if not choices:
+            due = session.next_deadline()
+            if due is None:
+                break
+            t = max(t, due)
+            session, _ = session.preview_deadlines(t)
+            continue
+        who, move = rng.choice(choices)
+        actions = list(move.actions(limit=60))
+        if not actions:
+            continue
+        action = rng.choice(actions)
+        t += rng.choice((0.3, 0.8, 1.5))
+        session, _ = session.preview_deadlines(t)
+        try:
+            session, _ = session.preview(action, t)
+        except IllegalAction as exc:
+            walk.refused.append(f"seed {seed}, {who}: {action} refused: {exc}")
+    return walk
+
+
+def _setup(engine: AnyEngine, n_seats: int, seed: int) -> Any:
+    from companion.games.base import Setup
+
+    return Setup(tuple(f"P{i + 1}" for i in range(n_seats)), {}, seed)
+
+
+def _candidates(engine: AnyEngine, state: Any, n_seats: int) -> list[tuple[int | None, Move]]:
+    waiting = engine.waiting(state)
+    wanted: list[int | None] = list(waiting.seats) + ([None] if waiting.host else [])
+    every = [(w, m) for w, m in all_moves(engine, state, n_seats) if m.allowed]
+    first = [(w, m) for w, m in every if w in wanted and m.do != "undo"]
+    return first or every
