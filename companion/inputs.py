@@ -139,10 +139,11 @@ REQUEST_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX
 
 
 def json_problem(value: Any, where: str = "the request", depth: int = 0) -> str | None:
-    """What is wrong with ``value`` as plain, bounded JSON, naming the key; None when fine.
+    """What is wrong with ``value`` as plain, bounded JSON, in a sentence; None when fine.
 
     Plain JSON is null, booleans, strings, finite numbers within ``MAX_NUMBER``, lists and
-    objects with string keys, nested at most ``MAX_DEPTH`` deep.
+    objects with string keys, nested at most ``MAX_DEPTH`` deep. The sentence names
+    ``where`` (the whole request, a record line), never a key inside it: a player reads it.
     """
     if depth > MAX_DEPTH:
         return f"{where} is nested too deeply (at most {MAX_DEPTH} levels)"
@@ -150,29 +151,29 @@ def json_problem(value: Any, where: str = "the request", depth: int = 0) -> str 
         return None
     if isinstance(value, int | float):
         if value != value or value in (float("inf"), float("-inf")):
-            return f"{where} must be a finite number"
+            return f"a number in {where} is not finite"
         if abs(value) > MAX_NUMBER:
-            return f"{where} is too large (at most {MAX_NUMBER:,})"
+            return f"a number in {where} is too large (at most {MAX_NUMBER:,})"
         return None
     if isinstance(value, str):
         if len(value) > MAX_STRING:
-            return f"{where} is too long (at most {MAX_STRING} characters)"
+            return f"a text in {where} is too long (at most {MAX_STRING:,} characters)"
         return None
     if isinstance(value, list | tuple):
         if len(value) > MAX_ITEMS:
-            return f"{where} has too many items (at most {MAX_ITEMS})"
-        for i, item in enumerate(value):
-            problem = json_problem(item, f"{where}[{i}]", depth + 1)
+            return f"a list in {where} has too many items (at most {MAX_ITEMS})"
+        for item in value:
+            problem = json_problem(item, where, depth + 1)
             if problem:
                 return problem
         return None
     if isinstance(value, Mapping):
         if len(value) > MAX_ITEMS:
-            return f"{where} has too many keys (at most {MAX_ITEMS})"
+            return f"{where} has too many parts (at most {MAX_ITEMS})"
         for key, item in value.items():
             if not isinstance(key, str) or len(key) > 100:
-                return f"{where} has a key that is not a short text"
-            problem = json_problem(item, f'"{key}"', depth + 1)
+                return f"{where} has a name that is not a short text"
+            problem = json_problem(item, where, depth + 1)
             if problem:
                 return problem
         return None

@@ -272,6 +272,9 @@ class Table:
                 return self._button(inp)
             return self._refuse(f"unknown input {type(inp).__name__}", TABLE)
         except IllegalAction as exc:
+            detail = getattr(exc, "detail", "")  # an ActionError names the field, for the log
+            if detail:
+                log.info("refused %s: %s", source_of(inp), detail)
             return self._refuse(exc.reason, source_of(inp))
         except StoreError as exc:
             log.error("store failure: %s", exc)

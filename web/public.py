@@ -135,6 +135,6 @@ def history() -> str | Response:
 def score_page() -> str:
     """Scores per hand and the running totals, with a chart."""
     payload = render.public_payload(state().table.hub.latest())
-    hands = scores.hand_scores(payload.get("view") or {}) or []
+    hands = scores.hand_scores(payload) or []
     return render_template("scores.html", s=payload, hands=hands,
                            totals=scores.totals(hands) if hands else [])

@@ -98,7 +98,7 @@ class GameAction(Mapping[str, Any]):
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if value is not None:
-                out[f.name] = _to_json(value)
+                out[key_of(f.name)] = _to_json(value)
         return out
 
     # --- Mapping: the action as the JSON it stands for ------------------------------
@@ -106,8 +106,9 @@ class GameAction(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         if key == "do":
             return self.do
-        if key in self._names():
-            value = getattr(self, key)
+        name = self._names().get(key)
+        if name is not None:
+            value = getattr(self, name)
             if value is not None:
                 return _to_json(value)
         raise KeyError(key)
@@ -119,16 +120,17 @@ class GameAction(Mapping[str, Any]):
         return len(self.to_json())
 
     @classmethod
-    def _names(cls) -> frozenset[str]:
-        return frozenset(f.name for f in dataclasses.fields(cls))
+    def _names(cls) -> dict[str, str]:
+        """JSON key -> field name."""
+        return {key_of(f.name): f.name for f in dataclasses.fields(cls)}
 
 
 def _to_json(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_to_json(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if getattr(value, f.name) is not None}
+        return {key_of(f.name): _to_json(getattr(value, f.name))
+                for f in dataclasses.fields(value) if getattr(value, f.name) is not None}
     return value
 
 
@@ -160,11 +162,21 @@ class FieldInfo:
     optional: bool
 
     @property
+    def key(self) -> str:
+        """The JSON key: a Python keyword is spelled with a trailing ``_`` (``from_``)."""
+        return key_of(self.name)
+
+    @property
     def label(self) -> str:
-        return self.spec.label or "the " + self.name.replace("_", " ")
+        return self.spec.label or "the " + self.key.replace("_", " ")
 
 
 _FIELDS: dict[type, tuple[FieldInfo, ...]] = {}
+
+
+def key_of(name: str) -> str:
+    """A field's JSON key: ``from_`` is written ``from`` (a keyword in Python)."""
+    return name[:-1] if name.endswith("_") else name
 
 
 def fields_of(cls: type) -> tuple[FieldInfo, ...]:
@@ -256,7 +268,7 @@ def _value(info: FieldInfo, hint: Any, raw: Any, depth: int) -> Any:
 def _build(cls: type, raw: Mapping[str, Any], depth: int, what: str) -> Any:
     """An instance of dataclass ``cls`` from ``raw`` (``do`` and ``t`` are not fields)."""
     infos = fields_of(cls)
-    names = {i.name for i in infos}
+    names = {i.key for i in infos}
     for key in raw:
         if key not in names and key not in ("do", "t"):
             raise ActionError(f"{what} was sent with something it does not take: "
@@ -264,7 +276,7 @@ def _build(cls: type, raw: Mapping[str, Any], depth: int, what: str) -> Any:
                               f"unexpected key {str(key)[:40]!r}")
     values: dict[str, Any] = {}
     for info in infos:
-        raw_value = raw.get(info.name)
+        raw_value = raw.get(info.key)
         if raw_value is None:
             if not info.optional:
                 verb = "Enter" if info.spec.open or info.type in (int, float) else "Choose"
@@ -325,8 +337,8 @@ def schema_of(kind: type[GameAction]) -> dict[str, Any]:
 
 
 def _object_schema(cls: type) -> dict[str, Any]:
-    props = {i.name: _type_schema(i.type, i.spec) for i in fields_of(cls)}
-    required = [i.name for i in fields_of(cls) if not i.optional]
+    props = {i.key: _type_schema(i.type, i.spec) for i in fields_of(cls)}
+    required = [i.key for i in fields_of(cls) if not i.optional]
     return {"type": "object", "properties": props, "required": required,
             "additionalProperties": False}
 
@@ -380,7 +392,7 @@ def describe_type(hint: Any, spec: Spec) -> str:
     if origin is tuple:
         return f"list of ({describe_type(get_args(hint)[0], spec)})"
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
-        parts = ", ".join(f"{i.name}{'?' if i.optional else ''}: {describe_type(i.type, i.spec)}"
+        parts = ", ".join(f"{i.key}{'?' if i.optional else ''}: {describe_type(i.type, i.spec)}"
                           for i in fields_of(hint))
         return "{" + parts + "}"
     return repr(hint)
@@ -391,7 +403,7 @@ def action_table(actions: ActionSet) -> str:
     rows = ["| `do` | sent by | fields (`?`: may be left out) | meaning |", "|---|---|---|---|"]
     for kind in actions:
         fields = "; ".join(
-            f"`{i.name}`{'?' if i.optional else ''}: {describe_type(i.type, i.spec)}"
+            f"`{i.key}`{'?' if i.optional else ''}: {describe_type(i.type, i.spec)}"
             for i in fields_of(kind))
         doc = " ".join((kind.__doc__ or "").split("\n\n")[0].split())
         rows.append(f"| `{kind.do}` | {kind.by} | {fields or '—'} | {doc} |")
@@ -412,4 +424,4 @@ class Deadline(GameAction):
 
 __all__ = ["MAX", "MAX_LIST", "MAX_TEXT", "ActionError", "ActionSet", "Deadline", "FieldInfo",
            "GameAction", "Seat", "Sender", "Spec", "action_table", "describe_type",
-           "fields_of", "schema_of"]
+           "fields_of", "key_of", "schema_of"]

@@ -57,7 +57,7 @@ def _shape(engine: AnyEngine, move: Move) -> list[str]:
     kind = engine.actions.kinds.get(move.do)
     if kind is None:
         return [f"a move names an unknown action {move.do!r}"]
-    names = {f.name for f in fields_of(kind)}
+    names = {f.key for f in fields_of(kind)}
     out = []
     if not move.label or "_" in move.label:
         out.append(f"move {move.do} has no label in words: {move.label!r}")
@@ -75,7 +75,7 @@ def _shape(engine: AnyEngine, move: Move) -> list[str]:
 
 
 def _closed(kind: type[GameAction], action: dict[str, Any]) -> bool:
-    return not any(f.spec.open and action.get(f.name) is not None for f in fields_of(kind))
+    return not any(f.spec.open and action.get(f.key) is not None for f in fields_of(kind))
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)

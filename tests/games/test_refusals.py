@@ -42,7 +42,7 @@ def problems_of(engine: AnyEngine, reason: str) -> list[str]:
         out.append("contains a brace")
     if '"do"' in reason:
         out.append('contains "do"')
-    names = {k.do for k in engine.actions} | {f.name for k in engine.actions
+    names = {k.do for k in engine.actions} | {f.key for k in engine.actions
                                                for f in fields_of(k)}
     quoted = re.findall(r"[\"'\u2018\u201c]([a-z_]+)[\"'\u2019\u201d]", reason)
     keys = [q for q in quoted if q in names]
@@ -86,7 +86,7 @@ def _probes(engine: AnyEngine, state: Any, n: int) -> Iterator[dict[str, Any]]:
         yield {"do": kind.do}
         for f in fields_of(kind):
             for wrong in WRONG:
-                yield {"do": kind.do, f.name: wrong}
+                yield {"do": kind.do, f.key: wrong}
     yield {"do": "no_such_action"}
     yield {"amounts": [{"agent": "red"}]}
 

@@ -28,13 +28,14 @@ effect by itself after that many seconds.
 A move or elimination is *announced* (pending) and takes effect when the next action
 that is not a protest arrives (its events come first, then that action's), on
 ``{"do": "resolve"}`` (the table's confirm button), or at the end of a record:
-replay folds ``end_of_record(state)`` after the last line. ``outcome`` never treats a
+replay folds ``end_of_record(state)`` after the last line (not while a protest is open:
+the announcement then stays announced). ``outcome`` never treats a
 pending action as done, so the live table does not end a game before its protests.
 With ``move_then_eliminate`` a committed move whose agent shares its space with an
 agent it could eliminate leaves a *follow-up window*: the mover may still announce an
 elimination with that agent; the next seat's action (or ``resolve``) closes it.
 
-Privacy: amounts leave only through ``seat_view`` of their seat, and through
+Privacy: amounts leave only through ``secrets`` of their seat, and through
 ``public_view`` once the game is over. Refusal reasons never contain a bribe amount,
 but a refusal of a seat's own bribe/protest/elimination says something about its
 sheet: send it to that seat's phone only. ``BribesPlaced`` events carry the amounts,
@@ -65,35 +66,42 @@ so raw events must never be sent to clients.
 ``called`` is the last amount called in the bidding ritual (``None`` with
 ``protest_reveal: "winner"``).
 
-``seat_view(state, seat)``: the public view plus ``me``: ``{seat, name, bribes: {agent:
-amount} for every agent, left, spent, can_bribe, why_not_bribe, can_protest,
-why_not_protest, can_move, why_not_move, can_eliminate_with: [agents with enough bribe],
-eliminations: [{agent, name, colour, targets: [{id, name}]}] offered now, can_settle,
-why_not_settle (concede/compare), is_protester, why_not_act, on_turn, attention (must act
-now: concede or compare, answer "Protest?", or its turn; the phone's turn alert)}``.
+``secrets(state, seat)``: only that seat's sheet: ``{bribes: {agent: amount} for every
+agent, left, spent}``. ``moves(state, seat)`` (``moves.py``) says what the seat may do now
+(and why not), ``waiting(state)`` what the table waits for: the one sentence the table
+screen and every phone show (also during a protest and after the game).
 
-Modules: ``state`` (options, the state, ``start``), ``events``, ``decide`` (the rules,
-commits and the end), ``fold`` (``apply``), ``views`` (views and signals) and
-``inputs`` (camera tags and buttons).
+Records: version 1 meant ``concessions: false`` and, with ``board: null``, no board at all
+(any named space, any move): ``upgrade_options`` gives a version-1 record those options
+(``board: "free"``).
+
+Modules: ``state`` (options, the state, ``start``, ``upgrade_options``), ``actions``
+(typed actions), ``events``, ``decide`` (dispatch, the end, the clock), ``rules`` (the
+checks), ``commit`` (an announcement taking effect), ``camera``, ``fold`` (``apply``),
+``moves`` (legal moves, what the table waits for), ``views`` (views and signals),
+``inputs`` (camera tags and buttons) and ``describe`` (history sentences).
 """
 
 from __future__ import annotations
 
-from companion.games.casablanca.actions import ACTIONS as ACTION_SCHEMAS
-from companion.games.casablanca.commit import (
-    can_follow_up,
-    end_of_record,
-    outcome,
-    settled,
-    winners,
-)
-from companion.games.casablanca.decide import ACTIONS, bribe_barred, decide, next_deadline
+from companion.games.casablanca.actions import ACTIONS
+from companion.games.casablanca.commit import can_follow_up, end_of_record, settled, winners
+from companion.games.casablanca.decide import decide, next_deadline, outcome
 from companion.games.casablanca.describe import OPTION_SPECS, describe
 from companion.games.casablanca.events import EVENT_TYPES, Event
 from companion.games.casablanca.fold import apply
 from companion.games.casablanca.inputs import action_for_input
-from companion.games.casablanca.state import DEFAULT_OPTIONS, State, start
-from companion.games.casablanca.views import public_view, seat_view, signals, state_json
+from companion.games.casablanca.moves import moves, waiting
+from companion.games.casablanca.rules import bribe_barred
+from companion.games.casablanca.state import DEFAULT_OPTIONS, State, start, upgrade_options
+from companion.games.casablanca.views import (
+    log,
+    public_view,
+    scores,
+    secrets,
+    signals,
+    state_json,
+)
 from companion.games.engine import Engine
 
 engine: Engine[State, Event] = Engine(
@@ -110,14 +118,20 @@ engine: Engine[State, Event] = Engine(
     outcome=outcome,
     next_deadline=next_deadline,
     public_view=public_view,
-    seat_view=seat_view,
+    secrets=secrets,
+    waiting=waiting,
     state_json=state_json,
     signals=signals,
     action_for_input=action_for_input,
     end_of_record=end_of_record,
     describe=describe,
     option_specs=OPTION_SPECS,
-    actions=ACTION_SCHEMAS,
+    actions=ACTIONS,
+    moves=moves,
+    log=log,
+    scores=scores,
+    upgrade_options=upgrade_options,
+    features=frozenset({"board_editor"}),
 )
 
 __all__ = [

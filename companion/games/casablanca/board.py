@@ -50,6 +50,9 @@ class Board:
     spaces: tuple[Space, ...]
     #: two-way streets, each pair sorted, the list sorted
     streets: tuple[tuple[str, str], ...]
+    #: no board is tracked (version-1 records): any named space, any move; ``spaces``
+    #: are only the names known for showing (``free_board``)
+    free: bool = False
 
     def ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.spaces)
@@ -72,7 +75,11 @@ class Board:
         return tuple(s.id for s in self.spaces if s.id in near)
 
     def find(self, text: str) -> str | None:
-        """The id of the space called ``text`` (its id or its name, any case), or None."""
+        """The id of the space called ``text`` (its id or its name, any case), or None.
+
+        A free board takes any non-empty text as it is (version 1 named spaces so)."""
+        if self.free:
+            return text or None
         text = text.strip()
         if not text or len(text) > MAX_NAME:
             return None
@@ -190,10 +197,19 @@ def parse_board(raw: Any) -> Board:
 
 
 @cache
+def free_board() -> Board:
+    """No board (option ``board: "free"``, what a version-1 record without a board meant):
+    any text names a space and an agent may go anywhere; the default board's spaces only
+    give known spaces their names."""
+    return Board(default_board().spaces, (), free=True)
+
+
+@cache
 def default_board() -> Board:
     """The built-in board (``data/board.json``)."""
     text = resources.files("companion.games.casablanca").joinpath("data", "board.json")
     return parse_board(json.loads(text.read_text("utf-8")))
 
 
-__all__ = ["MAX_NAME", "Board", "BoardError", "Space", "clip", "default_board", "parse_board"]
+__all__ = ["MAX_NAME", "Board", "BoardError", "Space", "clip", "default_board", "free_board",
+           "parse_board"]

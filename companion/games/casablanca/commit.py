@@ -2,13 +2,13 @@
 
 ``decide`` only *announces* a move or elimination; ``commit_pending`` gives the events that
 make it take effect (the next action that is not a protest, ``resolve``, the protest
-window closing, or ``end_of_record``). A move that carries the suitcase home ends the game,
-and ``winners`` says who holds the highest bribe on that agent.
+window closing, or ``end_of_record``; never while a protest is open). A move that carries
+the suitcase home ends the game, and ``winners`` says who holds the highest bribe on that
+agent.
 """
 
 from __future__ import annotations
 
-from companion.games.base import Outcome
 from companion.games.casablanca.events import (
     EliminationCommitted,
     Event,
@@ -63,8 +63,11 @@ def can_follow_up(state: State, agent: str) -> bool:
 
 
 def end_of_record(state: State) -> list[Event]:
-    """Events that commit what is still pending when a record ends (replay folds them)."""
-    if state.pending is None or state.winners is not None:
+    """Events that commit what is still pending when a record ends (replay folds them).
+
+    An announcement under an open protest stays announced: the protest decides it, and
+    a record that ends before the protest is settled does not."""
+    if state.pending is None or state.pending.open is not None or state.over:
         return []
     return commit_pending(state)
 
@@ -74,10 +77,3 @@ def settled(state: State) -> State:
     out: Emitter[State, Event] = Emitter(state, apply)
     out.emit(*end_of_record(state))
     return out.state
-
-
-def outcome(state: State) -> Outcome | None:
-    """The winner(s) once an agent carried the suitcase home; ``None`` before."""
-    if state.winners is None:
-        return None
-    return Outcome.of(state.winners, {"agent": state.winning_agent, "moved_by": state.mover})

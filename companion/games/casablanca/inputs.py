@@ -12,13 +12,15 @@ confirm button resolves it (or asks for the comparison of an open protest).
 
 from __future__ import annotations
 
-from companion.games.base import Action, ButtonInput, TableInput
+from companion.games.actions import GameAction
+from companion.games.base import ButtonInput, TableInput
+from companion.games.casablanca.actions import Left, Protest, Resolve, Seen
 from companion.games.casablanca.state import SUITCASE, State
 
 
-def action_for_input(state: State, inp: TableInput) -> Action | None:
+def action_for_input(state: State, inp: TableInput) -> GameAction | None:
     """A stand's or the suitcase's tag as a sighting; seat buttons protest."""
-    if state.winners is not None:
+    if state.over:
         return None
     if isinstance(inp, ButtonInput):
         return _button_action(state, inp)
@@ -30,17 +32,17 @@ def action_for_input(state: State, inp: TableInput) -> Action | None:
     if zone is None:
         if last is None or last.zone is None:
             return None
-        return {"do": "left", "tag": tag}
+        return Left(tag=tag)
     if last is not None and last.zone == zone:
         return None  # still there
-    return {"do": "seen", "tag": tag, "zone": zone}
+    return Seen(tag=tag, zone=zone)
 
 
-def _button_action(state: State, inp: ButtonInput) -> Action | None:
+def _button_action(state: State, inp: ButtonInput) -> GameAction | None:
     role = inp.role
     if role == "confirm" and (state.pending is not None or state.follow_up is not None):
-        return {"do": "resolve"}
+        return Resolve()
     seat = inp.seat
     if role == "seat" and state.pending is not None and isinstance(seat, int):
-        return {"do": "protest", "seat": seat}
+        return Protest(seat=seat)
     return None

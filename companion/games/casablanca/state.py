@@ -20,6 +20,7 @@ from companion.games.casablanca.board import (
     BoardError,
     clip,
     default_board,
+    free_board,
     parse_board,
 )
 
@@ -29,6 +30,8 @@ MIN_CALL = 100
 HOME = "home"
 #: The suitcase's tag (a card of the catalog, kind ``suitcase``).
 SUITCASE = "suitcase"
+#: Option ``board``'s value for no board: any named space, any move (version 1's ``null``).
+FREE = "free"
 #: What a protest's bidding ritual shows the table: the last call, or only the verdict.
 ProtestReveal = Literal["called", "winner"]
 REVEALS: tuple[ProtestReveal, ...] = ("called", "winner")
@@ -152,9 +155,11 @@ def _flag(options: Mapping[str, Any], key: str) -> bool:
 
 
 def _board(raw: Any) -> Board:
-    """The built-in board (``None``) or the host's, checked."""
+    """The built-in board (``None``), no board (``"free"``) or the host's, checked."""
     if raw is None:
         return default_board()
+    if raw == FREE:
+        return free_board()
     try:
         return parse_board(raw)
     except BoardError as exc:
@@ -171,8 +176,26 @@ def _seconds(options: Mapping[str, Any], key: str, most: float) -> float:
     return float(raw)
 
 
-def parse_options(options: Mapping[str, Any]) -> Options:
-    """Checked ``Options`` from merged header options; ``SetupError`` says what to fix."""
+def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a record of format ``version`` implies (docs/records.md, "Versions").
+
+    Version 1 (before issue 16): a protest was compared at once (``concessions`` did not
+    exist; it is on by default since), and ``board: null`` meant no board at all (any
+    named space, any move; it means the built-in board since): ``board: "free"``.
+    """
+    out = dict(options)
+    if version < 2:
+        out.setdefault("concessions", False)
+        if out.get("board") is None:
+            out["board"] = FREE
+    return out
+
+
+def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
+    """Checked ``Options`` from merged header options; ``SetupError`` says what to fix.
+
+    ``n_seats`` is not needed by any option of this game (the role's one signature)."""
+    options = raw
     step = _positive_int(options, "step")
     budget = _positive_int(options, "budget")
     cost = _positive_int(options, "elimination_cost")
@@ -214,6 +237,8 @@ def _reveal(raw: Any) -> ProtestReveal:
 
 
 def _check_board_spaces(options: Options) -> None:
+    if options.board.free:
+        return
     spaces = set(options.board.ids())
     missing = sorted(({a.homebase for a in options.agents} | {options.suitcase_start}) - spaces)
     if missing:
@@ -326,6 +351,11 @@ class State:
     #: next announcement, bribe or turn
     note: str = ""
 
+    @property
+    def over(self) -> bool:
+        """Whether an agent carried the suitcase home (``winners`` says who won)."""
+        return self.winners is not None
+
     def index(self, agent: str) -> int:
         for i, a in enumerate(self.agents):
             if a.id == agent:
@@ -350,6 +380,17 @@ class State:
 
     def space_name(self, space: str) -> str:
         return self.options.board.name(space)
+
+    def reachable(self, agent: str) -> tuple[str, ...]:
+        """The spaces ``agent`` may move to: its neighbours; on a free board every space
+        known so far (the named spaces, homebases and where agents and the suitcase are)."""
+        here = self.agent(agent).space
+        board = self.options.board
+        if not board.free:
+            return board.neighbours(here)
+        known = [*board.ids(), *(a.homebase for a in self.options.agents),
+                 *(a.space for a in self.agents), self.suitcase_at()]
+        return tuple(s for s in dict.fromkeys(known) if s != here)
 
     def sighting(self, tag: str) -> Sighting | None:
         for s in self.sightings:
@@ -386,8 +427,8 @@ def start(setup: Setup) -> State:
     ``setup.options`` are already merged with ``DEFAULT_OPTIONS`` (``Engine.new_game``).
     """
     _check_seats(tuple(setup.seats))
-    options = parse_options(setup.options)
     n = setup.n_seats
+    options = parse_options(setup.options, n)
     return State(
         seats=tuple(setup.seats),
         options=options,

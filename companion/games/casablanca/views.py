@@ -1,8 +1,9 @@
-"""Casablanca's JSON views: the table's, one seat's, replay's full state, and signals.
+"""Casablanca's JSON views: the table's, one seat's secrets, the log, replay's full state,
+and signals.
 
 The keys are documented in ``companion.games.casablanca``. ``public_view`` reads no
-bribe and no unspent budget before the game is over; ``seat_view`` adds the sheet of
-one seat only. Keep it that way: privacy is the feature.
+bribe and no unspent budget before the game is over; ``secrets`` is the sheet of one
+seat only. Keep it that way: privacy is the feature.
 """
 
 from __future__ import annotations
@@ -10,23 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from companion.games.base import IllegalAction, SignalOut
-from companion.games.casablanca.commit import settled
-from companion.games.casablanca.decide import (
-    bribe_barred,
-    decide_protest,
-    decide_settle,
-    open_protest_barred,
-)
+from companion.games.base import SignalOut
+from companion.games.casablanca import rules
 from companion.games.casablanca.events import Event, GameEnded, ProtestSettled, TurnPassed
-from companion.games.casablanca.fold import apply
-from companion.games.casablanca.state import (
-    MIN_CALL,
-    Agent,
-    Announced,
-    State,
-    announcement_text,
-)
+from companion.games.casablanca.moves import status_line
+from companion.games.casablanca.state import Announced, State, announcement_text
+from companion.games.moves import Scores
 
 #: What the table waits for (``public_view``'s ``phase``).
 Phase = Literal["turn", "pending", "follow_up", "over"]
@@ -62,21 +52,6 @@ def _announcement(state: State, a: Announced | None) -> dict[str, Any] | None:
     }
 
 
-def _targets(state: State, agent: Agent) -> list[str]:
-    """The agents ``agent`` could eliminate where it stands (public facts only)."""
-    if not agent.active:
-        return []
-    o = state.options
-    return [
-        other.id
-        for other in state.agents
-        if other.active
-        and other.id != agent.id
-        and other.space == agent.space
-        and (o.eliminate_in_home or agent.space != o.spec(other.id).homebase)
-    ]
-
-
 def _agents(state: State) -> list[dict[str, Any]]:
     out = []
     board = state.options.board
@@ -95,9 +70,9 @@ def _agents(state: State) -> list[dict[str, Any]]:
                 "status": "active" if agent.active else "eliminated",
                 "suitcase": state.suitcase_agent == agent.id,
                 "neighbours": [
-                    {"id": n, "name": board.name(n)} for n in board.neighbours(agent.space)
+                    {"id": n, "name": board.name(n)} for n in state.reachable(agent.id)
                 ],
-                "targets": _targets(state, agent),
+                "targets": rules.targets(state, agent.id),
             }
         )
     return out
@@ -156,32 +131,6 @@ def _phase(state: State) -> Phase:
     return "follow_up" if state.follow_up is not None else "turn"
 
 
-def status_line(state: State) -> str:
-    """One human line: who is on turn and what the table waits for."""
-    if state.winners is not None:
-        names = " and ".join(state.seats[s] for s in state.winners)
-        agent = state.name(state.winning_agent or "")
-        return f"{agent} carried the suitcase home: {names} won."
-    who = state.seats[state.turn]
-    p = state.pending
-    if p is not None and p.open is not None:
-        return (
-            f"{state.seats[p.open]} protests {announcement_text(state, p).rstrip('.')}: "
-            f"{state.seats[p.seat]} and {state.seats[p.open]} may concede, or compare."
-        )
-    if state.pending is not None:
-        text = announcement_text(state, state.pending)
-        return f"{who}: {text} Protest now, or play on to let it stand."
-    if state.follow_up is not None:
-        return (
-            f"{who} may still eliminate with {state.name(state.follow_up)}; "
-            f"otherwise {state.seats[state.next_seat(state.turn)]} goes on."
-        )
-    if state.no_bribe:
-        return f"{who}'s action was stopped: {who} must move or eliminate (no bribe)."
-    return f"{who}'s turn: move an agent, bribe, or eliminate."
-
-
 def _sheet(state: State, seat: int) -> dict[str, int]:
     return {a.id: state.bribes[seat][i] for i, a in enumerate(state.agents)}
 
@@ -237,137 +186,24 @@ def public_view(state: State) -> dict[str, Any]:
     }
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
-    """The public view plus ``me``: that seat's own sheet and what it may do now."""
-    return _seat_view(state, seat, _may(state, seat))
-
-
-def _may(state: State, seat: int) -> dict[str, Any]:
-    """``on_turn``, ``can_move``, ``why_not_bribe`` and ``why_not_protest`` of ``seat``."""
-    after = settled(state)
-    over = after.winners is not None
-    if after.follow_up is not None and seat == after.next_seat(after.turn):
-        after = apply(after, TurnPassed(after.turn, seat))  # its action closes the window
-    on_turn = not over and seat == after.turn
+def secrets(state: State, seat: int) -> dict[str, Any]:
+    """Only ``seat``'s own sheet: its bribe on every agent, the money left and spent."""
     return {
-        "on_turn": on_turn,
-        "can_move": on_turn and after.follow_up is None,
-        "why_not_bribe": "The game is over." if over else _bribe_refusal(after, seat),
-        "why_not_protest": _protest_refusal(state, seat),
-        "why_not_settle": _settle_refusal(state, seat),
-        "why_not_act": _act_refusal(state),
-    }
-
-
-def _settle_refusal(state: State, seat: int) -> str | None:
-    """Why ``seat`` may not concede or compare now, or ``None``."""
-    try:
-        decide_settle(state, {"do": "concede", "seat": seat})
-    except IllegalAction as exc:
-        return exc.reason
-    return None
-
-
-def _act_refusal(state: State) -> str | None:
-    try:
-        open_protest_barred(state)
-    except IllegalAction as exc:
-        return exc.reason
-    return None
-
-
-def _bribe_refusal(state: State, seat: int) -> str | None:
-    if state.left[seat] < state.options.step:
-        return "You have spent your whole budget: move or eliminate instead."
-    return bribe_barred(state, seat)
-
-
-def _protest_refusal(state: State, seat: int) -> str | None:
-    if state.winners is not None:
-        return "The game is over."
-    if state.pending is None:
-        return "Nothing is announced: protest right after a move or an elimination."
-    try:
-        decide_protest(state, {"do": "protest", "seat": seat})
-    except IllegalAction as exc:
-        return exc.reason
-    return None
-
-
-def _seat_view(state: State, seat: int, may: dict[str, Any]) -> dict[str, Any]:
-    """The public view plus ``me``: that seat's sheet and ``may`` (the rules' verdicts)."""
-    view = public_view(state)
-    cost = state.options.elimination_cost
-    why_bribe = may["why_not_bribe"] or may["why_not_act"]
-    pending = state.pending
-    firm = pending is not None and seat in pending.firm
-    view["me"] = {
-        "seat": seat,
-        "name": state.seats[seat],
         "bribes": _sheet(state, seat),
         "left": state.left[seat],
         "spent": state.options.budget - state.left[seat],
-        "on_turn": may["on_turn"],
-        "can_bribe": why_bribe is None,
-        "why_not_bribe": why_bribe,
-        "can_move": may["can_move"] and may["why_not_act"] is None,
-        "why_not_move": may["why_not_act"] or _move_refusal(state, seat, may),
-        "can_eliminate_with": [
-            a.id for i, a in enumerate(state.agents) if a.active and state.bribes[seat][i] >= cost
-        ],
-        "eliminations": _eliminations(view["agents"], state, seat) if may["on_turn"] else [],
-        "can_settle": may["why_not_settle"] is None and not firm,
-        "why_not_settle": "You asked for the comparison: waiting for the other player."
-        if firm and may["why_not_settle"] is None
-        else may["why_not_settle"],
-        "is_protester": pending is not None and pending.open == seat,
-        "why_not_act": may["why_not_act"],
-        "can_protest": may["why_not_protest"] is None,
-        "why_not_protest": may["why_not_protest"],
-        "min_protest": MIN_CALL,
     }
-    view["me"]["attention"] = _attention(state, view["me"])
-    return view
 
 
-def _attention(state: State, me: dict[str, Any]) -> bool:
-    """Whether the seat must act now (the phone's turn alert): an open protest waiting
-    for its concession or comparison, a "Protest?" it may answer, or its turn (unless an
-    open protest of others holds the table). Never once the game is over."""
-    if state.winners is not None:
-        return False
-    if me["can_settle"] or me["can_protest"]:
-        return True
-    return bool(me["on_turn"]) and me["why_not_act"] is None
+def log(state: State) -> list[str]:
+    """The game's recent public lines (never an amount)."""
+    return list(state.log)
 
 
-def _move_refusal(state: State, seat: int, may: dict[str, Any]) -> str | None:
-    if may["can_move"]:
-        return None
-    if state.winners is not None:
-        return "The game is over."
-    if not may["on_turn"]:
-        return f"It is {state.seats[settled(state).turn]}'s turn: you may move on your own turn."
-    return "You already moved this turn: you may only eliminate with that agent, or pass."
-
-
-def _eliminations(
-    agents: list[dict[str, Any]], state: State, seat: int
-) -> list[dict[str, Any]]:
-    """``[{agent, name, targets: [{id, name}]}]``: who ``seat`` may eliminate with, now."""
-    cost = state.options.elimination_cost
-    after = settled(state)
-    out = []
-    for a in agents:
-        if a["status"] != "active" or state.bribe(seat, a["id"]) < cost:
-            continue
-        if after.follow_up is not None and after.turn == seat and a["id"] != after.follow_up:
-            continue
-        targets = _targets(after, after.agent(a["id"]))
-        if targets:
-            out.append({"agent": a["id"], "name": a["name"], "colour": a["colour"],
-                        "targets": [{"id": t, "name": state.name(t)} for t in targets]})
-    return out
+def scores(state: State) -> Scores | None:
+    """Casablanca keeps no score: the highest bribe on the agent carried home wins
+    (``public_view``'s ``reveal`` at the end)."""
+    return None
 
 
 def state_json(state: State) -> dict[str, Any]:

@@ -27,7 +27,7 @@ Actions (a record line without ``t``)::
             play_special {seat, card};
             adjust {seat, what: money|unhappy|power|token, delta, why, card?}
 
-Privacy: a treasury and a showdown hand leave only through ``seat_view`` of their seat
+Privacy: a treasury and a showdown hand leave only through ``secrets`` of their seat
 (a hand is public once revealed); Specials are counted publicly, named privately.
 ``public_view`` keys: ``game``, ``title``, ``status``, ``seats``, ``phase``, ``step``,
 ``turn``, ``rackets_to_win``, ``mobs`` (per seat: ``mob``, ``boss``, ``crooks`` [{card,
@@ -38,70 +38,39 @@ name, power, own_power, resistance, unhappy, token, superior, lieutenant}],
 committed (seats only), revealed, aid, defense}), ``war``, ``last_roll``, ``winners``,
 ``log``, ``draws_owed``, ``pending`` (a drawn card waiting for its stats), ``offer`` (a
 Crook offered), ``share`` (Mobs one short asked to share), ``auction``, ``victory``,
-``draw_rule``, ``free_cards`` (cards not in play, by name). Mobs carry ``tree`` (the
-Crooks depth first from the Boss). ``seat_view`` adds ``me``: {seat, name, money,
-auction_money, specials, showdown (own hand or None), on_turn, todo (what the seat can do
-now, in words), attacks (the attack builder's options with their terms)}.
+``draw_rule``, ``attacks`` (the attack builder's options of the player on turn, with
+their terms), ``free_cards`` (cards not in play, by name). Mobs carry ``tree`` (the
+Crooks depth first from the Boss). ``secrets`` is {money, auction_money, specials,
+showdown (own hand or None)}; ``moves`` and ``waiting`` (``moves.py``) say what each
+seat may do now and what the table waits for.
 
-Modules: ``state`` (values, options), ``events``, ``fold`` (``apply``, ``emitter``),
-``decide`` (``start``, the action table) with ``setup``, ``turn``, ``fight`` (the
-actions), ``attack`` (success numbers, the roll), ``mob`` (Power, control, pay-off,
-Unhappy markers, victory) and ``ledger`` (shared look-ups); ``views``; ``inputs``.
+Modules: ``state`` (values, options, ``start``, ``upgrade_options``), ``actions`` (the
+typed actions), ``events``, ``fold`` (``apply``, ``emitter``), ``decide`` (the action
+table) with ``setup``, ``turn``, ``fight`` (the handlers), ``attack`` (success numbers,
+the roll), ``mob`` (Power, control, pay-off, Unhappy markers, victory) and ``ledger``
+(shared look-ups); ``moves`` (legal moves, what the table waits for); ``views``;
+``inputs``; ``describe``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from companion.games.base import Outcome
 from companion.games.crime_lords.actions import ACTIONS
-from companion.games.crime_lords.decide import decide, start
+from companion.games.crime_lords.decide import decide, next_deadline, outcome
 from companion.games.crime_lords.describe import OPTION_SPECS, describe
 from companion.games.crime_lords.events import EVENT_TYPES, Event
 from companion.games.crime_lords.fold import apply
 from companion.games.crime_lords.inputs import action_for_input
-from companion.games.crime_lords.mob import racket_score
-from companion.games.crime_lords.state import State
-from companion.games.crime_lords.views import public_view, seat_view, signals, state_json
+from companion.games.crime_lords.moves import moves, waiting
+from companion.games.crime_lords.state import DEFAULT_OPTIONS, State, start, upgrade_options
+from companion.games.crime_lords.views import (
+    log,
+    public_view,
+    scores,
+    secrets,
+    signals,
+    state_json,
+)
 from companion.games.engine import Engine
-
-default_options: Mapping[str, Any] = {
-    "game_length": "short",
-    "rackets_to_win": None,
-    "starting_money": 50,
-    "auction_money": 25,
-    "pass_bonus": 10,
-    "max_lieutenants": 4,
-    "max_subordinates": 3,
-    "showdown_limit": 10,
-    "hit_money_limit": 5,
-    "gang_war_bonus": 5,
-    "auction_crooks": 3,
-    "auction_rackets": 2,
-    "draw_rule": "count",
-    "share_one_short": True,
-    "victory": "rackets",
-}
-
-
-def outcome(state: State) -> Outcome | None:
-    """The winners once a Mob controls enough Rackets at the end of a turn or Gang War."""
-    if state.winners is None:
-        return None
-    detail = {"rackets": list(state.scores), "needed": state.options.rackets_to_win}
-    return Outcome.of(state.winners, detail)
-
-
-def next_deadline(state: State) -> float | None:
-    """Crime Lords has no timed rules."""
-    return None
-
-
-def score(state: State, seat: int) -> int:
-    """The seat's Racket count for victory (with the type and district bonuses)."""
-    return racket_score(state, seat)
-
 
 engine: Engine[State, Event] = Engine(
     name="crime_lords",
@@ -109,7 +78,7 @@ engine: Engine[State, Event] = Engine(
     aliases=("crimelords", "crime_lords_sjg", "crime-lords"),
     min_seats=2,
     max_seats=8,
-    default_options=default_options,
+    default_options=DEFAULT_OPTIONS,
     event_types=EVENT_TYPES,
     start=start,
     decide=decide,
@@ -117,13 +86,19 @@ engine: Engine[State, Event] = Engine(
     outcome=outcome,
     next_deadline=next_deadline,
     public_view=public_view,
-    seat_view=seat_view,
+    secrets=secrets,
+    waiting=waiting,
     state_json=state_json,
     signals=signals,
     action_for_input=action_for_input,
     describe=describe,
     option_specs=OPTION_SPECS,
     actions=ACTIONS,
+    moves=moves,
+    log=log,
+    scores=scores,
+    upgrade_options=upgrade_options,
+    features=frozenset({"card_stats"}),
 )
 
-__all__ = ["Event", "State", "engine", "outcome", "score"]
+__all__ = ["Event", "State", "engine", "outcome"]

@@ -7,9 +7,10 @@ number, so a dispute is settled by reading it.
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard, get_args
+from typing import get_args
 
-from companion.games.base import Action, IllegalAction, require
+from companion.games.base import require
+from companion.games.crime_lords.actions import Roll
 from companion.games.crime_lords.events import (
     AttackRolled,
     CrookKilled,
@@ -137,26 +138,20 @@ def _hit_terms(state: State, a: Attack) -> list[tuple[str, int]]:
     return terms
 
 
-def success_number(state: State, attack: Attack) -> int:
-    return sum(v for _, v in breakdown(state, attack))
-
-
 # --- the roll ----------------------------------------------------------------------
 
 
-def dice_of(action: Action, needed: int) -> tuple[int, ...]:
+def dice_of(action: Roll, needed: int) -> tuple[int, ...]:
     """The two dice from a roll action; none are needed when the attack cannot succeed."""
-    raw: Any = action.get("dice")
-    if raw is None and needed < 2:
+    if action.dice is None and needed < 2:
         return ()
-    ok = isinstance(raw, list | tuple) and len(raw) == 2 and all(
-        isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in raw
-    )
-    require(ok, "Give the two dice as 'dice': [a, b], each from 1 to 6.")
-    return tuple(raw)
+    require(action.dice is not None and len(action.dice) == 2,
+            "Enter the two dice, each from 1 to 6.")
+    assert action.dice is not None
+    return action.dice
 
 
-def roll(b: Emitter[State, Event], action: Action) -> Attack:
+def roll(b: Emitter[State, Event], action: Roll) -> Attack:
     """Roll for the pending attack and apply what its success or failure means."""
     a = b.state.attack
     assert a is not None
@@ -178,19 +173,18 @@ def roll(b: Emitter[State, Event], action: Action) -> Attack:
     return a
 
 
-def _recruit_place(state: State, a: Attack, action: Action) -> str | None:
+def _recruit_place(state: State, a: Attack, action: Roll) -> str | None:
     target_power = own_power(state, a.defender, a.target)
-    under = action.get("under")
+    under = action.under
     if under is None:
         return first_place(state, a.seat, target_power, a.attacker)
-    require(isinstance(under, str), "'under' must be the card id of the new superior.")
     require(
         under == a.attacker or under in state.mobs[a.seat].below(a.attacker),
         f"A recruit goes under {state.label(a.attacker)} or one of his subordinates.",
     )
     problem = placement_problem(state, a.seat, target_power, under)
     require(problem is None, problem or "")
-    return str(under)
+    return under
 
 
 def _recruited(b: Emitter[State, Event], a: Attack, under: str | None) -> None:
@@ -238,15 +232,3 @@ def hit_succeeded(b: Emitter[State, Event], seat: int, attacker: str, victim_sea
         b.emit(PowerRaised(seat, attacker, gain))
     if victim_seat is not None:
         check_out(b, victim_seat, seat if seat != victim_seat else None)
-
-
-def is_kind(kind: str) -> TypeGuard[AttackKind]:
-    """Whether ``kind`` is an attack (one of ``KINDS``)."""
-    return kind in KINDS
-
-
-def check_kind(kind: str) -> AttackKind:
-    """``kind`` as an attack kind; ``IllegalAction`` unless it is one of ``KINDS``."""
-    if not is_kind(kind):
-        raise IllegalAction(f"An attack is one of {', '.join(KINDS)}, not {kind!r}.")
-    return kind

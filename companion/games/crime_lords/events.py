@@ -332,6 +332,13 @@ class ShareAnswered:
     agree: bool
 
 
+@dataclass(frozen=True)
+class TurnActed:
+    """The player on turn took an action: no pass bonus this turn."""
+
+    seat: int
+
+
 EVENTS: tuple[type, ...] = (
     MobTaken, CardEntered, CardBought, CenterAdded, SpecialDrawn, SpecialDiscarded, BossChosen,
     CrookPlaced, GameStarted, IncomeCollected, CrookPaid, UnhappyChanged, CrookLeft, TokenSpent,
@@ -340,6 +347,7 @@ EVENTS: tuple[type, ...] = (
     RacketMoved, CrookKilled, PowerRaised, TurnEnded, GangWarStarted, GangWarJoined,
     WarTurnPassed, GangWarEnded, PlayerOut, GameWon, PayOffDone, CardDrawn, StatsAsked,
     DeckEmptied, Given, CrookOffered, OfferClosed, PlayerLeft, ShareOffered, ShareAnswered,
+    TurnActed,
 )
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in EVENTS}
 #: any Crime Lords event
@@ -351,8 +359,5 @@ Event: TypeAlias = (
     | AttackWithdrawn | AttackRolled | CrookMoved | RacketMoved | CrookKilled | PowerRaised
     | TurnEnded | GangWarStarted | GangWarJoined | WarTurnPassed | GangWarEnded | PlayerOut
     | GameWon | PayOffDone | CardDrawn | StatsAsked | DeckEmptied | Given | CrookOffered
-    | OfferClosed | PlayerLeft | ShareOffered | ShareAnswered
+    | OfferClosed | PlayerLeft | ShareOffered | ShareAnswered | TurnActed
 )
-#: events that do not count as "an action" for passing (drawing is step 3, not an action)
-NOT_ACTIONS = (CardEntered, CenterAdded, SpecialDrawn, IncomeCollected, CrookPaid, PayOffDone,
-               CardDrawn, StatsAsked, DeckEmptied, ShareOffered, ShareAnswered, PlayerLeft)

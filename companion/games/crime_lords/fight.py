@@ -7,10 +7,20 @@ go to clients; views show only the seat's own hand.
 
 from __future__ import annotations
 
-from typing import get_args
-
-from companion.games.base import Action, get_int, get_str, require
-from companion.games.crime_lords.attack import check_kind, hit_succeeded, roll
+from companion.games.base import require
+from companion.games.crime_lords.actions import (
+    Assist,
+    Defend,
+    Modify,
+    Now,
+    Protect,
+    Roll,
+    Showdown,
+    WarPass,
+    Withdraw,
+)
+from companion.games.crime_lords.actions import Attack as AttackAction
+from companion.games.crime_lords.attack import hit_succeeded, roll
 from companion.games.crime_lords.events import (
     AttackAnnounced,
     AttackWithdrawn,
@@ -50,35 +60,34 @@ from companion.games.crime_lords.state import (
 from companion.games.crime_lords.turn import on_turn
 from companion.games.emit import Emitter
 
-SIDES: tuple[Side, ...] = get_args(Side)
 
-
-def _attacker_seat(state: State, action: Action) -> int:
-    seat = seat_of(state, action)
-    require(state.attack is None, "Finish the attack in progress first (roll or withdraw).")
+def _attacker_seat(state: State, sender: int) -> int:
+    seat = seat_of(state, sender)
+    require(state.attack is None, "Finish the attack in progress first (roll or back out).")
     if state.war is not None:
         require(seat == state.war.turn,
                 f"It is {state.seats[state.war.turn]}'s Gang War turn.")
         return seat
     require(seat == state.turn, f"It is {state.seats[state.turn]}'s turn.")
-    require(state.step == "actions", "Collect income and pay off the gang first (collect).")
-    return on_turn(state, action)
+    require(state.step == "actions", "Collect income and pay off the gang first.")
+    return on_turn(state, sender)
 
 
-def announce(state: State, action: Action) -> list[Event]:
+def announce(state: State, action: AttackAction, now: float) -> list[Event]:
     """Name the attacking Crook, the kind of attack and the target; he spends his Action."""
-    seat = _attacker_seat(state, action)
-    kind = check_kind(get_str(action, "kind"))
+    seat = _attacker_seat(state, action.seat)
+    kind = action.kind
     require(state.war is None or kind == "hit", "A Gang War turn is one attempted Hit.")
-    attacker = own_crook(state, seat, action, "attacker")
+    attacker = own_crook(state, seat, action.attacker)
     crook = state.mobs[seat].crook(attacker)
     assert crook is not None
     require(crook.token, f"{state.label(attacker)} has no Action Token left this turn.")
-    target = get_str(action, "target")
+    target = action.target
     defender = state.owner(target)
     check_target(state, seat, kind, attacker, target, defender)
-    money = get_int(action, "money", lo=0, hi=state.options.hit_money_limit) if (
-        kind == "hit" and "money" in action) else 0
+    limit = state.options.hit_money_limit
+    money = action.money if kind == "hit" and action.money is not None else 0
+    require(money <= limit, f"At most {limit} G may be spent on a Hit.")
     require(money <= state.mobs[seat].money, "You do not have that much money.")
     b = emitter(state)
     b.emit(TokenSpent(seat, attacker, f"{kind} attempt"))
@@ -100,7 +109,7 @@ def check_target(state: State, seat: int, kind: AttackKind, attacker: str, targe
                   defender: int | None) -> None:
     where = defender is not None or state.in_center(target)
     want = "racket" if kind == "takeover" else "crook"
-    require(where and state.card(target).kind == want,
+    require(where and state.known(target) and state.card(target).kind == want,
             f"{state.label(target)} is not a {want.title()} in play to {kind}.")
     require(target != attacker, "No Crook may attack himself.")
     if kind == "hit":
@@ -134,29 +143,32 @@ def _attack(state: State) -> Attack:
     return state.attack
 
 
-def protect(state: State, action: Action) -> list[Event]:
-    """The defender of a Racket names a protector (or ``card: null`` for none)."""
+def protect(state: State, action: Protect, now: float) -> list[Event]:
+    """The defender of a Racket names a protector (or none)."""
     a = _attack(state)
-    seat = seat_of(state, action)
+    seat = seat_of(state, action.seat)
     require(a.stage == "protector" and seat == a.defender,
             "Only the owner of the attacked Racket names a protector, before the showdown.")
-    if action.get("card") is None:
+    if action.card is None:
         return [ProtectorNamed(seat, None)]
-    card = own_crook(state, seat, action)
+    card = own_crook(state, seat, action.card)
     crook = state.mobs[seat].crook(card)
     require(crook is not None and crook.token, f"{state.label(card)} has no Action Token.")
     return [TokenSpent(seat, card, "protector"), ProtectorNamed(seat, card)]
 
 
-def showdown(state: State, action: Action) -> list[Event]:
+def showdown(state: State, action: Showdown, now: float) -> list[Event]:
     """A hand on the table: the amount and the side stay secret until the reveal."""
     a = _attack(state)
-    seat = seat_of(state, action)
+    seat = seat_of(state, action.seat)
     require(a.stage == "showdown", "There is no showdown now.")
-    amount = get_int(action, "amount", lo=0)
-    if "side" in action or seat not in (a.seat, a.defender):
-        side: Side = "for" if get_str(action, "side", SIDES) == "for" else "against"
+    amount = action.amount
+    side: Side
+    if action.side is not None:
+        side = action.side
     else:
+        require(seat in (a.seat, a.defender),
+                "Choose a side: for or against the attack.")
         side = "for" if seat == a.seat else "against"
     require(seat != a.seat or side == "for", "The attacker's money is always for the attack.")
     require(seat != a.defender or side == "against",
@@ -175,18 +187,18 @@ def showdown(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def now(state: State, action: Action) -> list[Event]:
+def now(state: State, action: Now, t: float) -> list[Event]:
     """The attacker says "Now": every hand is turned over (no hand counts as 0)."""
     a = _attack(state)
-    require(seat_of(state, action) == a.seat, "Only the attacker says \"now\".")
+    require(seat_of(state, action.seat) == a.seat, "Only the attacker shows the hands early.")
     require(a.stage == "showdown", "There is no showdown to reveal.")
     return [ShowdownRevealed(tuple(sorted(a.committed)))]
 
 
-def withdraw(state: State, action: Action) -> list[Event]:
+def withdraw(state: State, action: Withdraw, now: float) -> list[Event]:
     """The attacker backs out before the reveal: spent Action Tokens go back."""
     a = _attack(state)
-    seat = seat_of(state, action)
+    seat = seat_of(state, action.seat)
     require(seat == a.seat, "Only the attacker can back out.")
     require(a.stage in ("protector", "showdown"),
             "Too late to back out: the showdown was revealed.")
@@ -196,12 +208,21 @@ def withdraw(state: State, action: Action) -> list[Event]:
     return events + [AttackWithdrawn(seat)]
 
 
-def support(state: State, action: Action, side: HelpSide) -> list[Event]:
+def assist(state: State, action: Assist, now: float) -> list[Event]:
+    """A card of the attacker spends its Action to aid the attack."""
+    return _support(state, action.seat, action.card, "attack")
+
+
+def defend(state: State, action: Defend, now: float) -> list[Event]:
+    """A card of the defender spends its Action to defend."""
+    return _support(state, action.seat, action.card, "defense")
+
+
+def _support(state: State, sender: int | None, card: str, side: HelpSide) -> list[Event]:
     """A card spends its Action to aid (``side`` "attack") or defend ("defense")."""
     a = _attack(state)
-    seat = seat_of(state, action)
+    seat = seat_of(state, sender)
     require(a.stage == "support", "Aid and defense come after the showdown.")
-    card = get_str(action, "card")
     mob = state.mobs[seat]
     crook = mob.crook(card)
     holding = next((h for h in mob.rackets if h.card == card), None)
@@ -226,7 +247,8 @@ def _same_district_racket(state: State, a: Attack, card: str) -> bool:
 
 def _aid_problem(state: State, a: Attack, seat: int, card: str) -> str | None:
     if seat != a.seat:
-        return "Only the attacker's cards can aid (a special ability: use 'modify')."
+        return ("Only the attacker's cards can aid (for a special ability, change the "
+                "success number instead).")
     if a.kind == "takeover" and _same_district_racket(state, a, card):
         return None
     if card not in state.mobs[seat].below(a.attacker):
@@ -238,7 +260,8 @@ def _aid_problem(state: State, a: Attack, seat: int, card: str) -> str | None:
 
 def _defense_problem(state: State, a: Attack, seat: int, card: str) -> str | None:
     if seat != a.defender:
-        return "Only the defending Mob's cards can defend (a special ability: use 'modify')."
+        return ("Only the defending Mob's cards can defend (for a special ability, change "
+                "the success number instead).")
     mob = state.mobs[seat]
     if a.kind == "hit":
         return None if card == a.target else "Against a Hit only the target hides out."
@@ -253,19 +276,19 @@ def _defense_problem(state: State, a: Attack, seat: int, card: str) -> str | Non
     return None
 
 
-def modify(state: State, action: Action) -> list[Event]:
+def modify(state: State, action: Modify, now: float) -> list[Event]:
     """A special ability or Special card changes the success number (say which)."""
     _attack(state)
-    seat = seat_of(state, action)
-    value = get_int(action, "value", lo=-50, hi=50)
-    why = get_str(action, "why")
-    require(bool(why.strip()), "Say which ability or card gives this modifier ('why').")
+    seat = seat_of(state, action.seat)
+    value, why = action.value, action.why
+    require(bool(why.strip()), "Say which ability or card gives this change.")
     return [ModifierAdded(seat, value, why)]
 
 
-def roll_dice(state: State, action: Action) -> list[Event]:
+def roll_dice(state: State, action: Roll, now: float) -> list[Event]:
+    """The attacker's dice decide the attack; a Boss Hit starts a Gang War."""
     a = _attack(state)
-    require(seat_of(state, action) == a.seat, "The attacker rolls the dice.")
+    require(seat_of(state, action.seat) == a.seat, "The attacker rolls the dice.")
     require(a.stage == "support", "Finish the showdown before rolling.")
     b = emitter(state)
     roll(b, action)
@@ -305,12 +328,12 @@ def _next_in_war(state: State, seat: int) -> int:
     return seat
 
 
-def war_pass(state: State, action: Action) -> list[Event]:
+def war_pass(state: State, action: WarPass, now: float) -> list[Event]:
     """Pass a Gang War turn; when everyone in the war passes in a row, it is over."""
     war = state.war
     require(war is not None, "There is no Gang War: end your turn instead.")
     assert war is not None
-    seat = seat_of(state, action)
+    seat = seat_of(state, action.seat)
     require(seat == war.turn, f"It is {state.seats[war.turn]}'s Gang War turn.")
     require(state.attack is None, "Finish the attack in progress first.")
     live = [x for x in war.seats if not state.mobs[x].out]

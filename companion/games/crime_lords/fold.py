@@ -7,11 +7,11 @@ at a time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from companion.games.crime_lords.events import (
-    NOT_ACTIONS,
     AttackAnnounced,
     AttackRolled,
     AttackWithdrawn,
@@ -56,6 +56,7 @@ from companion.games.crime_lords.events import (
     StatsAsked,
     TokenRestored,
     TokenSpent,
+    TurnActed,
     TurnEnded,
     UnhappyChanged,
     WarTurnPassed,
@@ -76,21 +77,8 @@ from companion.games.emit import Emitter
 
 def apply(state: State, event: Event) -> State:
     """The state after ``event``."""
-    handler = _HANDLERS[type(event)]
-    new: State = handler(state, event)
-    if new.phase == "turn" and new.step == "actions" and _counts_as_action(state, event):
-        new = replace(new, acted=True)
+    new: State = _APPLY[type(event)](state, event)
     return new
-
-
-def _counts_as_action(state: State, event: Event) -> bool:
-    """Whether ``event`` is an action of the player on turn (for the pass bonus): another
-    player's gift, or a Crook he gives away, is not the receiver's action."""
-    if isinstance(event, NOT_ACTIONS):
-        return False
-    if isinstance(event, Given | CrookOffered):
-        return event.seat == state.turn
-    return state.offer is None or state.offer[0] == state.turn
 
 
 def emitter(state: State) -> Emitter[State, Event]:
@@ -498,7 +486,11 @@ def _share_answered(s: State, e: ShareAnswered) -> State:
     )
 
 
-_HANDLERS: dict[type, Any] = {
+def _acted(s: State, e: TurnActed) -> State:
+    return replace(s, acted=True)
+
+
+_APPLY: dict[type, Callable[[State, Any], State]] = {
     MobTaken: _mob_taken, CardEntered: _card_entered, CardBought: _card_bought,
     CenterAdded: _center_added, SpecialDrawn: _special_drawn,
     SpecialDiscarded: _special_discarded, BossChosen: _boss_chosen, CrookPlaced: _crook_placed,
@@ -514,5 +506,5 @@ _HANDLERS: dict[type, Any] = {
     PayOffDone: _payoff_done, CardDrawn: _card_drawn, StatsAsked: _stats_asked,
     DeckEmptied: _deck_emptied, Given: _given, CrookOffered: _offered,
     OfferClosed: _offer_closed, PlayerLeft: _player_left, ShareOffered: _share_offered,
-    ShareAnswered: _share_answered,
+    ShareAnswered: _share_answered, TurnActed: _acted,
 }

@@ -3,33 +3,42 @@ the turn on (collect, end the turn, or pass a Gang War turn)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from companion.games.base import Action, ButtonInput, TableInput, TagInput
+from companion.games.actions import GameAction
+from companion.games.base import ButtonInput, TableInput, TagInput
+from companion.games.crime_lords.actions import (
+    ACTIONS,
+    Collect,
+    Draw,
+    EndTurn,
+    WarPass,
+)
 from companion.games.crime_lords.ledger import in_play
 from companion.games.crime_lords.state import State
 
 
-def action_for_input(state: State, inp: TableInput) -> Action | None:
+def action_for_input(state: State, inp: TableInput) -> GameAction | None:
     """A tag seen in the "center" zone is a draw (with the stats the deck holds for the
     card, when the table passes them; else the drawing player is asked for them); the
-    "next" button of the seat on turn ends its turn, or passes its Gang War turn."""
+    "next" button of the seat on turn ends its turn, or passes its Gang War turn.
+
+    The stats the deck holds go through the same parser as a phone's: stats of the
+    wrong type are refused (``ActionError``), never stored."""
     if state.phase != "turn" or state.attack is not None or state.pending is not None:
         return None
     if isinstance(inp, TagInput) and inp.seen and inp.zone == "center":
         card = inp.card
         if state.step != "actions" or not isinstance(card, str) or in_play(state, card):
             return None
-        action: dict[str, Any] = {"do": "draw", "seat": state.turn, "card": card}
+        raw: dict[str, object] = {"do": Draw.do, "seat": state.turn, "card": card}
         if inp.stats and not state.known(card):
-            action["stats"] = dict(inp.stats)
-        return action
+            raw["stats"] = dict(inp.stats)
+        return ACTIONS.parse(raw)
     if isinstance(inp, ButtonInput) and inp.role == "next":
         if inp.seat not in (None, state.turn):
             return None
         if state.war is not None:
-            return {"do": "pass", "seat": state.turn}
+            return WarPass(seat=state.turn)
         if state.step == "collect":
-            return {"do": "collect", "seat": state.turn}
-        return {"do": "end_turn", "seat": state.turn}
+            return Collect(seat=state.turn)
+        return EndTurn(seat=state.turn)
     return None

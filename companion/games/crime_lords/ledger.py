@@ -4,17 +4,19 @@ a card is in play, whose Crook a card is, and a card's stats the first time it i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from companion.games.base import Action, IllegalAction, get_int, get_str, require
+from companion.games.base import IllegalAction, require
 from companion.games.cards import catalog
+from companion.games.crime_lords.actions import Stats
 from companion.games.crime_lords.events import CardEntered, Event
 from companion.games.crime_lords.state import State, is_card_kind
 from companion.games.emit import Emitter
 
 
-def seat_of(state: State, action: Action, key: str = "seat") -> int:
-    seat = get_int(action, key, lo=0, hi=len(state.seats) - 1)
+def seat_of(state: State, seat: int | None) -> int:
+    """``seat`` as a player still in the game; ``IllegalAction`` otherwise."""
+    require(seat is not None, "Choose a player first.")
+    assert seat is not None
+    require(0 <= seat < len(state.seats), "There is no such player at this table.")
     require(not state.mobs[seat].out, f"{state.seats[seat]} is out of the game.")
     return seat
 
@@ -24,10 +26,7 @@ def kind_of(card: str) -> str:
     try:
         return catalog("crime_lords").by_id(card).kind
     except KeyError:
-        raise IllegalAction(
-            f"There is no Crime Lords card {card!r}: cards are mob_01..08, crook_01..36, "
-            "racket_01..52 and special_01..16."
-        ) from None
+        raise IllegalAction("There is no such Crime Lords card.") from None
 
 
 def in_play(state: State, card: str) -> bool:
@@ -39,30 +38,36 @@ def in_play(state: State, card: str) -> bool:
     )
 
 
-def enter(b: Emitter[State, Event], card: str, kind: str, action: Action) -> None:
+def slot(card: str) -> str:
+    """A card's catalog name ("Crook 07"): how a card reads before its stats are known."""
+    try:
+        return catalog("crime_lords").by_id(card).label()
+    except KeyError:
+        return "this card"
+
+
+NEEDED = {"crook": (("power", "Power"), ("resistance", "Resistance")),
+          "racket": (("income", "income"), ("resistance", "Resistance"))}
+
+
+def enter(b: Emitter[State, Event], card: str, kind: str, stats: Stats | None) -> None:
     """Register a Crook's or Racket's stats the first time the card comes into play."""
     if b.state.known(card) or not is_card_kind(kind):
         return
-    stats = action.get("stats")
-    require(
-        isinstance(stats, Mapping),
-        f"{card} comes into play for the first time: send its stats, e.g. "
-        + ('{"power": 4, "resistance": 2}' if kind == "crook" else
-           '{"income": 3, "resistance": 4, "district": "north side"}'),
-    )
-    assert isinstance(stats, Mapping)
-    need = ("power", "resistance") if kind == "crook" else ("income", "resistance")
-    for key in need:
-        value = stats.get(key)
-        require(
-            isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-            f"The stats of {card} need '{key}' as a whole number (read it off the card).",
-        )
-    b.emit(CardEntered(card, kind, dict(stats)))
+    shown = slot(card)
+    require(stats is not None,
+            f"{shown} comes into play for the first time: enter the stats printed on it.")
+    assert stats is not None
+    for key, label in NEEDED[kind]:
+        require(getattr(stats, key) is not None,
+                f"Enter the {label} printed on {shown} (read it off the card).")
+    b.emit(CardEntered(card, kind, stats.as_dict()))
 
 
-def own_crook(state: State, seat: int, action: Action, key: str = "card") -> str:
-    card = get_str(action, key)
+def own_crook(state: State, seat: int, card: str | None) -> str:
+    """``card`` as a Crook of ``seat``'s Mob; ``IllegalAction`` otherwise."""
+    require(card is not None, "Choose a Crook first.")
+    assert card is not None
     require(
         state.mobs[seat].crook(card) is not None,
         f"{state.label(card)} is not a Crook in {state.seats[seat]}'s Mob.",

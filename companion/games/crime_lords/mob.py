@@ -153,7 +153,7 @@ def pay_order(state: State, seat: int, asked: Sequence[str]) -> tuple[str, ...]:
         if card not in rest:
             raise IllegalAction(
                 f"{state.label(card)} is not one of your Crooks besides the Boss: "
-                "list only your own Crooks in 'pay_order'."
+                "pay only your own Crooks."
             )
     order = [c for c in asked] + [c for c in rest if c not in asked]
     return ((mob.boss,) if mob.boss else ()) + tuple(order)

@@ -8,9 +8,8 @@ his superior.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from companion.games.base import Action, IllegalAction, get_int, get_str, require
+from companion.games.base import IllegalAction, require
+from companion.games.crime_lords.actions import Buy, ChooseBoss, Place, Start, TakeMob, Uncontrolled
 from companion.games.crime_lords.events import (
     BossChosen,
     CardBought,
@@ -21,68 +20,64 @@ from companion.games.crime_lords.events import (
     MobTaken,
 )
 from companion.games.crime_lords.fold import emitter
-from companion.games.crime_lords.ledger import enter, in_play, kind_of, own_crook, seat_of
+from companion.games.crime_lords.ledger import enter, in_play, kind_of, own_crook, seat_of, slot
 from companion.games.crime_lords.mob import lieutenants, placement_problem, power, promoted
 from companion.games.crime_lords.state import State
-from companion.games.emit import Emitter
 
 
-def setup_action(state: State, do: str, action: Action) -> list[Event]:
+def _in_setup(state: State) -> None:
     require(state.phase == "setup", "The game has started: setup actions are over.")
+
+
+def uncontrolled(state: State, action: Uncontrolled, now: float) -> list[Event]:
+    """A Crook or Racket turned up in the center before the first turn."""
+    _in_setup(state)
+    card = action.card
+    kind = kind_of(card)
+    require(kind in ("crook", "racket"), "Only Crooks and Rackets lie in the center.")
+    require(not in_play(state, card), f"{state.label(card)} is already in play.")
     b = emitter(state)
-    if do == "take_mob":
-        _take_mob(b, action)
-    elif do == "buy":
-        _buy(b, action)
-    elif do == "uncontrolled":
-        card = get_str(action, "card")
-        kind = kind_of(card)
-        require(kind in ("crook", "racket"), "Only Crooks and Rackets lie in the center.")
-        require(not in_play(state, card), f"{state.label(card)} is already in play.")
-        enter(b, card, kind, action)
-        b.emit(CenterAdded(card))
-    else:
-        _start(b, action)
+    enter(b, card, kind, action.stats)
+    b.emit(CenterAdded(card))
     return b.events
 
 
-def _take_mob(b: Emitter[State, Event], action: Action) -> None:
-    seat = seat_of(b.state, action)
-    card = get_str(action, "card")
-    require(kind_of(card) == "mob", f"{card} is not a Mob card.")
-    require(b.state.mobs[seat].mob_card is None, "You already run a Mob.")
-    require(not in_play(b.state, card), "Another player already runs that Mob.")
-    stats = action.get("stats") or {}
-    require(isinstance(stats, Mapping), "'stats' must be an object like {\"boss_bonus\": 3}.")
-    bonus = stats.get("boss_bonus", 0)
-    require(
-        isinstance(bonus, int) and not isinstance(bonus, bool) and bonus >= 0,
-        "'boss_bonus' (the Power on the Mob's Boss token) must be a whole number.",
-    )
-    name = stats.get("name") if isinstance(stats.get("name"), str) else card
-    extra = stats.get("extra_draws", 0)
-    if not extra and "downtowner" in str(name).lower():
+def take_mob(state: State, action: TakeMob, now: float) -> list[Event]:
+    """A player's Mob card: its name, Boss token bonus and extra draws."""
+    _in_setup(state)
+    seat = seat_of(state, action.seat)
+    card = action.card
+    require(kind_of(card) == "mob", f"{slot(card)} is not a Mob card.")
+    require(state.mobs[seat].mob_card is None, f"{state.seats[seat]} already runs a Mob.")
+    require(not in_play(state, card), "Another player already runs that Mob.")
+    stats = action.stats
+    bonus = stats.boss_bonus if stats is not None and stats.boss_bonus is not None else 0
+    name = stats.name if stats is not None and stats.name is not None else card
+    extra = stats.extra_draws if stats is not None and stats.extra_draws else 0
+    if not extra and "downtowner" in name.lower():
         extra = 1  # the rulebook: "The Downtowners Mob always draws one extra"
-    require(isinstance(extra, int) and not isinstance(extra, bool) and 0 <= extra <= 5,
-            "'extra_draws' (cards the Mob draws beyond the rule) must be 0 to 5.")
-    b.emit(MobTaken(seat, card, str(name), bonus, extra))
+    return [MobTaken(seat, card, name, bonus, extra)]
 
 
-def _buy(b: Emitter[State, Event], action: Action) -> None:
-    seat = seat_of(b.state, action)
-    card = get_str(action, "card")
+def buy(state: State, action: Buy, now: float) -> list[Event]:
+    """A card won in the auction, paid with bidding money."""
+    _in_setup(state)
+    seat = seat_of(state, action.seat)
+    card = action.card
     kind = kind_of(card)
-    require(kind != "mob", "Mob cards are drawn, not auctioned: use take_mob.")
-    require(not in_play(b.state, card), f"{b.state.label(card)} is already in play.")
-    _auction_limit(b.state, kind)
-    left = b.state.mobs[seat].auction_money
-    price = get_int(action, "price", lo=0)
+    require(kind != "mob", "Mob cards are drawn, not auctioned.")
+    require(not in_play(state, card), f"{state.label(card)} is already in play.")
+    _auction_limit(state, kind)
+    left = state.mobs[seat].auction_money
+    price = action.price
     require(
         price <= left,
-        f"{b.state.seats[seat]} has only {left} G of bidding money left, not {price}.",
+        f"{state.seats[seat]} has only {left} G of bidding money left, not {price}.",
     )
-    enter(b, card, kind, action)
+    b = emitter(state)
+    enter(b, card, kind, action.stats)
     b.emit(CardBought(seat, card, kind, price))
+    return b.events
 
 
 def auctioned(state: State, kind: str) -> int:
@@ -95,7 +90,8 @@ def auctioned(state: State, kind: str) -> int:
 def auction_limit(state: State, kind: str) -> int | None:
     """How many of ``kind`` the auction sells: 3 Crooks and 2 Rackets per player."""
     per = {"crook": state.options.auction_crooks, "racket": state.options.auction_rackets}
-    return per[kind] * len(state.seats) if kind in per else None
+    most = per.get(kind)
+    return None if most is None else most * len(state.seats)
 
 
 def _auction_limit(state: State, kind: str) -> None:
@@ -107,24 +103,34 @@ def _auction_limit(state: State, kind: str) -> None:
         )
 
 
-def _start(b: Emitter[State, Event], action: Action) -> None:
-    first = seat_of(b.state, action, "first")
-    for seat, mob in enumerate(b.state.mobs):
-        who = b.state.seats[seat]
-        require(bool(mob.crooks), f"{who} must have at least one Crook to start.")
-        require(mob.boss is not None, f"{who} has to choose a Boss (choose_boss) first.")
+def start_game(state: State, action: Start, now: float) -> list[Event]:
+    """Every Mob has a Boss and its Crooks placed: the first turn begins."""
+    _in_setup(state)
+    first = seat_of(state, action.first)
+    problem = start_problem(state)
+    require(problem is None, problem or "")
+    return [GameStarted(first, state.options.starting_money)]
+
+
+def start_problem(state: State) -> str | None:
+    """What keeps the game from starting (a Mob without Crooks, Boss or places), or None."""
+    for seat, mob in enumerate(state.mobs):
+        who = state.seats[seat]
+        if not mob.crooks:
+            return f"{who} must have at least one Crook to start."
+        if mob.boss is None:
+            return f"{who} has to choose a Boss first."
         loose = [c.card for c in mob.crooks if c.superior is None and c.card != mob.boss]
-        require(
-            not loose,
-            f"{who} must place {', '.join(b.state.label(c) for c in loose)} under a superior "
-            "(place) first.",
-        )
-    b.emit(GameStarted(first, b.state.options.starting_money))
+        if loose:
+            return (f"{who} must place {', '.join(state.label(c) for c in loose)} under a "
+                    "superior first.")
+    return None
 
 
-def choose_boss(state: State, action: Action) -> list[Event]:
-    seat = seat_of(state, action)
-    card = own_crook(state, seat, action)
+def choose_boss(state: State, action: ChooseBoss, now: float) -> list[Event]:
+    """A Mob without a Boss makes one of its Crooks the Boss."""
+    seat = seat_of(state, action.seat)
+    card = own_crook(state, seat, action.card)
     mob = state.mobs[seat]
     require(
         mob.boss is None,
@@ -138,19 +144,19 @@ def choose_boss(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def place(state: State, action: Action) -> list[Event]:
+def place(state: State, action: Place, now: float) -> list[Event]:
     """Put an unplaced Crook (new, or whose superior is gone) under a superior: free."""
-    seat = seat_of(state, action)
-    card = own_crook(state, seat, action)
+    seat = seat_of(state, action.seat)
+    card = own_crook(state, seat, action.card)
     mob = state.mobs[seat]
     crook = mob.crook(card)
     assert crook is not None
     require(card != mob.boss, "The Boss has no superior.")
     require(
         state.phase == "setup" or crook.superior is None,
-        f"{state.label(card)} already has a place: moving him costs his Action (move).",
+        f"{state.label(card)} already has a place: moving him costs his Action.",
     )
-    under = get_str(action, "under")
+    under = action.under
     require(under != card and under not in mob.below(card),
             "A Crook cannot be placed under himself or his own subordinates.")
     problem = placement_problem(state, seat, power(state, seat, card), under)

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeGuard, get_args
 
-from companion.games.base import SetupError
+from companion.games.base import Setup, SetupError
+from companion.games.cards import catalog
 
 GameLength = Literal["long", "short"]
 #: where the game is: before the first turn, in the turns, won
@@ -64,11 +65,48 @@ class Options:
     hit_money_limit: int
     gang_war_bonus: int
     auction_money: int
-    auction_crooks: int = 3  # Crooks auctioned per player
-    auction_rackets: int = 2  # Rackets auctioned per player
+    auction_crooks: int | None = 3  # Crooks auctioned per player (None: no limit)
+    auction_rackets: int | None = 2  # Rackets auctioned per player (None: no limit)
     draw_rule: DrawRule = "count"
     share_one_short: bool = True
     victory: Victory = "rackets"
+
+
+DEFAULT_OPTIONS: Mapping[str, Any] = {
+    "game_length": "short",
+    "rackets_to_win": None,
+    "starting_money": 50,
+    "auction_money": 25,
+    "pass_bonus": 10,
+    "max_lieutenants": 4,
+    "max_subordinates": 3,
+    "showdown_limit": 10,
+    "hit_money_limit": 5,
+    "gang_war_bonus": 5,
+    "auction_crooks": 3,
+    "auction_rackets": 2,
+    "draw_rule": "count",
+    "share_one_short": True,
+    "victory": "rackets",
+}
+
+#: what a version-1 record (written before issue 17's rules) means, where a default
+#: changed since: draws were not counted, the auction had no limits, and nobody was asked
+#: to share a win one Racket short (docs/records.md, "Versions")
+V1_OPTIONS: Mapping[str, Any] = {
+    "draw_rule": "free",
+    "auction_crooks": None,
+    "auction_rackets": None,
+    "share_one_short": False,
+}
+
+
+def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a record of format ``version`` implies: a version-1 record gets the
+    meaning it had when written (``V1_OPTIONS``), unless its header says otherwise."""
+    if version >= 2:
+        return dict(options)
+    return {**V1_OPTIONS, **options}
 
 
 def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
@@ -80,12 +118,10 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     for key in (
         "starting_money", "pass_bonus", "max_lieutenants", "max_subordinates",
         "showdown_limit", "hit_money_limit", "gang_war_bonus", "auction_money",
-        "auction_crooks", "auction_rackets",
     ):
-        value = raw[key]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise SetupError(f"crime_lords: option {key!r} must be a whole number >= 0")
-        ints[key] = value
+        ints[key] = _count(raw, key)
+    crooks = None if raw["auction_crooks"] is None else _count(raw, "auction_crooks")
+    rackets = None if raw["auction_rackets"] is None else _count(raw, "auction_rackets")
     target = raw["rackets_to_win"]
     if target is None:
         target = RACKETS_TO_WIN[n_seats][LENGTHS.index(length)]
@@ -104,7 +140,15 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     if not isinstance(share, bool):
         raise SetupError("crime_lords: option 'share_one_short' must be true or false")
     return Options(game_length=length, rackets_to_win=target, draw_rule=draw_rule,
-                   share_one_short=share, victory=victory, **ints)
+                   share_one_short=share, victory=victory, auction_crooks=crooks,
+                   auction_rackets=rackets, **ints)
+
+
+def _count(raw: Mapping[str, Any], key: str) -> int:
+    value = raw[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SetupError(f"crime_lords: option {key!r} must be a whole number >= 0")
+    return value
 
 
 # --- cards -----------------------------------------------------------------------
@@ -272,6 +316,11 @@ class State:
     share: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     log: tuple[str, ...] = field(default=())
 
+    @property
+    def over(self) -> bool:
+        """Whether the game is over (a Mob, or Mobs together, control the city)."""
+        return self.phase == "over"
+
     def card(self, card_id: str) -> Card:
         for card in self.cards:
             if card.id == card_id:
@@ -292,7 +341,14 @@ class State:
         return any(c == card_id for c, _ in self.center)
 
     def label(self, card_id: str) -> str:
-        return self.card(card_id).name if self.known(card_id) else card_id
+        """A card as a player reads it: its entered name, else its catalog name ("Crook
+        07"), never its id."""
+        if self.known(card_id) and self.card(card_id).name != card_id:
+            return self.card(card_id).name
+        try:
+            return catalog("crime_lords").by_id(card_id).label()
+        except KeyError:
+            return "this card"
 
     def next_seat(self, seat: int) -> int:
         """The next player still in the game: play goes counterclockwise."""
@@ -308,3 +364,10 @@ class State:
 
     def logged(self, line: str) -> State:
         return replace(self, log=(self.log + (line,))[-30:])
+
+
+def start(setup: Setup) -> State:
+    """Before the auction: every player with the bidding money and no cards."""
+    options = parse_options(setup.options, setup.n_seats)
+    mob = Mob(auction_money=options.auction_money)
+    return State(seats=tuple(setup.seats), options=options, mobs=tuple(mob for _ in setup.seats))

@@ -6,9 +6,27 @@ Every function takes the state and the action and returns the events (collected 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from companion.games.base import Action, get_int, get_str, require
+from companion.games.base import require
+from companion.games.crime_lords.actions import (
+    AcceptCrook,
+    Adjust,
+    CardStatsEntered,
+    Claim,
+    Collect,
+    DeckEmpty,
+    Draw,
+    Drop,
+    EndTurn,
+    Give,
+    Leave,
+    MoveCrook,
+    PassTurn,
+    PlaySpecial,
+    RefuseCrook,
+    RetireBoss,
+    Share,
+    Visit,
+)
 from companion.games.crime_lords.attack import likes
 from companion.games.crime_lords.events import (
     BossChosen,
@@ -64,11 +82,11 @@ from companion.games.crime_lords.state import CENTER_FILL, State, Step, is_card_
 from companion.games.emit import Emitter
 
 
-def on_turn(state: State, action: Action, step: Step | None = "actions",
+def on_turn(state: State, sender: int | None, step: Step | None = "actions",
             drawn: bool = True) -> int:
     """The acting seat, which must be the seat on turn (in ``step``, when given); with
     ``drawn``, the turn's draws must be done."""
-    seat = seat_of(state, action)
+    seat = seat_of(state, sender)
     require(state.war is None, "A Gang War is on: only war Hits and passes until it ends.")
     require(
         seat == state.turn,
@@ -77,9 +95,9 @@ def on_turn(state: State, action: Action, step: Step | None = "actions",
     if step == "actions":
         require(
             state.step == "actions",
-            f"{state.seats[seat]} must first collect income and pay off the gang (collect).",
+            f"{state.seats[seat]} must first collect income and pay off the gang.",
         )
-    require(state.attack is None, "Finish the attack in progress first (roll or withdraw).")
+    require(state.attack is None, "Finish the attack in progress first (roll or back out).")
     require(state.pending is None,
             "Enter the stats of the card just drawn first (read them off the card).")
     if drawn:
@@ -104,21 +122,16 @@ def income(state: State, seat: int) -> int:
     return sum(state.card(h.card).income for h in state.mobs[seat].rackets)
 
 
-def collect(state: State, action: Action) -> list[Event]:
+def collect(state: State, action: Collect, now: float) -> list[Event]:
     """Steps 1 and 2: income from every Racket, then pay every Crook, the Boss first."""
-    seat = on_turn(state, action, None, drawn=False)
+    seat = on_turn(state, action.seat, None, drawn=False)
     require(state.step == "collect", "You already collected income this turn.")
     if state.share is not None:
         waiting = [state.seats[x] for x in state.share[0] if x not in state.share[1]]
         require(False, f"{' and '.join(waiting)} must first say whether they share the win.")
     mob = state.mobs[seat]
-    require(mob.boss is not None, "Choose a new Boss first (choose_boss).")
-    asked = action.get("pay_order") or []
-    require(
-        isinstance(asked, list | tuple) and all(isinstance(c, str) for c in asked),
-        "'pay_order' must be a list of your Crooks' card ids.",
-    )
-    order = pay_order(state, seat, tuple(asked))
+    require(mob.boss is not None, "Choose a new Boss first.")
+    order = pay_order(state, seat, action.pay_order or ())
     b = emitter(state)
     promotion_markers(b, seat)
     b.emit(IncomeCollected(seat, income(b.state, seat)))
@@ -128,11 +141,11 @@ def collect(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def draw(state: State, action: Action) -> list[Event]:
+def draw(state: State, action: Draw, now: float) -> list[Event]:
     """Step 3: a Crook or Racket goes to the center; a Special to the player's hand. A
     Crook or Racket seen for the first time waits for its stats (``stats``)."""
-    seat = on_turn(state, action, drawn=False)
-    card = get_str(action, "card")
+    seat = on_turn(state, action.seat, drawn=False)
+    card = action.card
     kind = kind_of(card)
     require(kind != "mob", "Mob cards are not in the deck.")
     require(not in_play(state, card), f"{state.label(card)} is already in play.")
@@ -141,39 +154,39 @@ def draw(state: State, action: Action) -> list[Event]:
     b = emitter(state)
     if kind == "special":
         b.emit(SpecialDrawn(seat, card), CardDrawn(seat, card))
-    elif is_card_kind(kind) and not state.known(card) and action.get("stats") is None:
+    elif is_card_kind(kind) and not state.known(card) and action.stats is None:
         b.emit(StatsAsked(seat, card, kind))
     else:
-        enter(b, card, kind, action)
+        enter(b, card, kind, action.stats)
         b.emit(CenterAdded(card), CardDrawn(seat, card))
     return b.events
 
 
-def card_stats(state: State, action: Action) -> list[Event]:
+def card_stats(state: State, action: CardStatsEntered, now: float) -> list[Event]:
     """The printed stats of the card just drawn: it goes to the center."""
     require(state.pending is not None, "No drawn card is waiting for its stats.")
     assert state.pending is not None
     seat, card, kind = state.pending
-    require(seat_of(state, action) == seat,
+    require(seat_of(state, action.seat) == seat,
             f"{state.seats[seat]} drew that card: the stats come from that phone or the host.")
-    require(get_str(action, "card") == card, f"The card waiting for its stats is {card}.")
-    require(isinstance(action.get("stats"), Mapping), "Enter the card's stats.")
+    require(action.card == card,
+            f"The card waiting for its stats is {state.label(card)}.")
     b = emitter(state)
-    enter(b, card, kind, action)
+    enter(b, card, kind, action.stats)
     b.emit(CenterAdded(card), CardDrawn(seat, card))
     return b.events
 
 
-def deck_empty(state: State, action: Action) -> list[Event]:
+def deck_empty(state: State, action: DeckEmpty, now: float) -> list[Event]:
     """The deck is used up: no more draws are owed (the discards are not reshuffled)."""
-    seat = on_turn(state, action, drawn=False)
+    seat = on_turn(state, action.seat, drawn=False)
     require(not state.deck_empty, "The deck is already marked as used up.")
     return [DeckEmptied(seat)]
 
 
-def end_turn(state: State, action: Action) -> list[Event]:
+def end_turn(state: State, action: EndTurn, now: float) -> list[Event]:
     """Step 5: retoken every card of the seat; then check who controls the city."""
-    seat = on_turn(state, action)
+    seat = on_turn(state, action.seat)
     require(state.offer is None, "A Crook offered to another Mob is waiting for an answer.")
     b = emitter(state)
     _end(b, seat)
@@ -188,9 +201,9 @@ def _end(b: Emitter[State, Event], seat: int) -> None:
     check_victory(b)
 
 
-def pass_turn(state: State, action: Action) -> list[Event]:
+def pass_turn(state: State, action: PassTurn, now: float) -> list[Event]:
     """No action of any sort this turn: collect the pass bonus (10 G) and end the turn."""
-    seat = on_turn(state, action)
+    seat = on_turn(state, action.seat)
     require(not state.acted, "You already took an action this turn: end your turn instead.")
     require(state.offer is None, "A Crook offered to another Mob is waiting for an answer.")
     b = emitter(state)
@@ -199,16 +212,16 @@ def pass_turn(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def move(state: State, action: Action) -> list[Event]:
+def move(state: State, action: MoveCrook, now: float) -> list[Event]:
     """Move a placed Crook (with everyone under him) to a new superior: his Action."""
-    seat = on_turn(state, action)
-    card = own_crook(state, seat, action)
+    seat = on_turn(state, action.seat)
+    card = own_crook(state, seat, action.card)
     mob = state.mobs[seat]
     crook = mob.crook(card)
     assert crook is not None
     require(card != mob.boss, "The Boss does not move.")
     require(crook.token, f"{state.label(card)} has no Action Token left this turn.")
-    under = get_str(action, "under")
+    under = action.under
     require(under != crook.superior, f"{state.label(card)} is already there.")
     require(under not in mob.below(card), "A Crook cannot move under his own subordinates.")
     problem = placement_problem(state, seat, power(state, seat, card), under)
@@ -224,10 +237,10 @@ def move(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def drop(state: State, action: Action) -> list[Event]:
+def drop(state: State, action: Drop, now: float) -> list[Event]:
     """Free action: a Crook and everyone under him go back to the uncontrolled area."""
-    seat = on_turn(state, action)
-    card = own_crook(state, seat, action)
+    seat = on_turn(state, action.seat)
+    card = own_crook(state, seat, action.card)
     mob = state.mobs[seat]
     require(card != mob.boss, "You cannot drop your Boss.")
     b = emitter(state)
@@ -236,13 +249,13 @@ def drop(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def visit(state: State, action: Action) -> list[Event]:
+def visit(state: State, action: Visit, now: float) -> list[Event]:
     """A Crook spends his Action visiting a Racket of his Weakness: one marker less."""
-    seat = on_turn(state, action)
-    card = own_crook(state, seat, action)
+    seat = on_turn(state, action.seat)
+    card = own_crook(state, seat, action.card)
     crook = state.mobs[seat].crook(card)
     assert crook is not None
-    racket = get_str(action, "racket")
+    racket = action.racket
     require(any(h.card == racket for h in state.mobs[seat].rackets),
             f"{state.label(racket)} is not one of your Rackets.")
     require(likes(state.card(card).weakness, state.card(racket).type),
@@ -255,11 +268,11 @@ def visit(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def retire_boss(state: State, action: Action) -> list[Event]:
+def retire_boss(state: State, action: RetireBoss, now: float) -> list[Event]:
     """Retirement: a Lieutenant spends his Action, the Boss is paid twice his Power and
     discarded, and the Lieutenant becomes Boss. Nobody gets a marker."""
-    seat = on_turn(state, action)
-    card = own_crook(state, seat, action)
+    seat = on_turn(state, action.seat)
+    card = own_crook(state, seat, action.card)
     mob = state.mobs[seat]
     require(is_lieutenant(mob, card), f"{state.label(card)} is not a Lieutenant.")
     crook = mob.crook(card)
@@ -275,20 +288,22 @@ def retire_boss(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def give(state: State, action: Action) -> list[Event]:
+def give(state: State, action: Give, now: float) -> list[Event]:
     """Free: money, a Racket or a Special to another player (never during an attack); a
     Crook is offered, on the giver's or the receiver's turn, and joins when accepted."""
-    seat = seat_of(state, action)
+    seat = seat_of(state, action.seat)
     require(state.attack is None, "No gifts or trades while an attack is in progress.")
     require(state.phase == "turn", "Gifts are made during the game.")
     require(state.offer is None, "A Crook offered to another Mob is waiting for an answer.")
-    to = seat_of(state, action, "to")
+    to = seat_of(state, action.to)
     require(to != seat, "Give to another player.")
-    if "money" in action:
-        amount = get_int(action, "money", lo=1)
+    if action.money is not None:
+        amount = action.money
         require(amount <= state.mobs[seat].money, "You do not have that much money.")
         return [Given(seat, to, money=amount)]
-    card = get_str(action, "card")
+    card = action.card
+    require(card is not None, "Choose the money or the card to give.")
+    assert card is not None
     kind = kind_of(card)
     if kind == "crook":
         return _offer_crook(state, seat, to, card)
@@ -313,14 +328,14 @@ def _offer_crook(state: State, seat: int, to: int, card: str) -> list[Event]:
     return [CrookOffered(seat, to, card)]
 
 
-def accept_crook(state: State, action: Action) -> list[Event]:
+def accept_crook(state: State, action: AcceptCrook, now: float) -> list[Event]:
     """The receiver takes the Crook offered (with his subordinates) and places him."""
     require(state.offer is not None, "No Crook is being offered.")
     assert state.offer is not None
     giver, to, card = state.offer
-    seat = seat_of(state, action)
+    seat = seat_of(state, action.seat)
     require(seat == to, f"{state.seats[to]} decides whether to take {state.label(card)}.")
-    under = get_str(action, "under")
+    under = action.under
     problem = placement_problem(state, to, own_power(state, giver, card), under)
     require(problem is None, problem or "")
     mine = state.mobs[to]
@@ -334,19 +349,19 @@ def accept_crook(state: State, action: Action) -> list[Event]:
     return b.events
 
 
-def refuse_crook(state: State, action: Action) -> list[Event]:
+def refuse_crook(state: State, action: RefuseCrook, now: float) -> list[Event]:
     """The receiver says no (or the giver takes the offer back)."""
     require(state.offer is not None, "No Crook is being offered.")
     assert state.offer is not None
-    seat = seat_of(state, action)
+    seat = seat_of(state, action.seat)
     require(seat in state.offer[:2], "Only the two players of the offer can call it off.")
     return [OfferClosed(seat, False)]
 
 
-def leave(state: State, action: Action) -> list[Event]:
+def leave(state: State, action: Leave, now: float) -> list[Event]:
     """A player drops out: his Crooks and Rackets go uncontrolled, his Specials to the
     discards, his Mob card out of play; the turn or war turn passes on."""
-    seat = seat_of(state, action)
+    seat = seat_of(state, action.seat)
     require(state.phase == "turn", "Players leave during the game (before it, just do not "
             "take a Mob).")
     require(state.attack is None, "Wait until the attack is resolved, then leave.")
@@ -387,74 +402,67 @@ def _pass_on_after_leaving(b: Emitter[State, Event], seat: int) -> None:
         check_victory(b)
 
 
-def share(state: State, action: Action) -> list[Event]:
+def share(state: State, action: Share, now: float) -> list[Event]:
     """A Mob one Racket short says whether it agrees to share the win; when all agree,
     they win together, when one says no the game goes on."""
     require(state.share is not None, "Nobody is being asked to share the win.")
     assert state.share is not None
     asked, agreed = state.share
-    seat = seat_of(state, action)
+    seat = seat_of(state, action.seat)
     require(seat in asked, f"{state.seats[seat]} is not one of the Mobs one Racket short.")
     require(seat not in agreed, f"{state.seats[seat]} already agreed.")
-    agree = action.get("agree")
-    require(isinstance(agree, bool), "Say yes or no ('agree': true or false).")
+    agree = action.agree
     b = emitter(state)
-    b.emit(ShareAnswered(seat, bool(agree)))
+    b.emit(ShareAnswered(seat, agree))
     if agree and set(agreed) | {seat} >= set(asked):
         scores = tuple(racket_score(b.state, x) for x in range(len(state.seats)))
         b.emit(GameWon(tuple(sorted(asked)), scores))
     return b.events
 
 
-def play_special(state: State, action: Action) -> list[Event]:
-    seat = seat_of(state, action)
-    card = get_str(action, "card")
-    require(card in state.mobs[seat].specials, f"{card} is not one of your Specials.")
-    return [SpecialDiscarded(seat, card)]
+def play_special(state: State, action: PlaySpecial, now: float) -> list[Event]:
+    """A Special is played (its effect is entered with ``adjust`` or ``modify``)."""
+    seat = seat_of(state, action.seat)
+    require(action.card in state.mobs[seat].specials, "That is not one of your Specials.")
+    return [SpecialDiscarded(seat, action.card)]
 
 
-ADJUSTABLE = ("money", "unhappy", "power", "token")
-
-
-def adjust(state: State, action: Action) -> list[Event]:
+def adjust(state: State, action: Adjust, now: float) -> list[Event]:
     """What a Special or a special ability does to money, markers, Power or tokens."""
-    seat = seat_of(state, action)
-    what = get_str(action, "what", ADJUSTABLE)
-    why = get_str(action, "why")
-    require(bool(why.strip()), "Say why ('why'): the card or ability that does this.")
-    delta = get_int(action, "delta", lo=-100, hi=100)
+    seat = seat_of(state, action.seat)
+    what, why, delta = action.what, action.why, action.delta
+    require(bool(why.strip()), "Say which card or ability does this.")
     b = emitter(state)
     if what == "money":
         require(state.mobs[seat].money + delta >= 0, "Money cannot go below 0.")
         b.emit(MoneyChanged(seat, delta, why))
         return b.events
-    card = own_crook(state, seat, action)
+    card = own_crook(state, seat, action.card)
     if what == "unhappy":
         unhappy(b, seat, card, delta, why, "discard")
     elif what == "power":
-        require(delta > 0, "Power markers only go up ('delta' above 0).")
+        require(delta > 0, "Power markers only go up: enter a change above 0.")
         b.emit(PowerRaised(seat, card, delta))
     else:
         b.emit(TokenSpent(seat, card, why))
     return b.events
 
 
-def claim(state: State, action: Action) -> list[Event]:
+def claim(state: State, action: Claim, now: float) -> list[Event]:
     """The player who wiped out a Mob takes one of its Rackets, one more per Action Token
     spent now; the rest go to the uncontrolled area."""
-    seat = seat_of(state, action)
-    gone = get_int(action, "from", lo=0, hi=len(state.seats) - 1)
+    seat = seat_of(state, action.seat)
+    gone = action.from_
+    require(gone < len(state.seats), "There is no such player at this table.")
     mob = state.mobs[gone]
     require(mob.out and mob.wiped_by == seat and bool(mob.rackets),
             f"{state.seats[seat]} has no Rackets of {state.seats[gone]}'s Mob to claim.")
-    rackets, tokens = action.get("rackets"), action.get("tokens") or []
+    rackets, tokens = action.rackets, action.tokens or ()
     owned = {h.card for h in mob.rackets}
-    require(isinstance(rackets, list) and set(rackets) <= owned and len(set(rackets)) ==
-            len(rackets), "'rackets' must list Rackets of the wiped-out Mob.")
-    require(isinstance(tokens, list), "'tokens' must list your cards that spend a token.")
-    assert isinstance(rackets, list) and isinstance(tokens, list)
+    require(set(rackets) <= owned and len(set(rackets)) == len(rackets),
+            "Choose Rackets of the wiped-out Mob, each once.")
     require(len(rackets) <= 1 + len(tokens),
-            "One Racket is free; each more needs an Action Token spent ('tokens').")
+            "One Racket is free; each more needs an Action Token spent.")
     b = emitter(state)
     mine = state.mobs[seat]
     for card in tokens:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.games.base import IllegalAction, SignalOut
+from companion.games.base import SignalOut
 from companion.games.cards import catalog
-from companion.games.crime_lords.attack import KINDS, breakdown, helper_term
+from companion.games.crime_lords.attack import breakdown, helper_term
 from companion.games.crime_lords.events import (
     AttackRolled,
     Event,
@@ -25,7 +25,7 @@ from companion.games.crime_lords.events import (
     UnhappyChanged,
     WarTurnPassed,
 )
-from companion.games.crime_lords.fight import check_target, support_problem
+from companion.games.crime_lords.fight import support_problem
 from companion.games.crime_lords.ledger import in_play
 from companion.games.crime_lords.mob import (
     cards_held,
@@ -34,9 +34,11 @@ from companion.games.crime_lords.mob import (
     power,
     racket_score,
 )
+from companion.games.crime_lords.moves import attack_options
 from companion.games.crime_lords.setup import auction_limit, auctioned
-from companion.games.crime_lords.state import Attack, AttackKind, HelpSide, State
+from companion.games.crime_lords.state import Attack, HelpSide, State
 from companion.games.crime_lords.turn import draws_owed
+from companion.games.moves import Scores
 
 KIND_LABELS = {"recruit": "Recruit", "takeover": "Take over", "hit": "Hit"}
 
@@ -228,6 +230,7 @@ def public_view(state: State) -> dict[str, Any]:
         "auction": {kind: {"sold": auctioned(state, kind), "most": auction_limit(state, kind)}
                     for kind in ("crook", "racket")},
         "victory": state.options.victory, "draw_rule": state.options.draw_rule,
+        "attacks": turn_attacks(state),
         "free_cards": [] if state.phase == "over" else [
             {"card": c.id, "name": card_name(state, c.id), "kind": c.kind,
              "known": state.known(c.id)}
@@ -236,9 +239,9 @@ def public_view(state: State) -> dict[str, Any]:
     }
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
-    """The public view plus ``me``: the seat's money, Specials and showdown hand."""
-    view = public_view(state)
+def secrets(state: State, seat: int) -> dict[str, Any]:
+    """Only this seat's private data: its money, bidding money, Specials by name and its
+    showdown hand (before the reveal)."""
     mob = state.mobs[seat]
     hand = None
     if state.attack is not None:
@@ -246,136 +249,46 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
             ({"amount": n, "side": side} for s, n, side in state.attack.committed if s == seat),
             None,
         )
-    view["me"] = {
-        "seat": seat, "name": state.seats[seat], "money": mob.money,
-        "auction_money": mob.auction_money, "showdown": hand,
+    return {
+        "money": mob.money, "auction_money": mob.auction_money, "showdown": hand,
         "specials": [{"card": c, "name": _slot(c)} for c in mob.specials],
-        "on_turn": state.phase == "turn" and (
-            state.turn == seat if state.war is None else state.war.turn == seat),
-        "todo": todo(state, seat), "attacks": attack_options(state, seat),
-        "attention": attention(state, seat),
     }
-    return view
 
 
-def attention(state: State, seat: int) -> bool:
-    """Whether this seat must act now (the phone's turn alert): its turn or Gang War
-    turn, a showdown hand it has not put down, its Racket's protector to name, the dice
-    of its attack, a new card's stats, a new Boss to choose, a Crook offered to it, a
-    shared win to agree to. Optional moves (aid, defence, gifts) do not count."""
-    mob = state.mobs[seat]
-    if state.phase != "turn" or mob.out:
-        return False
-    a = state.attack
-    if a is not None:
-        return ((a.stage == "protector" and a.defender == seat)
-                or (a.stage == "showdown" and seat not in {c for c, _, _ in a.committed})
-                or (a.stage == "support" and a.seat == seat))
-    if state.pending is not None:
-        return state.pending[0] == seat
-    if state.offer is not None:
-        return state.offer[1] == seat
-    if state.share is not None:
-        return seat in state.share[0] and seat not in state.share[1]
-    if mob.boss is None and mob.crooks:
-        return True
-    return (state.war.turn if state.war is not None else state.turn) == seat
+def log(state: State) -> list[str]:
+    """The game's recent lines, oldest first."""
+    return list(state.log[-12:])
 
 
-def todo(state: State, seat: int) -> list[str]:
-    """What this seat can (or must) do now, in words, most urgent first."""
-    mob = state.mobs[seat]
-    if state.phase == "over":
-        return ["The game is over."]
-    if mob.out:
-        return ["Your Mob is out of the game: watch the others."]
+def scores(state: State) -> Scores | None:
+    """Each Mob's Racket count toward victory (with the type and district bonuses)."""
     if state.phase == "setup":
-        if mob.mob_card is None:
-            return ["Draw a Mob card; the host enters it."]
-        if mob.boss is None:
-            return ["Win Crooks in the auction, then choose your Boss."]
-        return ["Place your other Crooks under your Boss; the host starts the game."]
-    out: list[str] = []
-    if state.pending is not None and state.pending[0] == seat:
-        return ["Enter the stats printed on the card you drew: your turn goes on once"
-                " they are in."]
-    if state.share is not None and seat in state.share[0] and seat not in state.share[1]:
-        out.append("Say whether you agree to share the win.")
-    if state.offer is not None and state.offer[1] == seat:
-        out.append(f"{state.seats[state.offer[0]]} offers you {card_name(state, state.offer[2])}"
-                   ": take him or say no.")
-    a = state.attack
-    if a is not None:
-        if a.stage == "protector" and a.defender == seat:
-            out.append("Name a protector for your Racket, or none.")
-        if a.stage == "showdown" and seat not in {c for c, _, _ in a.committed}:
-            out.append("Put your showdown hand on the table: an amount and a side (0 is fine).")
-        if a.stage == "support" and a.seat == seat:
-            out.append("Add aid if you want, then enter the two dice.")
-        if a.stage == "support" and a.defender == seat:
-            out.append("Defend if you can, before the dice are rolled.")
-        return out or ["An attack is going on: wait for it."]
-    if mob.boss is None and mob.crooks:
-        out.append("Choose a new Boss (any Crook of yours).")
-    if state.war is not None:
-        if state.war.turn == seat:
-            out.append("Gang War: attempt one Hit (+5) or pass.")
-        else:
-            out.append(f"Gang War: {state.seats[state.war.turn]} is Hitting or passing.")
-        return out
-    if state.turn != seat:
-        return out or [f"{state.seats[state.turn]}'s turn: wait, give, trade or watch."]
-    if mob.boss is None:
-        pass
-    elif state.step == "collect":
-        out.append("Collect income and pay off your gang.")
-    elif draws_owed(state):
-        owed = draws_owed(state)
-        out.append(f"Draw {owed} card{'s' if owed > 1 else ''}: show {'them' if owed > 1 else 'it'}"
-                   " to the camera or tap \"I drew…\".")
-    else:
-        out.append("Recruit, take over, Hit, move, visit, or end your turn."
-                   + ("" if state.acted else " Pass instead for the bonus."))
-    return out
+        return None
+    totals = tuple(float(racket_score(state, x)) for x in range(len(state.seats)))
+    target = state.options.rackets_to_win if state.options.victory == "rackets" else None
+    return Scores(totals, unit="Rackets", target=target)
 
 
-def attack_options(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every attack this seat may announce now, with its success number before the
-    showdown and aid, and each term (the attack builder's live numbers)."""
-    if state.phase != "turn" or state.attack is not None or state.mobs[seat].out:
+def turn_attacks(state: State) -> list[dict[str, Any]]:
+    """Every attack the player on turn (or at war) may announce now, with its success
+    number before the showdown and aid, and each term: the attack builder's numbers."""
+    if state.phase != "turn" or state.attack is not None or state.pending is not None:
         return []
-    if (state.war.turn if state.war is not None else state.turn) != seat:
+    seat = state.war.turn if state.war is not None else state.turn
+    if state.mobs[seat].out or state.offer is not None:
         return []
-    if state.war is None and (state.step != "actions" or draws_owed(state) or state.pending):
+    if state.war is None and (state.step != "actions" or draws_owed(state)):
         return []
-    mob = state.mobs[seat]
-    crooks = [c.card for m in state.mobs if not m.out for c in m.crooks]
-    rackets = [h.card for m in state.mobs for h in m.rackets]
-    targets = {"recruit": crooks, "takeover": rackets, "hit": crooks}
-    for card, _ in state.center:
-        targets["takeover" if state.card(card).kind == "racket" else "recruit"].append(card)
-        if state.card(card).kind == "crook":
-            targets["hit"].append(card)
     out: list[dict[str, Any]] = []
-    kinds: tuple[AttackKind, ...] = ("hit",) if state.war is not None else KINDS
-    for kind in kinds:
-        for attacker in (c.card for c in mob.crooks if c.token):
-            for target in targets[kind]:
-                defender = state.owner(target)
-                try:
-                    check_target(state, seat, kind, attacker, target, defender)
-                except IllegalAction:
-                    continue
-                a = Attack(seat, kind, attacker, target, defender, "support",
-                           war=state.war is not None)
-                terms = breakdown(state, a)
-                out.append({
-                    "kind": kind, "attacker": attacker, "target": target,
-                    "attacker_name": card_name(state, attacker),
-                    "target_name": card_name(state, target),
-                    "owner": defender, "terms": [[w, v] for w, v in terms],
-                    "needed": sum(v for _, v in terms),
-                })
+    for kind, attacker, target, a in attack_options(state, seat):
+        terms = breakdown(state, a)
+        out.append({
+            "kind": kind, "attacker": attacker, "target": target,
+            "attacker_name": card_name(state, attacker),
+            "target_name": card_name(state, target),
+            "owner": a.defender, "terms": [[w, v] for w, v in terms],
+            "needed": sum(v for _, v in terms),
+        })
     return out
 
 

@@ -4,8 +4,10 @@ Builds the game's ``companion.games.engine.Engine`` (``engine``). The engine nev
 a hidden hand: it keeps hand sizes, tableaux, the draw pile count and the face-up discard
 pile; seats reveal their hands after the hand ended, and the outcome appears once every
 seat revealed. Interpretations of the rules are in docs/rules/illegal.md; actions in
-docs/records.md. Modules: ``state`` (state, options), ``deck`` (card data), ``events``,
-``decide`` (with ``plays``, ``legality``, ``accounting``), ``fold``, ``views``, ``inputs``.
+docs/records.md. Modules: ``state`` (state, options, ``start``), ``deck`` (card data),
+``actions``, ``events``, ``decide`` (with ``plays``, ``turns``, ``legality``,
+``accounting``), ``fold``, ``moves`` (``moves``, ``waiting``), ``views``, ``describe``,
+``inputs``.
 
 Actions (record lines without ``t``): ``play`` (``seat``, ``card``, and where needed
 ``target``, ``take``, ``discard``, ``lose``, ``cancel``), ``discard`` (``cards``: 1 or 3
@@ -53,14 +55,15 @@ goes on), ``match_to``, ``hands`` (every hand's scores).
 
 from __future__ import annotations
 
-from companion.games.base import OptionSpec
 from companion.games.engine import Engine
 from companion.games.illegal.actions import ACTIONS
-from companion.games.illegal.decide import decide, next_deadline, outcome, start
+from companion.games.illegal.decide import decide, next_deadline, outcome
+from companion.games.illegal.describe import OPTION_SPECS, describe
 from companion.games.illegal.events import EVENT_TYPES, Event
 from companion.games.illegal.fold import apply
 from companion.games.illegal.inputs import action_for_input
 from companion.games.illegal.legality import play_reason
+from companion.games.illegal.moves import moves, waiting
 from companion.games.illegal.state import (
     CHOOSE,
     DEFAULT_OPTIONS,
@@ -71,55 +74,17 @@ from companion.games.illegal.state import (
     Phase,
     SeatState,
     State,
+    start,
+    upgrade_options,
 )
 from companion.games.illegal.views import (
-    describe_action,
+    log,
     public_view,
-    seat_view,
+    scores,
+    secrets,
     signals,
     state_json,
 )
-
-OPTION_SPECS = {
-    "dealer": OptionSpec(
-        "First dealer", "The player who deals the first hand; the player left of them starts."
-    ),
-    "match_to": OptionSpec(
-        "Play to",
-        "One hand, or a match over several hands until someone reaches the amount.",
-        choices=((0, "One hand"), (500000, "500,000 €"), (1000000, "1,000,000 €")),
-        minimum=0,
-    ),
-    "draw": OptionSpec(
-        "Cards drawn after a turn",
-        "The German rules draw one card; the English translation refills to seven.",
-        choices=(("one", "One card (German rules)"), ("refill", "Refill to seven")),
-    ),
-    "hassle_leaves": OptionSpec(
-        "An empty Raid or Protection Money goes",
-        "When nothing is left for it to take.",
-        choices=(("end_of_turn", "At the end of its victim's turn"), ("at_once", "At once")),
-    ),
-    "magnum_restores_hassle": OptionSpec(
-        "A Magnum stopping Relatives puts the hassle back",
-        "Off: the Magnum stops only the takeover; the hassle Relatives removed stays gone.",
-    ),
-    "move_timeout_s": OptionSpec(
-        "Unfinished moves are called off after (seconds)",
-        "A card shown without its target or cost, or an unclaimed Magnum; 0: only the host "
-        "calls it off. A single card on the discard pile is then booked as the discard.",
-        minimum=0,
-        maximum=600,
-    ),
-    "legal_extra": OptionSpec(
-        "A legal business may join",
-        "The German list of exceptions to one card a turn names the legal business.",
-        choices=(
-            ("illegal", "An illegal business (before or after it)"),
-            ("any", "Any card of the turn"),
-        ),
-    ),
-}
 
 engine: Engine[State, Event] = Engine(
     name="illegal",
@@ -135,13 +100,19 @@ engine: Engine[State, Event] = Engine(
     outcome=outcome,
     next_deadline=next_deadline,
     public_view=public_view,
-    seat_view=seat_view,
+    secrets=secrets,
+    waiting=waiting,
     state_json=state_json,
     signals=signals,
     action_for_input=action_for_input,
-    describe=describe_action,
+    describe=describe,
     option_specs=OPTION_SPECS,
     actions=ACTIONS,
+    moves=moves,
+    log=log,
+    scores=scores,
+    upgrade_options=upgrade_options,
+    features=frozenset(),
 )
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Illegal: ``apply(state, event)``, the projector, with a human sentence for each event.
 
-``apply`` folds one event and keeps the sentence that describes it in ``state.notes``
+``apply`` folds one event and keeps the sentence that describes it in ``state.log``
 (the dashboard's short log). ``emitter(state)`` is the ``Emitter`` that ``decide`` uses:
 it folds each event as it is emitted, so a later step sees an earlier step's effect.
 """
@@ -46,8 +46,8 @@ from companion.games.illegal.state import (
     CHOOSE,
     ENDING,
     HAND_SIZE,
+    LOG_KEPT,
     MORE,
-    NOTES_KEPT,
     OVER,
     TURN,
     Awaiting,
@@ -212,7 +212,8 @@ def _played(state: State, e: CardPlayed) -> State:
     else:
         state = replace(state, discards=state.discards + (e.card,))
     if not e.out_of_turn and e.card != "magnum":
-        entry = "bribe" if e.card == "bribe" else k  # a Bribe is not the turn's card
+        # a Bribe is not the turn's card (except in records of format 1: bribe_extra off)
+        entry = "bribe" if e.card == "bribe" and state.options.bribe_extra else k
         phase = state.phase if entry == "bribe" else MORE
         state = replace(state, turn_done=state.turn_done + (entry,), phase=phase)
     return state
@@ -304,7 +305,7 @@ def _scored(state: State, e: HandScored) -> State:
     )
 
 
-_FOLD: dict[type, Callable[[State, Any], State]] = {
+_APPLY: dict[type, Callable[[State, Any], State]] = {
     HandDealt: _dealt,
     PlayPending: lambda st, e: replace(
         _seat(st, e.seat, pending=e.card, pending_needs=e.needs, pending_given=e.given),
@@ -351,8 +352,8 @@ _FOLD: dict[type, Callable[[State, Any], State]] = {
 
 
 def apply(state: State, event: Event) -> State:
-    """Fold one event (the engine's ``apply``); its human sentence joins ``state.notes``."""
-    fold = _FOLD.get(type(event))
+    """Fold one event (the engine's ``apply``); its human sentence joins ``state.log``."""
+    fold = _APPLY.get(type(event))
     if fold is None:
         raise TypeError(f"illegal: unknown event {event!r}")
     note = describe(state, event)
@@ -360,7 +361,7 @@ def apply(state: State, event: Event) -> State:
     if state.waiting_since is not None and not state.unfinished():
         state = replace(state, waiting_since=None)
     if note:
-        state = replace(state, notes=(state.notes + (note,))[-NOTES_KEPT:])
+        state = replace(state, log=(state.log + (note,))[-LOG_KEPT:])
     return state
 
 

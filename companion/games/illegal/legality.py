@@ -49,7 +49,7 @@ def turn_cards(state: State) -> tuple[list[str], bool]:
 def _one_card_reason(state: State, card_id: str) -> str | None:
     """ "Only one card a turn" with the German exceptions: a legal business (before or after
     the turn's card; option ``legal_extra``), the Magnum and the Bribe."""
-    if card_id == "bribe":
+    if card_id == "bribe" and state.options.bribe_extra:
         return None
     if "single" in state.turn_done or "triple" in state.turn_done:
         return (
@@ -170,7 +170,8 @@ def card_reason(state: State, seat: int, card_id: str) -> str | None:
             return f"No {what} lies on any Market Open for the {label(card_id)} to remove"
         if card_id == "bribe" and s.hand < 2:
             return "A Bribe also costs a business card from your hand, and you hold no other card"
-        if card_id == "bribe" and s.hand < 3 and state.phase == TURN and state.turn == seat:
+        if (card_id == "bribe" and state.options.bribe_extra and s.hand < 3
+                and state.phase == TURN and state.turn == seat):
             return (
                 "A Bribe costs a business card, and you still need a card to play or discard "
                 "this turn: you hold too few cards"

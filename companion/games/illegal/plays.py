@@ -8,10 +8,12 @@ A key is filled in by the engine only when exactly one value is possible.
 
 from __future__ import annotations
 
-from typing import cast
+from dataclasses import replace
+from typing import Any, cast
 
-from companion.games.base import Action, IllegalAction, get_int, get_str, require
-from companion.games.illegal.deck import card, card_ids, is_business, kind, label, value
+from companion.games.base import IllegalAction, require
+from companion.games.illegal.actions import Play
+from companion.games.illegal.deck import card, is_business, kind, label, value
 from companion.games.illegal.events import (
     BusinessLost,
     BusinessTaken,
@@ -37,8 +39,10 @@ from companion.games.illegal.legality import (
 from companion.games.illegal.state import Via
 
 
-def play(f: Emit, seat: int, card_id: str, action: Action) -> bool:
-    """Check and play ``card_id`` for ``seat``; False when it is pending (see module doc)."""
+def play(f: Emit, action: Play) -> bool:
+    """Check and play ``action.card`` for ``action.seat``; False when it is pending (see
+    module doc)."""
+    seat, card_id = action.seat, action.card
     reason = play_reason(f.state, seat, card_id)
     require(reason is None, reason or "")
     k = kind(card_id)
@@ -73,22 +77,34 @@ def lift_if_empty(f: Emit, seat: int, *, at_end_of_turn: bool = False) -> None:
         f.emit(HassleRemoved(seat, hassle, "empty"))
 
 
-def _pend(f: Emit, seat: int, card_id: str, needs: Needs, action: Action | None = None) -> bool:
+#: the keys of a play that a pending play keeps until it completes
+GIVEN_KEYS = ("target", "take", "discard", "lose")
+
+
+def _pend(f: Emit, seat: int, card_id: str, needs: Needs, action: Play | None = None) -> bool:
     """Wait for ``needs``; the keys ``action`` already gave are kept for the completion."""
     given = tuple(
-        (k, action[k])
-        for k in ("target", "take", "discard", "lose")
-        if action is not None and isinstance(action.get(k), int | str)
+        (k, getattr(action, k))
+        for k in GIVEN_KEYS
+        if action is not None and getattr(action, k) is not None
     )
     f.emit(PlayPending(seat, card_id, needs, given))
     return False
 
 
-def _bribe_cost(f: Emit, seat: int, action: Action) -> str | None:
+def with_given(action: Play, given: tuple[tuple[str, int | str], ...]) -> Play:
+    """``action`` completed by the keys a pending play was given before (the new ones win)."""
+    missing: dict[str, Any] = {
+        k: v for k, v in given if k in GIVEN_KEYS and getattr(action, k) is None
+    }
+    return replace(action, **missing) if missing else action
+
+
+def _bribe_cost(f: Emit, seat: int, action: Play) -> str | None:
     """The business card a Bribe costs (checked), or None while it is not given."""
-    if action.get("discard") is None:
+    if action.discard is None:
         return None
-    discard = get_str(action, "discard", card_ids())
+    discard = action.discard
     require(
         is_business(discard),
         f"A Bribe costs a business card (legal or illegal) from your hand; "
@@ -99,15 +115,19 @@ def _bribe_cost(f: Emit, seat: int, action: Action) -> str | None:
     return discard
 
 
-def _seat_key(f: Emit, action: Action, key: str, choices: tuple[int, ...]) -> int | None:
-    """``action[key]`` as a seat, or the only possible one, or None (ask)."""
-    if key in action and action[key] is not None:
-        return get_int(action, key, lo=0, hi=f.state.n - 1)
+def _target(f: Emit, action: Play, choices: tuple[int, ...]) -> int | None:
+    """The play's target seat, or the only possible one, or None (ask)."""
+    if action.target is not None:
+        require(
+            action.target < f.state.n,
+            f"There are only {f.state.n} players at this table: choose one of them",
+        )
+        return action.target
     return choices[0] if len(choices) == 1 else None
 
 
-def _hassle(f: Emit, seat: int, card_id: str, action: Action) -> bool:
-    target = _seat_key(f, action, "target", hassle_targets(f.state, seat))
+def _hassle(f: Emit, seat: int, card_id: str, action: Play) -> bool:
+    target = _target(f, action, hassle_targets(f.state, seat))
     if target is None:
         return _pend(f, seat, card_id, "target")
     victim = f.state.seats[target]
@@ -123,8 +143,8 @@ def _hassle(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     return True
 
 
-def _solution(f: Emit, seat: int, card_id: str, action: Action) -> bool:
-    target = _seat_key(f, action, "target", solution_targets(f.state, card_id))
+def _solution(f: Emit, seat: int, card_id: str, action: Play) -> bool:
+    target = _target(f, action, solution_targets(f.state, card_id))
     discard = _bribe_cost(f, seat, action) if card_id == "bribe" else None
     if target is None:
         return _pend(f, seat, card_id, "target", action)
@@ -137,7 +157,7 @@ def _solution(f: Emit, seat: int, card_id: str, action: Action) -> bool:
         )
     assert hassle is not None
     if card_id == "bribe" and discard is None:
-        return _pend(f, seat, card_id, "discard", {**action, "target": target})
+        return _pend(f, seat, card_id, "discard", replace(action, target=target))
     f.emit(CardPlayed(seat, card_id, target))
     f.emit(HassleRemoved(target, hassle, card_id))
     if discard is not None:
@@ -145,7 +165,7 @@ def _solution(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     return True
 
 
-def _paranoia_losses(f: Emit, seat: int, card_id: str, action: Action) -> tuple[str, ...] | None:
+def _paranoia_losses(f: Emit, seat: int, card_id: str, action: Play) -> tuple[str, ...] | None:
     """The businesses ``card_id`` costs its player, or None when the choice is missing."""
     own = f.state.seats[seat].businesses
     rule = card(card_id).extra.get("loses")
@@ -157,9 +177,11 @@ def _paranoia_losses(f: Emit, seat: int, card_id: str, action: Action) -> tuple[
     if rule == "highest":
         top = max(value(b) for b in own)
         choices = tuple(b for b in choices if value(b) == top)
-    if action.get("lose") is None:  # the engine picks only when one business is possible
+    if action.lose is None:  # the engine picks only when one business is possible
+        if rule == "highest" and f.state.options.highest_tie == "last":
+            return (next(b for b in reversed(own) if value(b) == top),)  # format 1
         return (choices[0],) if len(choices) == 1 else None
-    lose = get_str(action, "lose", card_ids())
+    lose = action.lose
     require(
         lose in choices,
         f"The {label(card_id)} costs one of {', '.join(label(c) for c in choices)}; "
@@ -168,7 +190,7 @@ def _paranoia_losses(f: Emit, seat: int, card_id: str, action: Action) -> tuple[
     return (lose,)
 
 
-def _paranoia(f: Emit, seat: int, card_id: str, action: Action) -> bool:
+def _paranoia(f: Emit, seat: int, card_id: str, action: Play) -> bool:
     losses = _paranoia_losses(f, seat, card_id, action)
     if losses is None:
         return _pend(f, seat, card_id, "lose", action)
@@ -181,12 +203,12 @@ def _paranoia(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     return True
 
 
-def _takeover(f: Emit, seat: int, card_id: str, action: Action) -> bool:
+def _takeover(f: Emit, seat: int, card_id: str, action: Play) -> bool:
     victims = takeover_victims(f.state, seat)
-    wanted = get_str(action, "take", card_ids()) if action.get("take") is not None else None
+    wanted = action.take
     if wanted is not None:  # the business shown names its owner when only one has it
         victims = tuple(v for v in victims if wanted in f.state.seats[v].businesses) or victims
-    target = _seat_key(f, action, "target", victims)
+    target = _target(f, action, victims)
     if target is None and victims:
         return _pend(f, seat, card_id, "target", action)
     take = None
@@ -199,7 +221,7 @@ def _takeover(f: Emit, seat: int, card_id: str, action: Action) -> bool:
         elif len(theirs) == 1:
             take = theirs[0]
         else:
-            return _pend(f, seat, card_id, "take", {**action, "target": target})
+            return _pend(f, seat, card_id, "take", replace(action, target=target))
         require(take in theirs, f"{f.state.name(target)} has no open {label(take)} to take")
     own_hassle = f.state.seats[seat].hassle if card_id == "relatives" else None
     f.emit(CardPlayed(seat, card_id, target))
@@ -211,10 +233,10 @@ def _takeover(f: Emit, seat: int, card_id: str, action: Action) -> bool:
     return True
 
 
-def _magnum(f: Emit, seat: int, action: Action) -> bool:
+def _magnum(f: Emit, seat: int, action: Play) -> bool:
     st = f.state
     out_of_turn = seat != st.turn
-    if action.get("cancel") is True:
+    if action.cancel is True:
         last = st.last_takeover
         require(
             last is not None,
@@ -226,9 +248,9 @@ def _magnum(f: Emit, seat: int, action: Action) -> bool:
         f.emit(TakeoverCancelled(seat, last.taker, last.victim, last.card, restore))
     else:
         targets = solution_targets(st, "magnum")
-        if action.get("target") is None and (st.last_takeover is not None or len(targets) != 1):
+        if action.target is None and (st.last_takeover is not None or len(targets) != 1):
             return _pend(f, seat, "magnum", "target")
-        target = _seat_key(f, action, "target", targets)
+        target = _target(f, action, targets)
         assert target is not None
         hassle = st.seats[target].hassle
         require(

@@ -1,4 +1,4 @@
-"""Illegal: the state, its options and the values that travel in it.
+"""Illegal: the state, its options (and what older records meant by them), ``start``.
 
 The state is what the table can know: tableaux, hand *sizes*, the draw pile count, the
 face-up discard pile, cards made public (Tax Inspection, the end-of-hand reveal). It never
@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 from companion.games.base import Setup, SetupError
 
 HAND_SIZE = 7
-NOTES_KEPT = 8
+LOG_KEPT = 8
 #: the deck's 108 cards, before the hands are dealt
 DEALT_PILE = 108
 
@@ -37,8 +37,16 @@ Draw = Literal["one", "refill"]
 #: When an empty Raid / Protection Money leaves a Market Open.
 HassleLeaves = Literal["end_of_turn", "at_once"]
 #: Which card a legal business may join in the same turn: "illegal" (the German text's
-#: example) or "any" card (the German list of exceptions read widely).
-LegalExtra = Literal["illegal", "any"]
+#: example, before or after it), "any" card (the German list of exceptions read widely),
+#: or "after_illegal" (records of format 1: only after an illegal business; a legal
+#: business played first ends the turn, an illegal one leaves it open until ``end_turn``).
+LegalExtra = Literal["illegal", "any", "after_illegal"]
+#: What happens when the next player acts before the victim chose the loss of a Raid or
+#: Protection Money: the table "waits" for the victim, or (format 1) the "cheapest" goes.
+UnchosenLoss = Literal["waits", "cheapest"]
+#: Which of several equally expensive businesses a Loan Shark takes when its player names
+#: none: the player must "choose", or (format 1) the one played "last".
+HighestTie = Literal["choose", "last"]
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "dealer": None,  # seat index; None = the last seat, so seat 0 starts
@@ -48,12 +56,26 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "magnum_restores_hassle": False,  # a Magnum stopping Relatives also undoes its relief
     "legal_extra": "illegal",  # a legal business joins an "illegal" business | "any" card
     "move_timeout_s": 0,  # an unfinished move is called off after this many seconds; 0: never
+    "bribe_extra": True,  # the Bribe is played besides the turn's card | False: it is the card
+    "unchosen_loss": "waits",  # the loss waits for its victim | "cheapest" goes when others act
+    "highest_tie": "choose",  # a Loan Shark's tie: its player chooses | "last" played goes
+}
+
+#: What a record of format 1 (before issue 25) meant by its options: the turn rules of
+#: then (commit 419f6ec). Options the record names itself win.
+V1_OPTIONS: Mapping[str, Any] = {
+    "legal_extra": "after_illegal",
+    "bribe_extra": False,
+    "unchosen_loss": "cheapest",
+    "highest_tie": "last",
 }
 
 _CHOICES = {
     "draw": get_args(Draw),
     "hassle_leaves": get_args(HassleLeaves),
     "legal_extra": get_args(LegalExtra),
+    "unchosen_loss": get_args(UnchosenLoss),
+    "highest_tie": get_args(HighestTie),
 }
 
 
@@ -68,12 +90,21 @@ class Options:
     magnum_restores_hassle: bool
     legal_extra: LegalExtra = "illegal"
     move_timeout_s: float = 0.0
+    bribe_extra: bool = True
+    unchosen_loss: UnchosenLoss = "waits"
+    highest_tie: HighestTie = "choose"
 
 
-def parse_options(setup: Setup) -> Options:
-    """The options of ``setup`` (already merged with the defaults), checked."""
-    raw = setup.options
-    n = setup.n_seats
+def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a record of format ``version`` implies (``V1_OPTIONS`` for format 1)."""
+    if version <= 1:
+        return {**V1_OPTIONS, **options}
+    return dict(options)
+
+
+def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
+    """The options ``raw`` (already merged with the defaults) for ``n_seats``, checked."""
+    n = n_seats
     dealer = n - 1 if raw["dealer"] is None else raw["dealer"]
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
         raise SetupError(f"illegal: option dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
@@ -86,8 +117,9 @@ def parse_options(setup: Setup) -> Options:
     for key, allowed in _CHOICES.items():
         if raw[key] not in allowed:
             raise SetupError(f"illegal: option {key} must be one of {', '.join(allowed)}")
-    if not isinstance(raw["magnum_restores_hassle"], bool):
-        raise SetupError("illegal: option magnum_restores_hassle must be true or false")
+    for key in ("magnum_restores_hassle", "bribe_extra"):
+        if not isinstance(raw[key], bool):
+            raise SetupError(f"illegal: option {key} must be true or false")
     timeout = raw["move_timeout_s"]
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout < 0:
         raise SetupError(
@@ -102,6 +134,9 @@ def parse_options(setup: Setup) -> Options:
         raw["magnum_restores_hassle"],
         raw["legal_extra"],
         float(timeout),
+        raw["bribe_extra"],
+        raw["unchosen_loss"],
+        raw["highest_tie"],
     )
 
 
@@ -160,7 +195,8 @@ class State:
     history: tuple[tuple[int, ...], ...] = ()
     match_over: bool = False
     winners: tuple[int, ...] = ()
-    notes: tuple[str, ...] = ()
+    #: the last few human sentences (the dashboard's short log)
+    log: tuple[str, ...] = ()
     #: a Magnum shown in the play zone whose player is not known yet ("whose Magnum?")
     unclaimed: bool = False
     #: cards the active seat laid in the discard zone, not booked yet (a triple may follow)
@@ -176,8 +212,36 @@ class State:
         return self.unclaimed or bool(self.gathered) or any(s.pending for s in self.seats)
 
     @property
+    def over(self) -> bool:
+        """Whether the game is over: the last hand (or the single hand) is scored."""
+        return self.match_over
+
+    @property
     def n(self) -> int:
         return len(self.seats)
 
     def name(self, seat: int) -> str:
         return self.seats[seat].name
+
+
+def start(setup: Setup) -> State:
+    """The first hand dealt: 7 cards each, the seat left of the dealer starts."""
+    from companion.games.illegal.events import HandDealt, TurnStarted  # they import this module
+    from companion.games.illegal.fold import apply
+
+    opts = parse_options(setup.options, setup.n_seats)
+    n = setup.n_seats
+    blank = State(
+        options=opts,
+        seats=tuple(SeatState(name=s) for s in setup.seats),
+        hand_no=0,
+        dealer=opts.dealer,
+        turn=0,
+        phase=OVER,
+        turn_done=(),
+        draw_pile=0,
+        totals=tuple(0 for _ in range(n)),
+    )
+    first = (opts.dealer + 1) % n
+    state = apply(blank, HandDealt(1, opts.dealer, first, DEALT_PILE - HAND_SIZE * n))
+    return apply(state, TurnStarted(first))

@@ -1,39 +1,38 @@
 """Illegal: what the dashboard, each phone and ``companion replay`` see (JSON-ready dicts).
 
-The state holds no hidden hand, so ``public_view`` is safe for everyone; ``seat_view``
-adds what only matters to that seat (which card types it may play now, and why not).
-The keys are documented in ``companion/games/illegal/__init__.py``. ``signals`` answers
-the buzzer and LEDs.
+The state holds no hidden hand, so ``public_view`` is safe for everyone and ``secrets``
+is empty; what a seat may do now is ``moves``. The keys are documented in
+``companion/games/illegal/__init__.py``. ``log`` and ``scores`` are the shared shapes;
+``signals`` answers the buzzer and LEDs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.games.base import Action, SignalOut
+from companion.games.base import SignalOut
 from companion.games.illegal.accounting import working
 from companion.games.illegal.deck import card, card_ids, is_business, label, value
 from companion.games.illegal.events import (
     BusinessLost,
     BusinessTaken,
-    CardDrawn,
     CardPlayed,
     CardsDiscarded,
     Event,
     HandScored,
     TurnStarted,
 )
-from companion.games.illegal.fold import euros, sentence
+from companion.games.illegal.fold import euros
 from companion.games.illegal.legality import (
     discard_reason,
     hassle_targets,
     loss_choices,
-    play_reason,
     solution_targets,
     takeover_victims,
 )
 from companion.games.illegal.state import CHOOSE, MORE, OVER, TURN, State
+from companion.games.moves import Scores
 
 #: What a shown card still needs, as the table screen says it.
 WAITING_FOR = {
@@ -154,8 +153,8 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def status(state: State) -> str:
-    """A short human line about what happens now."""
+def status(state: State, money: Callable[[int], str] = euros) -> str:
+    """A short human line about what happens now (amounts written by ``money``)."""
     who = state.name(state.turn)
     if state.phase == OVER:
         if state.scores is None:
@@ -163,9 +162,9 @@ def status(state: State) -> str:
         names = " and ".join(state.name(w) for w in state.winners)
         if state.match_over and state.options.match_to > 0:
             best = max(state.totals)
-            return f"{names} win(s) the match with {euros(best)}"
+            return f"{names} win(s) the match with {money(best)}"
         if state.match_over:
-            return f"{names} win(s) with {euros(max(state.scores))}"
+            return f"{names} win(s) with {money(max(state.scores))}"
         return f"{names} win(s) hand {state.hand_no}; deal the next hand"
     if state.phase == CHOOSE and state.awaiting is not None:
         return f"{state.name(state.awaiting.seat)} must choose a business to lose"
@@ -225,51 +224,27 @@ def public_view(state: State) -> dict[str, Any]:
             "over": state.match_over,
             "winners": list(state.winners) if state.match_over else [],
         },
-        "log": list(state.notes),
+        "log": list(state.log),
     }
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
-    """``public_view`` plus ``me``: this seat's playable card types and why not."""
-    view = public_view(state)
-    playable = []
-    for cid in card_ids():
-        reason = play_reason(state, seat, cid)
-        playable.append({"card": card_json(cid), "ok": reason is None, "reason": reason})
-    s = state.seats[seat]
-    mine = [a for a in view["awaiting"] if a["seat"] == seat]
-    view["me"] = {
-        "seat": seat,
-        "name": s.name,
-        "hand": s.hand,
-        "your_turn": state.phase != OVER and state.turn == seat,
-        "attention": attention(state, seat),
-        "can_end_turn": state.turn == seat
-        and not s.pending
-        and (state.phase == MORE or bool(state.gathered)),
-        "awaiting": mine,
-        "playable": playable,
-        **controls(state, seat),
-    }
-    return view
+def secrets(state: State, seat: int) -> dict[str, Any]:
+    """Nothing: the engine never knows a hand's cards (its size is public)."""
+    return {}
 
 
-def attention(state: State, seat: int) -> bool:
-    """Whether ``seat`` must act now (the phone's turn alert): its turn (unless another
-    player's loss choice holds the table), its own loss choice, its shown card that still
-    needs a target or cost, a Magnum nobody claimed yet (its player must claim it: every
-    seat holding cards is asked), its hand to lay open under a Tax Inspection, or its
-    hand to reveal after the hand."""
-    s = state.seats[seat]
-    if state.phase == OVER:
-        return state.scores is None and (s.revealed is None or len(s.revealed) < s.hand)
-    if s.pending or (state.unclaimed and s.hand > 0):
-        return True
-    if s.hassle == "tax_inspection" and len(s.shown) < s.hand:
-        return True
-    if state.phase == CHOOSE and state.awaiting is not None:
-        return state.awaiting.seat == seat
-    return state.turn == seat
+def log(state: State) -> list[str]:
+    """The last few sentences of the hand (the dashboard's short log)."""
+    return list(state.log)
+
+
+def scores(state: State) -> Scores | None:
+    """Every scored hand (one row per hand) and the match totals, in Euros."""
+    if not state.history:
+        return None
+    target = state.options.match_to or None
+    return Scores(tuple(float(t) for t in state.totals),
+                  tuple(tuple(float(x) for x in h) for h in state.history), "€", target)
 
 
 def _names(state: State, seats: Sequence[int]) -> list[dict[str, Any]]:
@@ -324,6 +299,11 @@ def _turn_only(reason: str | None) -> str | None:
     return reason
 
 
+def plain_euros(amount: int) -> str:
+    """An amount in plain text, as the rules write it: "65.000 €"."""
+    return f"{amount:,} €".replace(",", ".")
+
+
 def state_json(state: State) -> dict[str, Any]:
     """Everything, for ``companion replay --json`` (ids, not names)."""
     return {
@@ -360,18 +340,9 @@ def state_json(state: State) -> dict[str, Any]:
         "totals": list(state.totals),
         "history": [list(h) for h in state.history],
         "match_over": state.match_over,
-        "status": status(state),
+        # plain "10.000 €" as the rules text writes amounts (and replay --json always did)
+        "status": status(state, plain_euros),
     }
-
-
-def describe_action(action: Action, events: Sequence[Event], players: Sequence[str]) -> str | None:
-    """The history's sentence for one accepted action: its events' sentences, with names."""
-
-    def n(seat: int) -> str:
-        return players[seat] if 0 <= seat < len(players) else f"Player {seat + 1}"
-
-    said = [sentence(n, e) for e in events if not isinstance(e, TurnStarted | CardDrawn)]
-    return "; ".join(x for x in said if x) or None
 
 
 def signals(state: State, events: Sequence[Event]) -> list[SignalOut]:

@@ -64,9 +64,10 @@ def test_the_actor_concedes_and_must_announce_something_else() -> None:
 def test_both_ask_for_the_comparison_then_it_is_made_blind() -> None:
     state = play(protested(), compare(1))
     assert state.pending is not None and state.pending.open == 1  # waits for Ann
-    me = engine.seat_view(state, 1)["me"]
-    assert not me["can_settle"] and "waiting for the other" in me["why_not_settle"]
-    assert engine.seat_view(state, 0)["me"]["can_settle"]
+    ben = {m.do: m for m in engine.moves(state, 1)}
+    assert not ben["compare"].allowed and "waiting for Ann" in ben["compare"].why
+    assert ben["concede"].allowed
+    assert all(m.allowed for m in engine.moves(state, 0) if m.do in ("concede", "compare"))
     state = play(state, compare(0))
     assert state.pending is not None and state.pending.protests[0].upheld is False
     assert state.pending.protests[0].called == 500  # the protester's own amount

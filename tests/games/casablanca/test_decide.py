@@ -114,11 +114,12 @@ def test_budget_is_never_exceeded() -> None:
 def test_bribe_checks_turn_agents_and_shape() -> None:
     state = start()
     refused(state, bribe(1, red=100), "Ann's turn")
-    refused(state, bribe(0, nobody=100), "no agent 'nobody'")
-    refused(state, {"do": "bribe", "seat": 0, "amounts": []}, "amounts")
-    refused(state, {"do": "bribe", "seat": 0, "amounts": [5]}, "must look like")
-    refused(state, {"do": "bribe", "seat": 7, "amounts": []}, "'seat'")
-    refused(state, {"do": "dance", "seat": 0}, "no action 'dance'")
+    refused(state, bribe(0, nobody=100), "no such agent", "Agent Red")
+    refused(state, {"do": "bribe", "seat": 0, "amounts": []}, "at least one agent")
+    refused(state, {"do": "bribe", "seat": 0, "amounts": [5]}, "not filled in the right way")
+    refused(state, {"do": "bribe", "seat": 7, "amounts": [{"agent": "red", "amount": 100}]},
+            "no such player")
+    refused(state, {"do": "dance", "seat": 0}, "not something anyone can do")
 
 
 # --- moves -----------------------------------------------------------------------
@@ -155,7 +156,8 @@ def test_move_preconditions() -> None:
     state = start()
     refused(state, move(0, "red", "airport"), "already at Airport")
     refused(state, move(0, "red", "market", suitcase=True), "suitcase is not at Airport")
-    refused(state, {"do": "move", "seat": 0, "agent": "red", "to": "basar", "suitcase": 1}, "true")
+    refused(state, {"do": "move", "seat": 0, "agent": "red", "to": "basar", "suitcase": 1},
+            "yes or no")
 
 
 def test_suitcase_travels_with_its_carrier_and_can_be_left_or_taken() -> None:
@@ -381,7 +383,7 @@ def test_suitcase_in_another_homebase_does_not_end_the_game() -> None:
 
 def test_play_on_after_a_winning_announcement_asks_to_confirm() -> None:
     state = _carry_home(bribe(0, red=500), bribe(1, red=900), bribe(2, red=100), bribe(3, blue=100))
-    refused(state, bribe(1, blue=100), "ends the game", "resolve")
+    refused(state, bribe(1, blue=100), "ends the game", "the host confirms it")
     state = play(state, protest(1))  # Ben 900 > Ann 500: the winning move is stopped
     assert engine.outcome(state) is None and state.agent("red").space == "gate"
 

@@ -71,26 +71,43 @@ def test_public_view_has_the_documented_keys_and_is_json() -> None:
     assert view["reveal"] is None
 
 
+def allowed(state: State, seat: int, do: str) -> bool:
+    """Whether ``seat`` has an allowed move ``do`` now."""
+    return any(m.allowed for m in engine.moves(state, seat) if m.do == do)
+
+
+def why_not(state: State, seat: int, do: str) -> str:
+    """Why ``seat``'s move ``do`` is not allowed now (its first refused option)."""
+    return next(m.why for m in engine.moves(state, seat) if m.do == do and not m.allowed)
+
+
 def test_seat_view_says_what_the_seat_may_do() -> None:
     state = play(start(), bribe(0, red=500), move(1, "red", "basar"))
-    ann, ben, cy = (engine.seat_view(state, s)["me"] for s in range(3))
-    assert ann["bribes"]["red"] == 500 and ann["left"] == 9500 and ann["spent"] == 500
-    assert ann["can_protest"] and ann["why_not_protest"] is None
-    assert not cy["can_protest"] and "at least $100" in cy["why_not_protest"]
-    assert not ben["can_protest"] and "own action" in ben["why_not_protest"]
-    # Cy plays next once Ben's move stands: Cy may already bribe
-    assert cy["on_turn"] and cy["can_bribe"] and cy["can_move"]
-    assert not ann["on_turn"] and not ann["can_bribe"]
+    ann = engine.seat_view(state, 0)["secrets"]
+    assert ann == {"bribes": ann["bribes"], "left": 9500, "spent": 500}
+    assert ann["bribes"]["red"] == 500
+    assert allowed(state, 0, "protest")
+    assert not allowed(state, 2, "protest") and "at least $100" in why_not(state, 2, "protest")
+    assert not allowed(state, 1, "protest") and "own action" in why_not(state, 1, "protest")
+    # Cy plays next once Ben's move stands: Cy may already bribe and move
+    assert allowed(state, 2, "bribe") and allowed(state, 2, "move")
+    assert not allowed(state, 0, "bribe") and "Cy's turn" in why_not(state, 0, "bribe")
     stopped = play(play(start(), bribe(0, red=500), bribe(1, red=100)), move(2, "red", "basar"))
     stopped = play(stopped, protest(0))
-    cy = engine.seat_view(stopped, 2)["me"]
-    assert cy["on_turn"] and not cy["can_bribe"] and "may not bribe" in cy["why_not_bribe"]
+    assert allowed(stopped, 2, "move") and not allowed(stopped, 2, "bribe")
+    assert "may not bribe" in why_not(stopped, 2, "bribe")
 
 
 def test_seat_view_lists_agents_the_seat_can_eliminate_with() -> None:
-    state = play(start(), bribe(0, red=1000, blue=900))
-    assert engine.seat_view(state, 0)["me"]["can_eliminate_with"] == ["red"]
-    assert engine.seat_view(state, 1)["me"]["can_eliminate_with"] == []
+    state = play(start(), bribe(0, red=1000, blue=900), move(1, "blue", "gate"), RESOLVE)
+    state = play(state, bribe(2, red=100))
+    state = play(state, move(0, "red", "gate"), RESOLVE)  # Red joins Blue: Ann may eliminate
+    offers = [m for m in engine.moves(state, 0) if m.do == "eliminate"]
+    assert [(m.label, m.allowed) for m in offers] == [("Agent Red", True)]
+    assert [c.label for c in offers[0].params[0].choices] == ["Agent Blue"]
+    # Ben's action would close the window: he has no money on Red or Blue to eliminate
+    ben = [m for m in engine.moves(state, 1) if m.do == "eliminate"]
+    assert ben and not any(m.allowed for m in ben) and "at least $1,000" in ben[0].why
 
 
 def test_state_json_has_the_replay_keys() -> None:
@@ -172,22 +189,25 @@ def test_money_is_never_created_and_bribes_never_fall_but_by_elimination(
 
 def test_seat_view_says_when_the_budget_is_spent() -> None:
     state = play(start(budget=1000), bribe(0, red=1000), bribe(1, red=100), bribe(2, red=100))
-    me = engine.seat_view(state, 0)["me"]
-    assert me["on_turn"] and not me["can_bribe"] and "whole budget" in me["why_not_bribe"]
-    assert me["left"] == 0 and me["spent"] == 1000
+    assert not allowed(state, 0, "bribe") and "whole budget" in why_not(state, 0, "bribe")
+    assert allowed(state, 0, "move")
+    assert engine.seat_view(state, 0)["secrets"]["left"] == 0
+    assert engine.seat_view(state, 0)["secrets"]["spent"] == 1000
 
 
 def test_attention_is_on_for_the_seat_that_must_act_now() -> None:
     def attention(state: State) -> list[bool]:
-        return [engine.seat_view(state, s)["me"]["attention"] for s in range(3)]
+        return [engine.seat_view(state, s)["attention"]["act"] for s in range(3)]
 
     state = start(concessions=True)
     assert attention(state) == [True, False, False]  # Ann's turn
     state = play(state, bribe(0, red=900), bribe(1, red=500))
     assert attention(state) == [False, False, True]
-    # Cy announces: Ann and Ben may protest ("Protest?"), Ann plays on otherwise
+    # Cy announces: Ann plays on (or anyone protests: each phone's protest move says
+    # whether it may; the table cannot say who, as that depends on secret sheets)
     state = play(state, move(2, "red", "gate"))
-    assert attention(state) == [True, True, False]
+    assert attention(state) == [True, False, False]
+    assert allowed(state, 0, "protest") and allowed(state, 1, "protest")
     # Ben protests: the actor and the protester must concede or compare; Ann waits
     state = play(state, protest(1))
     assert attention(state) == [False, True, True]
@@ -199,3 +219,4 @@ def test_attention_is_on_for_the_seat_that_must_act_now() -> None:
     state = play(state, move(0, "blue", "basar"), RESOLVE, move(1, "blue", "hotel", True), RESOLVE)
     assert state.winners is not None
     assert attention(state) == [False, False, False]
+    assert engine.waiting(state).on == "over" and engine.moves(state, 0) == []

@@ -76,7 +76,7 @@ def test_hit_modifiers_and_bodyguard() -> None:
 
 def test_hit_money_is_limited_to_five() -> None:
     t = deep_mobs()
-    with pytest.raises(IllegalAction, match="between 0 and 5"):
+    with pytest.raises(IllegalAction, match="At most 5 G"):
         t.do(do="attack", seat=0, kind="hit", attacker="crook_01", target="crook_04", money=6)
 
 

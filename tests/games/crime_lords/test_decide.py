@@ -34,7 +34,7 @@ def test_auction_money_is_limited() -> None:
 
 def test_first_stats_are_required() -> None:
     t = Table()
-    with pytest.raises(IllegalAction, match="send its stats"):
+    with pytest.raises(IllegalAction, match="enter the stats printed on it"):
         t.do(do="buy", seat=0, card="crook_01", price=1)
 
 

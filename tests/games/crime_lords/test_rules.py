@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from companion.games.base import IllegalAction, TagInput
-from companion.games.crime_lords import default_options, engine
+from companion.games.crime_lords import engine
 from companion.games.crime_lords.attack import breakdown
+from companion.games.crime_lords.state import DEFAULT_OPTIONS as default_options
 from companion.games.crime_lords.turn import draws_owed
 from tests.games.crime_lords.helpers import ANITA, Table, deep_mobs, two_mobs
 
@@ -27,7 +28,7 @@ def test_a_card_drawn_without_stats_waits_for_them() -> None:
         t.do(do="end_turn", seat=0)
     with pytest.raises(IllegalAction, match="Ann drew that card"):
         t.do(do="stats", seat=1, card="crook_20", stats={"power": 1, "resistance": 1})
-    with pytest.raises(IllegalAction, match="'power'"):
+    with pytest.raises(IllegalAction, match="Enter the Power printed on Crook 20"):
         t.do(do="stats", seat=0, card="crook_20", stats={"name": "Slim"})
     t.do(do="stats", seat=0, card="crook_20", stats={"name": "Slim", "power": 1, "resistance": 1})
     view = engine.public_view(t.state)
@@ -40,8 +41,11 @@ def test_the_camera_brings_the_decks_stats_and_is_quiet_while_stats_are_asked() 
     t = two_mobs()
     t.do(do="collect", seat=0)
     seen = TagInput(True, "crook_20", 28, "center", 5.0, stats={"power": 2, "resistance": 1})
-    assert engine.action_for_input(t.state, seen) == {
+    assert dict(engine.action_for_input(t.state, seen) or {}) == {
         "do": "draw", "seat": 0, "card": "crook_20", "stats": {"power": 2, "resistance": 1}}
+    wrong = TagInput(True, "crook_20", 28, "center", 5.0, stats={"name": {"x": [1]}})
+    with pytest.raises(IllegalAction, match="The name on the card must be text"):
+        engine.action_for_input(t.state, wrong)
     t.do(do="draw", seat=0, card="crook_21")
     again = TagInput(True, "crook_22", 30, "center", 6.0)
     assert engine.action_for_input(t.state, again) is None  # crook_21 waits for its stats
@@ -97,12 +101,15 @@ def test_leaving_during_a_gang_war_passes_the_war_turn_and_ends_a_war_of_one() -
 
 def test_the_builders_number_is_the_number_once_announced() -> None:
     t = deep_mobs()
-    options = engine.seat_view(t.state, 0)["me"]["attacks"]
+    options = engine.public_view(t.state)["attacks"]
     hit = next(o for o in options if o["kind"] == "hit" and o["target"] == "crook_04"
                and o["attacker"] == "crook_01")
     recruit = [o for o in options if o["kind"] == "recruit"]
     assert all(o["target"] != "crook_03" for o in recruit)  # a rival Boss is never offered
-    assert engine.seat_view(t.state, 1)["me"]["attacks"] == []  # not Ben's turn
+    labels = [m["label"] for m in engine.seat_view(t.state, 0)["moves"] if m["do"] == "attack"]
+    assert f"Mom Parker hits Shyster Shatner (needs {hit['needed']})" in labels
+    assert not [m for m in engine.seat_view(t.state, 1)["moves"]
+                if m["do"] == "attack" and m["allowed"]]  # not Ben's turn
     t.do(do="attack", seat=0, kind="hit", attacker="crook_01", target="crook_04")
     assert t.state.attack is not None
     assert hit["terms"] == [list(x) for x in breakdown(t.state, t.state.attack)]
@@ -114,11 +121,12 @@ def test_the_builders_number_is_the_number_once_announced() -> None:
 
 def test_a_seat_sees_its_own_money_and_what_it_can_do() -> None:
     t = two_mobs()
-    me = engine.seat_view(t.state, 0)["me"]
-    assert me["money"] == 50 and me["on_turn"]
-    assert me["todo"] == ["Collect income and pay off your gang."]
-    assert engine.seat_view(t.state, 1)["me"]["todo"] == [
-        "Ann's turn: wait, give, trade or watch."]
+    view = engine.seat_view(t.state, 0)
+    assert view["secrets"]["money"] == 50 and view["attention"]["act"]
+    assert view["attention"]["why"] == "Ann collects income and pays off the gang."
+    assert [m["do"] for m in view["moves"] if m["allowed"]][:1] == ["collect"]
+    other = engine.seat_view(t.state, 1)
+    assert not other["attention"]["act"] and other["attention"]["why"] == view["attention"]["why"]
     assert "money" not in str(engine.public_view(t.state).keys())
 
 

@@ -16,8 +16,8 @@ def test_showdown_is_secret_until_all_hands_are_in() -> None:
     assert public["attack"]["committed"] == [0, 2]
     assert find_amounts(engine.seat_view(t.state, 1), 17) == []
     assert find_amounts(engine.seat_view(t.state, 1), 9) == []
-    assert engine.seat_view(t.state, 0)["me"]["showdown"] == {"amount": 17, "side": "for"}
-    assert engine.seat_view(t.state, 2)["me"]["showdown"] == {"amount": 9, "side": "for"}
+    assert engine.seat_view(t.state, 0)["secrets"]["showdown"] == {"amount": 17, "side": "for"}
+    assert engine.seat_view(t.state, 2)["secrets"]["showdown"] == {"amount": 9, "side": "for"}
     assert find_amounts(engine.seat_view(t.state, 2), 17) == []
     t.do(do="showdown", seat=1, amount=4)
     revealed = engine.public_view(t.state)["attack"]["revealed"]
@@ -29,12 +29,12 @@ def test_treasuries_are_private() -> None:
     t = deep_mobs()
     assert t.money(0) == 37  # 50 - 13
     assert find_amounts(engine.public_view(t.state), 37) == []
-    assert engine.seat_view(t.state, 0)["me"]["money"] == 37
+    assert engine.seat_view(t.state, 0)["secrets"]["money"] == 37
     assert "money" not in str(engine.public_view(t.state)["mobs"])
 
 
 def _attention(t: Table) -> list[bool]:
-    return [engine.seat_view(t.state, seat)["me"]["attention"]
+    return [engine.seat_view(t.state, seat)["attention"]["act"]
             for seat in range(len(t.state.seats))]
 
 
@@ -88,5 +88,7 @@ def test_a_drawn_cards_stats_come_first_on_the_drawers_phone() -> None:
     t = two_mobs()
     t.do(do="collect", seat=0)
     t.do(do="draw", seat=0, card="crook_20")
-    assert engine.seat_view(t.state, 0)["me"]["todo"] == [
-        "Enter the stats printed on the card you drew: your turn goes on once they are in."]
+    assert engine.seat_view(t.state, 0)["attention"]["why"] == (
+        "Enter the stats printed on the card you drew: your turn goes on once they are in.")
+    assert engine.table_view(t.state)["waiting"]["why"] == (
+        "Ann drew a new card: its stats are needed.")

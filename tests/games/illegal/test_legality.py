@@ -83,8 +83,9 @@ def test_every_card_against_every_hassle(card: str, hassle: str | None, market: 
     else:
         with pytest.raises(IllegalAction, match=want):
             engine.decide(state, complete(card), 0.0)
-    mine = {p["card"]["id"]: p for p in engine.seat_view(state, 0)["me"]["playable"]}
-    assert mine[card]["ok"] is (want is None)
+    offered = [m for m in engine.moves(state, 0) if m.do == "play" and m.fixed["card"] == card]
+    assert offered and any(m.allowed for m in offered) is (want is None)
+    assert all(m.why for m in offered if not m.allowed)
 
 
 def test_the_issue_example_refusal() -> None:

@@ -30,7 +30,7 @@ def test_signals() -> None:
 
 def test_attention_asks_the_seat_that_must_act_now() -> None:
     def asked(state: State) -> list[bool]:
-        return [engine.seat_view(state, i)["me"]["attention"] for i in range(state.n)]
+        return [engine.seat_view(state, i)["attention"]["act"] for i in range(state.n)]
 
     start = new(3)
     assert asked(start) == [True, False, False]  # the turn's player

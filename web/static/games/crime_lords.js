@@ -2,7 +2,7 @@
    - forms with class "cl-form": actions with nested stats ({"stats": {...}}) or lists of
      checked boxes (claim: rackets, tokens), posted with app.js's post();
    - the attack builder: kind, then attacker, then target; the success number and its
-     terms come from the seat view (me.attacks), plus the money on a Hit;
+     terms come from the public view (v.attacks, the player on turn's options), plus the money on a Hit;
    - collect: tap Crooks in the order they are paid; the pay-off is shown before it is sent;
    - the roll: two dice as one "dice" list. */
 "use strict";

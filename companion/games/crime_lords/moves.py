@@ -1,0 +1,498 @@
+"""Crime Lords: what each seat (or the host) may do now, and what the table waits for.
+
+``moves(state, seat)`` lists action templates with closed choices of legal values (card
+names, never ids) and open values (money) with their bounds; a move that exists but is
+not allowed now says why. The stats of a card and the words of an ability (``stats``,
+``modify``, ``adjust``) are typed by the player: they have no template. ``decide``
+stays the judge (tests/games/crime_lords/test_moves.py keeps the two in step).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import IllegalAction
+from companion.games.cards import catalog
+from companion.games.crime_lords.attack import KINDS, breakdown, likes
+from companion.games.crime_lords.fight import check_target, support_problem
+from companion.games.crime_lords.ledger import in_play
+from companion.games.crime_lords.mob import (
+    is_lieutenant,
+    own_power,
+    placed,
+    placement_problem,
+    power,
+)
+from companion.games.crime_lords.setup import auction_limit, auctioned, start_problem
+from companion.games.crime_lords.state import Attack, AttackKind, HelpSide, State
+from companion.games.crime_lords.turn import draws_owed
+from companion.games.moves import Choice, Move, Param, Waiting
+
+VERBS = {"recruit": "recruits", "takeover": "takes over", "hit": "hits"}
+
+
+def _cards(state: State, cards: list[str]) -> tuple[Choice, ...]:
+    return tuple(Choice(c, state.label(c)) for c in cards)
+
+
+def _one(name: str, label: str, state: State, cards: list[str]) -> Param:
+    return Param(name, label, choices=_cards(state, cards))
+
+
+# --- what the table waits for ---------------------------------------------------------
+
+
+def waiting(state: State) -> Waiting:
+    """Who must act now, on what, and why (one sentence with players' names)."""
+    names = state.seats
+    if state.phase == "setup":
+        return Waiting((), "setup", "Setting up: Mobs, the auction, Bosses.", host=True)
+    if state.winners is not None:
+        verb = " controls" if len(state.winners) == 1 else " share"
+        return Waiting((), "over", " and ".join(names[x] for x in state.winners) + verb
+                       + " the city.")
+    if state.attack is not None:
+        return _attack_waiting(state, state.attack)
+    if state.pending is not None:
+        who = state.pending[0]
+        return Waiting((who,), "stats", f"{names[who]} drew a new card: its stats are needed.",
+                       asks={who: "Enter the stats printed on the card you drew: your turn "
+                             "goes on once they are in."})
+    if state.offer is not None:
+        giver, to, card = state.offer
+        return Waiting((to,), "offer", f"{names[giver]} offers {state.label(card)} to "
+                       f"{names[to]}: {names[to]} takes him or says no.")
+    if state.share is not None:
+        asked = tuple(x for x in state.share[0] if x not in state.share[1])
+        return Waiting(asked, "share", " and ".join(names[x] for x in asked)
+                       + " decide whether to share the win.")
+    bossless = tuple(x for x, m in enumerate(state.mobs)
+                     if not m.out and m.boss is None and m.crooks)
+    asks = {x: "Choose a new Boss (any Crook of yours)." for x in bossless}
+    if state.war is not None:
+        who = state.war.turn
+        return Waiting(tuple(sorted({who, *bossless})), "war",
+                       f"Gang War: {names[who]} attempts one Hit or passes.", asks=asks)
+    return Waiting(tuple(sorted({state.turn, *bossless})), "turn", _turn_why(state), asks=asks)
+
+
+def _turn_why(state: State) -> str:
+    who = state.seats[state.turn]
+    if state.step == "collect":
+        return f"{who} collects income and pays off the gang."
+    owed = draws_owed(state)
+    if owed:
+        return f"{who} draws {owed} card{'s' if owed > 1 else ''}."
+    return f"{who}'s turn: attacks, moves, or the end of the turn."
+
+
+def _attack_waiting(state: State, a: Attack) -> Waiting:
+    names = state.seats
+    target = state.label(a.target)
+    if a.stage == "protector" and a.defender is not None:
+        return Waiting((a.defender,), "protector",
+                       f"{names[a.defender]} names a protector for {target}.")
+    if a.stage == "showdown":
+        done = {x for x, _, _ in a.committed}
+        seats = tuple(x for x, m in enumerate(state.mobs) if not m.out and x not in done)
+        return Waiting(seats, "showdown", "Showdown: "
+                       + " and ".join(names[x] for x in seats)
+                       + (" still put a hand down." if len(seats) > 1
+                          else " still puts a hand down."),
+                       asks={x: "Put your showdown hand on the table: an amount and a side "
+                             "(0 is fine)." for x in seats})
+    return Waiting((a.seat,), "roll", f"{names[a.seat]} adds aid if any, then rolls the dice "
+                   f"against {target}.")
+
+
+# --- moves ----------------------------------------------------------------------------
+
+
+def moves(state: State, seat: int | None) -> list[Move]:
+    """What ``seat`` (None: the host) may do now."""
+    if state.over:
+        return []
+    if seat is None:
+        return _host_moves(state) if state.phase == "setup" else []
+    if not 0 <= seat < len(state.seats) or state.mobs[seat].out:
+        return []
+    out = _boss_and_places(state, seat)
+    if state.phase == "setup":
+        return out
+    if state.attack is not None:
+        return out + _attack_moves(state, seat, state.attack) + _specials(state, seat)
+    out += _answers(state, seat)
+    if state.war is not None:
+        out += _war_moves(state, seat)
+    else:
+        out += _turn_moves(state, seat)
+    return out + _free_moves(state, seat)
+
+
+def _boss_and_places(state: State, seat: int) -> list[Move]:
+    mob = state.mobs[seat]
+    fixed = {"seat": seat}
+    if mob.boss is None:
+        if not mob.crooks:
+            return []
+        return [Move("choose_boss", "Choose a Boss", fixed,
+                     (_one("card", "Which Crook?", state, [c.card for c in mob.crooks]),))]
+    out = []
+    for crook in mob.crooks:
+        if crook.card == mob.boss or (state.phase != "setup" and crook.superior is not None):
+            continue
+        strength = power(state, seat, crook.card)
+        below = mob.below(crook.card)
+        unders = [u for u in placed(mob) if u not in below and u != crook.card
+                  and placement_problem(state, seat, strength, u) is None]
+        label = f"Place {state.label(crook.card)}"
+        if unders:
+            out.append(Move("place", label, {**fixed, "card": crook.card},
+                            (_one("under", "Under whom?", state, unders),), group="place"))
+        else:
+            out.append(Move("place", label, {**fixed, "card": crook.card}, group="place",
+                            allowed=False, why="No Crook of your Mob has the Power and the "
+                            "room to control him."))
+    return out
+
+
+def _answers(state: State, seat: int) -> list[Move]:
+    """A Crook offered to or by this seat; a shared win to agree to."""
+    out: list[Move] = []
+    fixed = {"seat": seat}
+    if state.offer is not None and seat in state.offer[:2]:
+        giver, to, card = state.offer
+        if seat == to:
+            strength = own_power(state, giver, card)
+            unders = [u for u in placed(state.mobs[to])
+                      if placement_problem(state, to, strength, u) is None]
+            take = Move("accept_crook", f"Take {state.label(card)}", fixed,
+                        (_one("under", "Under whom?", state, unders),))
+            if not unders:
+                take = Move("accept_crook", f"Take {state.label(card)}", fixed, allowed=False,
+                            why="No Crook of your Mob has the Power and the room for him.")
+            out.append(take)
+        out.append(Move("refuse_crook", "Say no" if seat == to else "Take the offer back",
+                        fixed))
+    if state.share is not None and seat in state.share[0] and seat not in state.share[1]:
+        out.append(Move("share", "Share the win?", fixed, (Param(
+            "agree", "Share the win?",
+            choices=(Choice(True, "Yes, share the win"), Choice(False, "No, play on"))),)))
+    return out
+
+
+def _attack_moves(state: State, seat: int, a: Attack) -> list[Move]:
+    fixed = {"seat": seat}
+    out: list[Move] = []
+    mob = state.mobs[seat]
+    if a.stage == "protector" and seat == a.defender:
+        tokens = [c.card for c in mob.crooks if c.token]
+        if tokens:
+            out.append(Move("protect", "Name a protector", fixed,
+                            (_one("card", "Which Crook protects it?", state, tokens),)))
+        out.append(Move("protect", "No protector", fixed))
+    if a.stage == "showdown":
+        out.append(_showdown(state, seat, a))
+    if seat == a.seat and a.stage in ("protector", "showdown"):
+        if a.stage == "showdown":
+            out.append(Move("now", "Now! Show all hands", fixed))
+        out.append(Move("withdraw", "Back out of the attack", fixed))
+    if a.stage == "support":
+        side: HelpSide = "attack" if seat == a.seat else "defense"
+        do, label = ("assist", "Aid the attack") if side == "attack" else ("defend", "Defend")
+        if seat in (a.seat, a.defender):
+            cards = [c.card for c in mob.crooks if c.token]
+            cards += [h.card for h in mob.rackets if h.token]
+            ok = [c for c in cards if support_problem(state, a, seat, c, side) is None]
+            if ok:
+                out.append(Move(do, label, fixed, (_one("card", "Which card?", state, ok),)))
+            else:
+                out.append(Move(do, label, fixed, allowed=False,
+                                why="No card of yours can do it now (it needs its token and "
+                                "the right place)."))
+        if seat == a.seat:
+            out += _rolls(state, seat, a)
+    return out
+
+
+def _showdown(state: State, seat: int, a: Attack) -> Move:
+    money = state.mobs[seat].money
+    inside = seat in (a.seat, a.defender)
+    most = money if inside else min(money, state.options.showdown_limit)
+    done = any(x == seat for x, _, _ in a.committed)
+    params = [Param("amount", "How much (secret)?", "number", minimum=0, maximum=most)]
+    if not inside:
+        params.append(Param("side", "Which side?", choices=(
+            Choice("for", "For the attack"), Choice("against", "Against the attack"))))
+    label = "Change your showdown hand" if done else "Put your showdown hand down"
+    return Move("showdown", label, {"seat": seat}, tuple(params))
+
+
+def _rolls(state: State, seat: int, a: Attack) -> list[Move]:
+    needed = sum(v for _, v in breakdown(state, a))
+    fixed = {"seat": seat}
+    dice = Param("dice", "The two dice", "some", tuple(Choice(d, str(d)) for d in range(1, 7)),
+                 fewest=2, most=2, repeat=True)
+    params = [dice]
+    if a.kind == "recruit":
+        strength = own_power(state, a.defender, a.target)
+        mob = state.mobs[seat]
+        unders = [u for u in (a.attacker, *mob.below(a.attacker))
+                  if placement_problem(state, seat, strength, u) is None]
+        if unders:
+            params.append(_one("under", "If he joins, under whom?", state, unders))
+    label = f"Enter the dice (needs {needed} or less)"
+    out = [Move("roll", label, fixed, tuple(params), group="roll")]
+    if len(params) > 1:
+        out.append(Move("roll", label, fixed, (dice,), group="roll"))
+    if needed < 2:
+        out.insert(0, Move("roll", "Fire the warning shot (no dice)", fixed))
+    return out
+
+
+def _turn_moves(state: State, seat: int) -> list[Move]:
+    """The turn's steps and actions of the seat on turn (disabled, with why, for others)."""
+    fixed = {"seat": seat}
+    if seat != state.turn:
+        why = f"It is {state.seats[state.turn]}'s turn."
+        return [Move("end_turn", "End the turn", fixed, allowed=False, why=why)]
+    if state.pending is not None:
+        return [Move("end_turn", "End the turn", fixed, allowed=False,
+                     why="Enter the stats of the card just drawn first.")]
+    if state.step == "collect":
+        return _collect(state, seat)
+    out = _draws(state, seat)
+    owed = draws_owed(state)
+    if owed:
+        why = f"Draw {owed} more card{'s' if owed > 1 else ''} first."
+        return out + [Move("end_turn", "End the turn", fixed, allowed=False, why=why),
+                      Move("attack", "Attack", fixed, allowed=False, why=why)]
+    return out + _ends(state, seat) + _attacks(state, seat) + _token_moves(state, seat)
+
+
+def _ends(state: State, seat: int) -> list[Move]:
+    fixed = {"seat": seat}
+    bonus = f"Pass (+{state.options.pass_bonus} G)"
+    if state.offer is not None:
+        why = "A Crook offered to another Mob is waiting for an answer."
+        return [Move("end_turn", "End the turn", fixed, allowed=False, why=why),
+                Move("pass_turn", bonus, fixed, allowed=False, why=why)]
+    if state.acted:
+        return [Move("end_turn", "End the turn", fixed),
+                Move("pass_turn", bonus, fixed, allowed=False,
+                     why="You already took an action this turn: end your turn instead.")]
+    return [Move("end_turn", "End the turn", fixed), Move("pass_turn", bonus, fixed)]
+
+
+def _collect(state: State, seat: int) -> list[Move]:
+    mob = state.mobs[seat]
+    fixed = {"seat": seat}
+    label = "Collect income and pay the gang"
+    if state.share is not None:
+        return [Move("collect", label, fixed, allowed=False, why="The Mobs one Racket short "
+                     "must first say whether they share the win.")]
+    if mob.boss is None:
+        return [Move("collect", label, fixed, allowed=False, why="Choose a new Boss first.")]
+    rest = [c.card for c in mob.crooks if c.card != mob.boss]
+    order = Param("pay_order", "Pay whom first (after the Boss)?", "some",
+                  _cards(state, rest), fewest=0)
+    out = [Move("collect", label, fixed, group="collect")]
+    if rest:
+        out.append(Move("collect", f"{label} in my order", fixed, (order,), group="collect"))
+    return out
+
+
+def _draws(state: State, seat: int) -> list[Move]:
+    fixed = {"seat": seat}
+    owed = draws_owed(state)
+    may = state.options.draw_rule == "free" or state.deck_empty or owed > 0
+    if not may:
+        return [Move("draw", "Draw a card", fixed, allowed=False,
+                     why="You have drawn every card of this turn.")]
+    free = [c.id for c in catalog("crime_lords").cards
+            if c.kind != "mob" and not in_play(state, c.id)]
+    label = f"Draw a card ({owed} to draw)" if owed else "Draw a card"
+    out = [Move("draw", label, fixed, (_one("card", "Which card?", state, free),))]
+    if not state.deck_empty:
+        out.append(Move("deck_empty", "The deck is used up", fixed))
+    return out
+
+
+def attack_options(state: State, seat: int) -> list[tuple[AttackKind, str, str, Attack]]:
+    """Every attack ``seat`` may announce now: (kind, attacker, target, the attack)."""
+    mob = state.mobs[seat]
+    crooks = [c.card for m in state.mobs if not m.out for c in m.crooks]
+    targets: dict[str, list[str]] = {"recruit": list(crooks), "takeover": [], "hit": list(crooks)}
+    targets["takeover"] = [h.card for m in state.mobs for h in m.rackets]
+    for card, _ in state.center:
+        if state.card(card).kind == "racket":
+            targets["takeover"].append(card)
+        else:
+            targets["recruit"].append(card)
+            targets["hit"].append(card)
+    kinds: tuple[AttackKind, ...] = ("hit",) if state.war is not None else KINDS
+    out = []
+    for kind in kinds:
+        for attacker in (c.card for c in mob.crooks if c.token):
+            for target in targets[kind]:
+                defender = state.owner(target)
+                try:
+                    check_target(state, seat, kind, attacker, target, defender)
+                except IllegalAction:
+                    continue
+                out.append((kind, attacker, target, Attack(
+                    seat, kind, attacker, target, defender, "support",
+                    war=state.war is not None)))
+    return out
+
+
+def _attacks(state: State, seat: int) -> list[Move]:
+    out = []
+    money = state.mobs[seat].money
+    for kind, attacker, target, a in attack_options(state, seat):
+        needed = sum(v for _, v in breakdown(state, a))
+        label = (f"{state.label(attacker)} {VERBS[kind]} {state.label(target)} "
+                 f"(needs {needed})")
+        fixed: dict[str, Any] = {"seat": seat, "kind": kind, "attacker": attacker,
+                                 "target": target}
+        out.append(Move("attack", label, fixed, group=f"attack:{kind}"))
+        top = min(money, state.options.hit_money_limit)
+        if kind == "hit" and state.owner(target) != seat and top > 0:
+            out.append(Move("attack", f"{label}, with money", fixed, (Param(
+                "money", "Money on the Hit (paid now)", "number", minimum=0, maximum=top),),
+                group=f"attack:{kind}"))
+    return out
+
+
+def _war_moves(state: State, seat: int) -> list[Move]:
+    assert state.war is not None
+    fixed = {"seat": seat}
+    if seat != state.war.turn:
+        return [Move("pass", "Pass this war turn", fixed, allowed=False,
+                     why=f"It is {state.seats[state.war.turn]}'s war turn.")]
+    return [Move("pass", "Pass this war turn", fixed), *_attacks(state, seat)]
+
+
+def _token_moves(state: State, seat: int) -> list[Move]:
+    """Move, visit, retire and drop, for the seat on turn after its draws."""
+    mob = state.mobs[seat]
+    fixed = {"seat": seat}
+    out: list[Move] = []
+    for crook in mob.crooks:
+        card, name = crook.card, state.label(crook.card)
+        if card == mob.boss:
+            continue
+        out.append(Move("drop", f"Drop {name} to the center", {**fixed, "card": card},
+                        group="drop"))
+        if not crook.token:
+            continue
+        if crook.superior is not None:
+            strength = power(state, seat, card)
+            below = mob.below(card)
+            unders = [u for u in placed(mob) if u != crook.superior and u not in below
+                      and u != card and placement_problem(state, seat, strength, u) is None]
+            if unders:
+                out.append(Move("move", f"Move {name}", {**fixed, "card": card},
+                                (_one("under", "Under whom?", state, unders),), group="move"))
+        if crook.unhappy:
+            liked = [h.card for h in mob.rackets
+                     if likes(state.card(card).weakness, state.card(h.card).type)]
+            if liked:
+                out.append(Move("visit", f"{name} visits a Racket", {**fixed, "card": card},
+                                (_one("racket", "Which Racket?", state, liked),),
+                                group="visit"))
+        if is_lieutenant(mob, card) and mob.boss is not None:
+            price = 2 * power(state, seat, mob.boss)
+            retire = Move("retire_boss", f"{name} retires the Boss ({price} G)",
+                          {**fixed, "card": card}, group="retire")
+            if mob.money < price:
+                retire = Move("retire_boss", retire.label, retire.fixed, group="retire",
+                              allowed=False, why=f"The going-away present is {price} G: you "
+                              "do not have it.")
+            out.append(retire)
+    return out
+
+
+def _specials(state: State, seat: int) -> list[Move]:
+    specials = list(dict.fromkeys(state.mobs[seat].specials))
+    if not specials:
+        return []
+    return [Move("play_special", "Play a Special", {"seat": seat},
+                 (_one("card", "Which Special?", state, specials),))]
+
+
+def _free_moves(state: State, seat: int) -> list[Move]:
+    """Gifts, Specials, claims and leaving: any time in the game, by anyone."""
+    mob = state.mobs[seat]
+    out = _specials(state, seat)
+    for to, other in enumerate(state.mobs):
+        if to == seat or other.out:
+            continue
+        fixed = {"seat": seat, "to": to}
+        if state.offer is not None:
+            break
+        if mob.money >= 1:
+            out.append(Move("give", f"Give money to {state.seats[to]}", fixed,
+                            (Param("money", "How much?", "number", minimum=1,
+                                   maximum=mob.money),), group="give"))
+        cards = [h.card for h in mob.rackets] + list(dict.fromkeys(mob.specials))
+        if state.war is None and state.turn in (seat, to):
+            cards += [c.card for c in mob.crooks if c.card != mob.boss and c.token]
+        if cards:
+            out.append(Move("give", f"Give a card to {state.seats[to]}", fixed,
+                            (_one("card", "Which card?", state, cards),), group="give"))
+    for gone, other in enumerate(state.mobs):
+        if other.out and other.wiped_by == seat and other.rackets:
+            tokens = [c.card for c in mob.crooks if c.token]
+            tokens += [h.card for h in mob.rackets if h.token]
+            rackets = Param("rackets", "Which Rackets?", "some",
+                            _cards(state, [h.card for h in other.rackets]), fewest=0)
+            label = f"Claim {state.seats[gone]}'s Rackets"
+            fixed = {"seat": seat, "from": gone}
+            out.append(Move("claim", label, fixed, (rackets,), group="claim"))
+            if tokens:
+                out.append(Move("claim", label, fixed, (rackets, Param(
+                    "tokens", "Spend the tokens of", "some", _cards(state, tokens),
+                    fewest=0)), group="claim"))
+    if state.offer is not None and seat in state.offer[:2]:
+        out.append(Move("leave", "Leave the game", {"seat": seat}, allowed=False,
+                        why="Call off the Crook offer first."))
+    else:
+        out.append(Move("leave", "Leave the game", {"seat": seat}))
+    return out
+
+
+def _host_moves(state: State) -> list[Move]:
+    """The setup, entered by the host: Mobs, auction sales, the center, the start."""
+    free = [c for c in catalog("crime_lords").cards if not in_play(state, c.id)]
+    out: list[Move] = []
+    mobs = [c.id for c in free if c.kind == "mob"]
+    for seat, mob in enumerate(state.mobs):
+        name = state.seats[seat]
+        if mob.mob_card is None and mobs:
+            out.append(Move("take_mob", f"{name}'s Mob", {"seat": seat},
+                            (_one("card", "Which Mob card?", state, mobs),), group="take_mob"))
+        sold = [c.id for c in free if c.kind != "mob" and _for_sale(state, c.id, c.kind)]
+        if sold:
+            out.append(Move("buy", f"{name} won a card", {"seat": seat}, (
+                _one("card", "Which card?", state, sold),
+                Param("price", "For how much?", "number", minimum=0,
+                      maximum=mob.auction_money)), group="buy"))
+    center = [c.id for c in free if c.kind in ("crook", "racket") and state.known(c.id)]
+    if center:
+        out.append(Move("uncontrolled", "Turn up a card in the center", {},
+                        (_one("card", "Which card?", state, center),)))
+    problem = start_problem(state)
+    first = Param("first", "Who plays first?",
+                  choices=tuple(Choice(x, n) for x, n in enumerate(state.seats)))
+    out.append(Move("start", "Start the game", {}, (first,)) if problem is None else
+               Move("start", "Start the game", {}, allowed=False, why=problem))
+    return out
+
+
+def _for_sale(state: State, card: str, kind: str) -> bool:
+    """Whether the auction may still sell ``card`` without stats typed now."""
+    most = auction_limit(state, kind)
+    if most is not None and auctioned(state, kind) >= most:
+        return False
+    return kind == "special" or state.known(card)
