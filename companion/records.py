@@ -154,6 +154,8 @@ def replay_lines(lines: Iterable[str]) -> Replay:
                 continue
             assert session is not None
             t, action = _action(obj, session.last_t)
+            if header.version < 2 and session.engine.actions is not None:
+                action = session.engine.actions.declared(action)  # v1 ignored unknown keys
             session, _ = session.preview_deadlines(t)
             session, _ = session.preview(action, t)
         except IllegalAction as exc:

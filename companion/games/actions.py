@@ -320,6 +320,16 @@ class ActionSet:
         built: GameAction = _build(kind, raw, 0, kind.label or "That action")
         return built
 
+    def declared(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """``raw`` without the keys its action does not declare: how a record of format
+        version 1 was read (unknown keys were ignored then; now they are refused)."""
+        do = raw.get("do")
+        kind = self.kinds.get(do) if isinstance(do, str) else None
+        if kind is None:
+            return dict(raw)
+        keys = {i.key for i in fields_of(kind)} | {"do", "t"}
+        return {k: v for k, v in raw.items() if k in keys}
+
     def json_schema(self) -> dict[str, Any]:
         """A JSON Schema (draft 2020-12) of every action line of this game (without ``t``)."""
         return {"$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -129,3 +129,16 @@ def test_the_table_refuses_wrong_actions_before_storing() -> None:
     assert table.process(Command("action", {"action": {"do": "add", "n": 1}},
                                  source=Source.of_seat(1))).accepted
     assert [b.action["n"] for b in table.session.batches] == [2, 1]  # type: ignore[union-attr]
+
+
+def test_a_version_1_record_ignores_keys_its_actions_do_not_declare() -> None:
+    """Format 1 ignored unknown keys (they were refused only from format 2 on)."""
+    from companion.records import RecordError, replay_lines
+
+    games.register(tally.engine)
+    head = '{"record": "table-companion", "version": %d, "game": "tally", "seats": 2}'
+    line = '{"t": 1, "do": "add", "n": 3, "note": "an old key"}'
+    replay = replay_lines([head % 1, line])
+    assert replay.state["total"] == 3
+    with pytest.raises(RecordError, match="line 2"):
+        replay_lines([head % 2, line])

@@ -1,38 +1,19 @@
 """The Nasty 7 (*Die fiesen 7*): the count, skips, the 3-second rule, accusations, stacks.
 
 A pure engine (``engine``, a ``companion.games.engine.Engine``); the rules and every
-interpretation are in ``docs/rules/nasty7.md``. Actions (record lines without ``t``):
+interpretation are in ``docs/rules/nasty7.md``. Every action is declared once in
+``actions.py`` (``ACTIONS``; record lines without ``t``): ``play`` (the camera, or the
+host by hand), ``accuse`` (a seat, or the host entering a whole accusation), the host's
+``rule``, ``withdraw``, ``mistake``, ``hesitation`` and corrections (``reassign``,
+``replace_card``, ``missed_card``), a seat's ``word`` (the nasty rule) and
+``deadline`` (the 3-second rule, or the end of the game after a seat's last card).
 
-- ``{"do": "play", "card": id}`` by the seat whose turn it is; optional ``"seat"`` (a
-  different seat marks an out-of-turn play: that seat takes the pile) and ``"serial"``
-  (the physical card, so the same card cannot be played twice while on the pile).
-- ``{"do": "accuse", "by": [seats], "against": seat, "upheld": bool}`` settles at once;
-  without ``upheld`` it opens a pending accusation (the count is revealed, the clock
-  stops) that more seats may join with further ``accuse`` actions, settled by
-  ``{"do": "rule", "upheld": bool}`` or dropped by ``{"do": "withdraw"}``.
-  An accusation may name what it alleges: ``"kind"`` ``wrong_number``, ``wrong_word``,
-  ``spoke_on_gun`` or ``hesitation``.
-- ``{"do": "mistake", "seat": s, "kind": "wrong_number"|"wrong_word"|"spoke_on_gun"}``.
-- Host corrections (never from a phone): ``{"do": "reassign", "by": s}`` (the last card
-  was played by ``s``: a seat that was not to play takes the pile), ``{"do":
-  "replace_card", "card": id}`` (the last card was misread), ``{"do": "missed_card",
-  "card": id}`` (optional ``"at"``: when it landed; the camera missed a card of the seat
-  to play), ``{"do": "hesitation"}`` (optional ``"against"``: the seat to play hesitated,
-  recorded by hand).
-- ``{"do": "word", "text": "..."}`` (option ``nasty``; optional ``"seat"``).
-- ``{"do": "deadline"}`` at ``next_deadline``: the hesitation rule (or, after a seat's
-  last card, the end of the game).
-
-Views: ``public_view`` (the table: ``status``, ``seats`` with card counts, ``turn``,
-``skipping``, ``pile``, ``top``, ``word``, ``deadline``/``timer`` for the hesitation bar,
-``accusation``, ``revealed_count``/``revealed`` only on an accusation or a penalty, never
-the running count during play), ``seat_view`` (adds ``you``, ``your_cards``,
-``your_turn``, ``you_skip``, ``can_accuse``, ``choose_word``) and ``state_json`` (the
-referee: everything). Every key is documented in ``companion.games.nasty7.views``.
-
-The package: ``state`` (options, ``State``, the count), ``events``, ``decide`` (the
-rules and penalties), ``fold`` (``apply``), ``views`` and ``inputs`` (camera tags and
-buttons).
+The package, one role per module: ``state`` (``Options``, ``parse_options``,
+``upgrade_options``, ``State``, ``start``, the count), ``actions``, ``events``,
+``decide`` (the rules and penalties; ``outcome``, ``next_deadline``), ``fold``
+(``apply`` through ``_APPLY``), ``moves`` (what each seat and the host may do now, what
+the table waits for), ``views`` (public view, secrets, log, scores, referee, signals),
+``inputs`` (camera tags and buttons) and ``describe`` (sentences, option labels).
 """
 
 from __future__ import annotations
@@ -44,6 +25,7 @@ from companion.games.nasty7.describe import OPTION_SPECS, describe
 from companion.games.nasty7.events import EVENT_TYPES, Event
 from companion.games.nasty7.fold import apply
 from companion.games.nasty7.inputs import action_for_input
+from companion.games.nasty7.moves import moves, waiting
 from companion.games.nasty7.state import (
     CARDS,
     DEFAULT_OPTIONS,
@@ -51,13 +33,14 @@ from companion.games.nasty7.state import (
     MISTAKES,
     PILE_REASONS,
     MistakeKind,
+    Options,
     PileReason,
-    Rules,
     State,
     number_for,
     start,
+    upgrade_options,
 )
-from companion.games.nasty7.views import public_view, seat_view, signals, state_json
+from companion.games.nasty7.views import log, public_view, scores, secrets, signals, state_json
 
 __all__ = [
     "CARDS",
@@ -67,7 +50,7 @@ __all__ = [
     "Event",
     "MistakeKind",
     "PileReason",
-    "Rules",
+    "Options",
     "State",
     "engine",
     "number_for",
@@ -87,11 +70,17 @@ engine: Engine[State, Event] = Engine(
     outcome=outcome,
     next_deadline=next_deadline,
     public_view=public_view,
-    seat_view=seat_view,
+    secrets=secrets,
+    waiting=waiting,
     state_json=state_json,
     signals=signals,
     action_for_input=action_for_input,
     describe=describe,
     option_specs=OPTION_SPECS,
     actions=ACTIONS,
+    moves=moves,
+    log=log,
+    scores=scores,
+    upgrade_options=upgrade_options,
+    features=frozenset({"camera_demo", "dispute_clips", "editable_counts"}),
 )

@@ -1,22 +1,152 @@
-"""The Nasty 7: the keys each action takes (``companion.games.schema``).
+"""The Nasty 7: every action, declared once as a frozen dataclass (``ACTIONS``).
 
-One entry per action ``decide`` handles.
+Record lines, phone posts, the host's forms and the camera (``inputs.py``) all pass
+through ``ACTIONS.parse``. The accusers of ``accuse`` and the player of ``reassign`` are
+the record key ``by``, older than ``GameAction.by`` (who may send an action): their field
+is ``by_``, which records write ``by`` (``companion.games.actions.key_of``).
 """
 
 from __future__ import annotations
 
-from companion.games.schema import MAX, ActionSchema, Key
+from dataclasses import dataclass, field
+from typing import Annotated, ClassVar, Literal
 
-ACTIONS: dict[str, ActionSchema] = {
-    "accuse": {"against": Key(), "by": Key(), "kind": Key("str"), "upheld": Key()},
-    "deadline": {},
-    "hesitation": {"against": Key()},
-    "missed_card": {"ago": Key(), "at": Key(), "card": Key("str")},
-    "mistake": {"kind": Key("str")},
-    "play": {"card": Key("str"), "serial": Key("int", -MAX, MAX)},
-    "reassign": {"by": Key()},
-    "replace_card": {"card": Key("str")},
-    "rule": {"upheld": Key()},
-    "withdraw": {},
-    "word": {"text": Key("str")},
-}
+from companion.games.actions import MAX, ActionSet, GameAction, Sender, Spec
+from companion.games.nasty7.state import CARDS, AccuseKind, MistakeKind
+
+#: a card of the game, by its id (players read its printed name)
+Card = Literal["racketeer", "twin_racketeer", "phone", "twin_phone", "gun"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Play(GameAction):
+    """A card landed on the pile: by the player to play, or by ``seat`` out of turn.
+
+    ``serial`` is the physical card's number (the camera's): the same card cannot be on
+    the pile twice. The host may enter a card by hand (the camera missed or is off).
+    """
+
+    do: ClassVar[str] = "play"
+    label: ClassVar[str] = "Play a card"
+    by: ClassVar[Sender] = "table"
+    card: Annotated[Card, Spec("the card")]
+    seat: Annotated[int, Spec("who played it", 0, 11)] | None = None
+    serial: Annotated[int, Spec("the card's number", 0, MAX)] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Accuse(GameAction):
+    """Accuse the player of the last card (or join the waiting accusation).
+
+    ``kind`` says what is alleged; with ``upheld`` (the host's entry) it is settled at
+    once, else the count is revealed and the host rules.
+    """
+
+    do: ClassVar[str] = "accuse"
+    label: ClassVar[str] = "Accuse"
+    by: ClassVar[Sender] = "seat"
+    by_: Annotated[tuple[int, ...] | int, Spec("the list of accusers", 0, 11)]
+    against: Annotated[int, Spec("the accused player", 0, 11)] | None = None
+    kind: Annotated[AccuseKind, Spec("what is alleged")] | None = None
+    upheld: Annotated[bool, Spec("the ruling")] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rule(GameAction):
+    """The host rules on the waiting accusation: upheld (the accused takes the pile) or not."""
+
+    do: ClassVar[str] = "rule"
+    label: ClassVar[str] = "Rule on the accusation"
+    by: ClassVar[Sender] = "host"
+    upheld: Annotated[bool, Spec("the ruling")]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Withdraw(GameAction):
+    """The host drops the waiting accusation: no penalty, the clock starts again."""
+
+    do: ClassVar[str] = "withdraw"
+    label: ClassVar[str] = "Withdraw the accusation"
+    by: ClassVar[Sender] = "host"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mistake(GameAction):
+    """The host records a mistake of ``seat``: it takes the pile and starts the next round."""
+
+    do: ClassVar[str] = "mistake"
+    label: ClassVar[str] = "Record a mistake"
+    by: ClassVar[Sender] = "host"
+    seat: Annotated[int, Spec("who made the mistake", 0, 11)] = field()
+    kind: Annotated[MistakeKind, Spec("the mistake")]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Word(GameAction):
+    """Nasty rule: the first player of a phone this round chooses the word for phones."""
+
+    do: ClassVar[str] = "word"
+    label: ClassVar[str] = "Choose the phone word"
+    text: Annotated[str, Spec("the word", open=True, max_len=200)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reassign(GameAction):
+    """The host: the last card was played by ``by``; a player not to play takes the pile."""
+
+    do: ClassVar[str] = "reassign"
+    label: ClassVar[str] = "Give the last card to another player"
+    by: ClassVar[Sender] = "host"
+    by_: Annotated[int, Spec("who played it", 0, 11)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReplaceCard(GameAction):
+    """The host: the camera misread the last card; it was ``card``."""
+
+    do: ClassVar[str] = "replace_card"
+    label: ClassVar[str] = "Correct the last card"
+    by: ClassVar[Sender] = "host"
+    card: Annotated[Card, Spec("the card")]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MissedCard(GameAction):
+    """The host: the camera missed a card of the player to play; it joins the pile now.
+
+    ``ago`` (seconds) or ``at`` (game time) say when it landed: after the card before.
+    """
+
+    do: ClassVar[str] = "missed_card"
+    label: ClassVar[str] = "Add a card the camera missed"
+    by: ClassVar[Sender] = "host"
+    card: Annotated[Card, Spec("the card")]
+    ago: Annotated[float, Spec("the time since it landed", 0, 60, open=True)] | None = None
+    at: Annotated[float, Spec("when it landed", 0, MAX, open=True)] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hesitation(GameAction):
+    """The host saw the player to play hesitate (``against``: that player, to check)."""
+
+    do: ClassVar[str] = "hesitation"
+    label: ClassVar[str] = "The player to play hesitated"
+    by: ClassVar[Sender] = "host"
+    against: Annotated[int, Spec("the player who hesitated", 0, 11)] | None = None
+
+
+assert set(Card.__args__) == set(CARDS)  # type: ignore[attr-defined]
+
+ACTIONS = ActionSet(
+    "The Nasty 7",
+    Play,
+    Accuse,
+    Rule,
+    Withdraw,
+    Mistake,
+    Word,
+    Reassign,
+    ReplaceCard,
+    MissedCard,
+    Hesitation,
+)

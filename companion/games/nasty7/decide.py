@@ -8,9 +8,23 @@ understands. ``outcome`` and ``next_deadline`` answer the engine's queries.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
-from companion.games.base import Action, IllegalAction, Outcome, get_int, get_str, require
+from companion.games.actions import Deadline, GameAction
+from companion.games.base import Action, IllegalAction, Outcome, require
+from companion.games.nasty7.actions import (
+    ACTIONS,
+    Accuse,
+    Hesitation,
+    MissedCard,
+    Mistake,
+    Play,
+    Reassign,
+    ReplaceCard,
+    Rule,
+    Withdraw,
+    Word,
+)
 from companion.games.nasty7.events import (
     AccusationOpened,
     AccusationRuled,
@@ -28,12 +42,9 @@ from companion.games.nasty7.events import (
 )
 from companion.games.nasty7.fold import ALLEGED, apply
 from companion.games.nasty7.state import (
-    ACCUSE_KINDS,
-    CARDS,
     MISTAKES,
     TWINS,
     Accusation,
-    MistakeKind,
     PileReason,
     State,
     card_phrase,
@@ -45,22 +56,18 @@ from companion.games.nasty7.state import (
 
 def decide(state: State, action: Action, now: float) -> list[Event]:
     """The events ``action`` causes at game time ``now``, or ``IllegalAction`` why not."""
-    do = get_str(action, "do")
-    handler = _HANDLERS.get(do)
-    if handler is None:
-        known = ", ".join(sorted(_HANDLERS))
-        raise IllegalAction(f"The Nasty 7 has no action {do!r}; use one of: {known}")
+    act = ACTIONS.parse(action)
     if state.over:
         raise IllegalAction(
             f"The game is over: {_names(state, state.winners)} won. Start a new game to play again."
         )
-    return handler(state, action, now)
+    return _HANDLERS[type(act)](state, act, now)
 
 
-def _decide_play(state: State, action: Action, now: float) -> list[Event]:
-    card = _card(state, action)
-    seat = _seat(state, action, "seat") if action.get("seat") is not None else state.turn
-    serial = _serial(action)
+def _decide_play(state: State, action: Play, now: float) -> list[Event]:
+    card = _card(state, action.card)
+    seat = _seat(state, action.seat) if action.seat is not None else state.turn
+    serial = action.serial
     _require_no_accusation(state)
     if state.finisher is not None:  # the next play: the finisher's last card stood
         return [GameEnded((state.finisher,))]
@@ -81,11 +88,11 @@ def _out_of_turn(state: State, seat: int) -> PileReason:
     return "played_when_skipping" if seat == state.skipped else "out_of_turn"
 
 
-def _decide_reassign(state: State, action: Action, now: float) -> list[Event]:
+def _decide_reassign(state: State, action: Reassign, now: float) -> list[Event]:
     """The host: the last card was played by ``by``; a seat that was not to play takes the pile."""
     _require_host(action)
     before, card = _last_card(state, "say who played it")
-    seat = _seat(state, action, "by")
+    seat = _seat(state, action.by_)
     require(
         seat != card.seat,
         f"The last card is already booked to {state.seats[seat]}.",
@@ -98,30 +105,28 @@ def _decide_reassign(state: State, action: Action, now: float) -> list[Event]:
     return _close(state, events)
 
 
-def _decide_replace_card(state: State, action: Action, now: float) -> list[Event]:
+def _decide_replace_card(state: State, action: ReplaceCard, now: float) -> list[Event]:
     """The host: the camera misread the last card; it was ``card``."""
     _require_host(action)
     _, last = _last_card(state, "correct it")
-    card = _card(state, action)
+    card = _card(state, action.card)
     require(card != last.card, f"The last card is already {card_phrase(card)}.")
     return [CardReplaced(card)]
 
 
-def _decide_missed_card(state: State, action: Action, now: float) -> list[Event]:
+def _decide_missed_card(state: State, action: MissedCard, now: float) -> list[Event]:
     """The host: the camera missed a card of the seat to play; it joins the pile now."""
     _require_host(action)
-    card = _card(state, action)
+    card = _card(state, action.card)
     _require_no_accusation(state)
     if state.finisher is not None:  # a card after the finisher's last: the game ended
         return [GameEnded((state.finisher,))]
     earliest = state.landed[-1] if state.landed else 0.0
     landed = now
-    if action.get("ago") is not None:  # the host's "about n seconds ago": after the last card
-        ago = _time(action, "ago")
-        require(0 <= ago <= 60, "'ago' must be seconds between 0 and 60.")
-        landed = max(earliest, round(now - ago, 6))
-    if action.get("at") is not None:
-        landed = _time(action, "at")
+    if action.ago is not None:  # the host's "about n seconds ago": after the last card
+        landed = max(earliest, round(now - action.ago, 6))
+    if action.at is not None:
+        landed = float(action.at)
         require(
             earliest <= landed <= now,
             f"The missed card must have landed after the last card ({earliest:.1f} s) "
@@ -132,27 +137,29 @@ def _decide_missed_card(state: State, action: Action, now: float) -> list[Event]
     return [MissedCardAdded(seat, card, landed, now)]
 
 
-def _decide_accuse(state: State, action: Action, now: float) -> list[Event]:
-    by = _seat_list(state, action)
-    kind = get_str(action, "kind", ACCUSE_KINDS) if action.get("kind") is not None else ""
-    upheld = action.get("upheld")
-    require(upheld is None or isinstance(upheld, bool), "'upheld' must be true or false.")
-    events: list[Event]
+def _decide_accuse(state: State, action: Accuse, now: float) -> list[Event]:
+    by = _seat_list(state, action.by_)
+    kind = action.kind or ""
+    require(
+        action.upheld is None or action.seat is None,
+        "Only the host rules on an accusation: accuse, and the host rules.",
+    )
     pending = state.accusation
     if pending is None:
         require(
             bool(state.pile) and state.last_player is not None,
             "No card is on the pile: there is nothing to accuse anyone of yet.",
         )
-        against = _seat(state, action, "against")
+        against = _seat(state, action.against) if action.against is not None else None
         require(
             against == state.last_player,
             f"Only the player of the last card ({_names(state, (state.last_player or 0,))}) "
             "can be accused; record anything else as a mistake.",
         )
-        events = [AccusationOpened(by, against, kind)]
+        assert against is not None
+        events: list[Event] = [AccusationOpened(by, against, kind)]
     else:
-        against = _seat(state, action, "against") if "against" in action else pending.against
+        against = _seat(state, action.against) if action.against is not None else pending.against
         require(
             against == pending.against,
             f"An accusation against {state.seats[pending.against]} waits for the host's "
@@ -167,40 +174,37 @@ def _decide_accuse(state: State, action: Action, now: float) -> list[Event]:
         new = tuple(s for s in by if s not in pending.by)
         events = [AccusersJoined(new)] if new else []
     require(against not in by, f"{state.seats[against]} cannot accuse themselves.")
-    if upheld is None:
+    if action.upheld is None:
         require(
             bool(events),
             f"{_names(state, by)} already accused {state.seats[against]}: the host must now rule.",
         )
         return events
-    return _rule(state, events, upheld, now)
+    return _rule(state, events, action.upheld, now)
 
 
-def _decide_rule(state: State, action: Action, now: float) -> list[Event]:
+def _decide_rule(state: State, action: Rule, now: float) -> list[Event]:
     require(state.accusation is not None, "No accusation is waiting for a ruling.")
     _require_host(action)
-    upheld = action.get("upheld")
-    require(isinstance(upheld, bool), "'upheld' must be true or false.")
-    return _rule(state, [], bool(upheld), now)
+    return _rule(state, [], action.upheld, now)
 
 
-def _decide_withdraw(state: State, action: Action, now: float) -> list[Event]:
+def _decide_withdraw(state: State, action: Withdraw, now: float) -> list[Event]:
     require(state.accusation is not None, "No accusation is waiting: nothing to withdraw.")
     _require_host(action)
     return [AccusationWithdrawn(now)]
 
 
-def _decide_mistake(state: State, action: Action, now: float) -> list[Event]:
-    seat = _seat(state, action, "seat")
-    kind = cast(MistakeKind, get_str(action, "kind", MISTAKES))
+def _decide_mistake(state: State, action: Mistake, now: float) -> list[Event]:
+    seat = _seat(state, action.seat)
     _require_no_accusation(state)
     require(
         bool(state.pile), "No card is on the pile: a mistake counts only after a card was played."
     )
-    return _close(state, _penalty(state, seat, kind, now))
+    return _close(state, _penalty(state, seat, action.kind, now))
 
 
-def _decide_hesitation(state: State, action: Action, now: float) -> list[Event]:
+def _decide_hesitation(state: State, action: Hesitation, now: float) -> list[Event]:
     """The host saw the seat to play hesitate (camera off, or the clock was not running)."""
     _require_host(action)
     _require_no_accusation(state)
@@ -208,10 +212,9 @@ def _decide_hesitation(state: State, action: Action, now: float) -> list[Event]:
         bool(state.pile),
         "No card is on the pile: the first card of a round may take its time.",
     )
-    if action.get("against") is not None:
-        seat = _seat(state, action, "against")
+    if action.against is not None:
         require(
-            seat == state.turn,
+            _seat(state, action.against) == state.turn,
             f"Only the player to play ({state.seats[state.turn]}) can hesitate now.",
         )
     if state.finisher is not None:  # the finisher's last card stood
@@ -219,16 +222,17 @@ def _decide_hesitation(state: State, action: Action, now: float) -> list[Event]:
     return _close(state, _penalty(state, state.turn, "hesitation", now))
 
 
-def _decide_word(state: State, action: Action, now: float) -> list[Event]:
+def _decide_word(state: State, action: Word, now: float) -> list[Event]:
+    word = state.options.word
     require(
-        state.rules.nasty,
-        f"The nasty rule is off: phones are answered with "
-        f"'{state.rules.word}'. Start a game with the option nasty to choose words.",
+        state.options.nasty,
+        f"The nasty rule is off: phones are answered with '{word}'. Start a game with "
+        "the nasty rule to choose words.",
     )
     require(
-        state.round_no >= state.rules.nasty_from,
-        f"The first round is played with '{state.rules.word}': players choose the word "
-        f"from round {state.rules.nasty_from}.",
+        state.round_no >= state.options.nasty_from,
+        f"The first round is played with '{word}': players choose the word "
+        f"from round {state.options.nasty_from}.",
     )
     chooser = state.word_seat
     require(
@@ -238,17 +242,17 @@ def _decide_word(state: State, action: Action, now: float) -> list[Event]:
     )
     assert chooser is not None
     require(not state.word_set, f"The word for this round is already '{state.word}'.")
-    if action.get("seat") is not None:
+    if action.seat is not None:
         require(
-            _seat(state, action, "seat") == chooser,
+            _seat(state, action.seat) == chooser,
             f"Only {state.seats[chooser]} (first phone of the round) chooses the word.",
         )
-    text = get_str(action, "text").strip()
+    text = action.text.strip()
     require(0 < len(text) <= 60, "The word must be 1 to 60 characters long.")
     return [WordSet(chooser, text)]
 
 
-def _decide_deadline(state: State, action: Action, now: float) -> list[Event]:
+def _decide_deadline(state: State, action: Deadline, now: float) -> list[Event]:
     due = next_deadline(state)
     require(due is not None and now >= due, "No deadline is due now.")
     if state.finisher is not None:  # nobody contested the last card in time
@@ -256,18 +260,21 @@ def _decide_deadline(state: State, action: Action, now: float) -> list[Event]:
     return _close(state, _penalty(state, state.turn, "hesitation", now))
 
 
-_HANDLERS: dict[str, Callable[[State, Action, float], list[Event]]] = {
-    "play": _decide_play,
-    "accuse": _decide_accuse,
-    "rule": _decide_rule,
-    "withdraw": _decide_withdraw,
-    "mistake": _decide_mistake,
-    "word": _decide_word,
-    "deadline": _decide_deadline,
-    "reassign": _decide_reassign,
-    "replace_card": _decide_replace_card,
-    "missed_card": _decide_missed_card,
-    "hesitation": _decide_hesitation,
+Handler = Callable[[State, Any, float], list[Event]]
+
+#: action class -> its handler; every handler is ``(state, action, now) -> events``
+_HANDLERS: dict[type[GameAction], Handler] = {
+    Play: _decide_play,
+    Accuse: _decide_accuse,
+    Rule: _decide_rule,
+    Withdraw: _decide_withdraw,
+    Mistake: _decide_mistake,
+    Word: _decide_word,
+    Deadline: _decide_deadline,
+    Reassign: _decide_reassign,
+    ReplaceCard: _decide_replace_card,
+    MissedCard: _decide_missed_card,
+    Hesitation: _decide_hesitation,
 }
 
 
@@ -278,7 +285,7 @@ def _penalty(state: State, seat: int, why: PileReason, now: float) -> list[Event
     """``seat`` takes the pile and starts; even nastier adds the opponents' top cards."""
     events: list[Event] = [PileTaken((seat,), (len(state.pile),), seat, why, seat, now)]
     first_card = len(state.pile) == 1 and state.last_player == seat == state.round_starter
-    if state.rules.even_nastier and first_card and why in MISTAKES + ("upheld",):
+    if state.options.even_nastier and first_card and why in MISTAKES + ("upheld",):
         givers = tuple(s for s, n in enumerate(state.stacks) if s != seat and n > 0)
         if givers:
             events.append(PenaltyCardsGiven(seat, givers))
@@ -358,24 +365,19 @@ def _accuse_phrase(state: State, by: Sequence[int]) -> str:
     return f"{_names(state, by)} {'accuses' if len(by) == 1 else 'accuse'}"
 
 
-def _seat(state: State, action: Action, key: str) -> int:
-    return get_int(action, key, lo=0, hi=state.n_seats - 1)
+def _seat(state: State, seat: int) -> int:
+    """``seat`` if the game has it (actions allow up to 12 seats; a game has 2 to 6)."""
+    require(0 <= seat < state.n_seats, f"This game has {state.n_seats} players, not {seat + 1}.")
+    return seat
 
 
-def _card(state: State, action: Action) -> str:
-    card = get_str(action, "card", CARDS)
+def _card(state: State, card: str) -> str:
     require(
-        not (state.rules.no_twins and card in TWINS),
-        "This game is played without twins (option no_twins): take the twin cards out of the deck.",
+        not (state.options.no_twins and card in TWINS),
+        "This game is played without twins (the version for younger players): "
+        "take the twin cards out of the deck.",
     )
     return card
-
-
-def _time(action: Action, key: str) -> float:
-    value = action.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise IllegalAction(f"'{key}' must be a game time in seconds, got {value!r}")
-    return float(value)
 
 
 def _last_card(state: State, what: str) -> tuple[State, CardPlayed]:
@@ -390,30 +392,20 @@ def _last_card(state: State, what: str) -> tuple[State, CardPlayed]:
     return before, card
 
 
-def _serial(action: Action) -> int | None:
-    if action.get("serial") is None:
-        return None
-    return get_int(action, "serial", lo=0)
-
-
-def _seat_list(state: State, action: Action) -> tuple[int, ...]:
-    raw: Any = action.get("by")
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        raw = [raw]
-    require(
-        isinstance(raw, list | tuple) and len(raw) > 0,
-        "'by' must list the accusing seats, e.g. [0, 2].",
-    )
-    seats = tuple(_seat(state, {"by": s}, "by") for s in raw)
-    require(len(set(seats)) == len(seats), "'by' names a seat twice.")
+def _seat_list(state: State, raw: tuple[int, ...] | int) -> tuple[int, ...]:
+    seats = (raw,) if isinstance(raw, int) else raw
+    require(len(seats) > 0, "Choose who accuses first.")
+    for seat in seats:
+        _seat(state, seat)
+    require(len(set(seats)) == len(seats), "The same player is named twice among the accusers.")
     return seats
 
 
-def _require_host(action: Action) -> None:
+def _require_host(action: GameAction) -> None:
     """Rulings come from the host: a seat's phone adds its ``seat`` and is refused."""
     require(
-        action.get("seat") is None,
-        "Only the host rules on an accusation: use the host's phone or buttons.",
+        action.seat is None,
+        "Only the host rules on an accusation or corrects a card: use the host's phone.",
     )
 
 

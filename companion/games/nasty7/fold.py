@@ -1,14 +1,15 @@
 """The Nasty 7: ``apply(state, event)``, the projector that folds one event into a state.
 
-Besides the table, the fold keeps ``note`` (the last thing that happened, in words: the
-host's Undo names it), the round's landing times and the latest ``Dispute`` (for the
+``_APPLY`` is the fold table (event type -> its function). Besides the table, the fold
+keeps ``log`` (the recent lines, in words; the last one is what the host's Undo names), the round's landing times and the latest ``Dispute`` (for the
 replay clip), and the state before the last card (so the host can correct that card).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from companion.games.nasty7.events import (
     AccusationOpened,
@@ -57,46 +58,58 @@ ALLEGED = {
 }
 
 
+#: how many recent lines the state keeps (``State.log``)
+MAX_LOG = 12
+
+
 def apply(state: State, event: Event) -> State:
-    """The state after ``event`` (one of ``event_types``)."""
-    after = _apply(state, event)
-    note = event_sentence(event, state.seats) or state.note
+    """The state after ``event`` (one of ``EVENT_TYPES``), through the fold table."""
+    fold = _APPLY.get(type(event))
+    if fold is None:
+        raise TypeError(f"not a Nasty 7 event: {event!r}")
+    after = fold(state, event)
+    line = event_sentence(event, state.seats)
+    log = (*state.log, line)[-MAX_LOG:] if line else state.log
     if isinstance(event, CardPlayed | CardReassigned | CardReplaced | MissedCardAdded):
-        return replace(after, note=note)
-    return replace(after, note=note, before_card=None, last_card=None)
+        return replace(after, log=log)
+    return replace(after, log=log, before_card=None, last_card=None)
 
 
-def _apply(state: State, event: Event) -> State:
-    if isinstance(event, CardPlayed):
-        return _apply_card(state, event)
-    if isinstance(event, PileTaken):
-        return _apply_pile(state, event)
-    if isinstance(event, CardReassigned | CardReplaced):
-        return _apply_correction(state, event)
-    if isinstance(event, MissedCardAdded):
-        card = CardPlayed(event.seat, event.card, event.landed)
-        return replace(_apply_card(state, card), timer_from=event.at)
-    if isinstance(event, AccusationOpened):
-        reveal = Reveal(state.figures, "accusation", event.against)
-        acc = Accusation(event.by, event.against, event.kind)
-        return replace(state, accusation=acc, reveal=reveal)
-    if isinstance(event, AccusersJoined):
-        assert state.accusation is not None
-        acc = replace(state.accusation, by=state.accusation.by + event.by)
-        return replace(state, accusation=acc)
-    if isinstance(event, AccusationRuled):
-        return replace(state, accusation=None, dispute=_accusation_dispute(state, event))
-    if isinstance(event, AccusationWithdrawn):
-        return replace(state, accusation=None, reveal=None, timer_from=event.at)
-    if isinstance(event, PenaltyCardsGiven):
-        stacks = [n - 1 if s in event.by else n for s, n in enumerate(state.stacks)]
-        stacks[event.to] += len(event.by)
-        return replace(state, stacks=tuple(stacks))
-    if isinstance(event, WordSet):
-        return replace(state, word=event.text, word_set=True)
-    if isinstance(event, GameEnded):
-        return replace(state, over=True, winners=event.winners, timer_from=None)
-    raise TypeError(f"not a Nasty 7 event: {event!r}")
+def _apply_missed(state: State, e: MissedCardAdded) -> State:
+    card = CardPlayed(e.seat, e.card, e.landed)
+    return replace(_apply_card(state, card), timer_from=e.at)
+
+
+def _apply_opened(state: State, e: AccusationOpened) -> State:
+    reveal = Reveal(state.figures, "accusation", e.against)
+    return replace(state, accusation=Accusation(e.by, e.against, e.kind), reveal=reveal)
+
+
+def _apply_joined(state: State, e: AccusersJoined) -> State:
+    assert state.accusation is not None
+    return replace(state, accusation=replace(state.accusation, by=state.accusation.by + e.by))
+
+
+def _apply_ruled(state: State, e: AccusationRuled) -> State:
+    return replace(state, accusation=None, dispute=_accusation_dispute(state, e))
+
+
+def _apply_withdrawn(state: State, e: AccusationWithdrawn) -> State:
+    return replace(state, accusation=None, reveal=None, timer_from=e.at)
+
+
+def _apply_given(state: State, e: PenaltyCardsGiven) -> State:
+    stacks = [n - 1 if s in e.by else n for s, n in enumerate(state.stacks)]
+    stacks[e.to] += len(e.by)
+    return replace(state, stacks=tuple(stacks))
+
+
+def _apply_word(state: State, e: WordSet) -> State:
+    return replace(state, word=e.text, word_set=True)
+
+
+def _apply_ended(state: State, e: GameEnded) -> State:
+    return replace(state, over=True, winners=e.winners, timer_from=None)
 
 
 def _apply_card(state: State, e: CardPlayed) -> State:
@@ -104,7 +117,7 @@ def _apply_card(state: State, e: CardPlayed) -> State:
     stacks[e.seat] -= 1
     step = 2 if e.card in TWINS else 1
     word_seat = state.word_seat
-    nasty_from = state.rules.nasty_from
+    nasty_from = state.options.nasty_from
     if word_seat is None and e.card in PHONES and 0 < nasty_from <= state.round_no:
         word_seat = e.seat
     return replace(
@@ -162,7 +175,7 @@ def _apply_pile(state: State, e: PileTaken) -> State:
         round_no=state.round_no + 1,
         round_starter=e.starter,
         timer_from=None,
-        word=state.rules.word,
+        word=state.options.word,
         word_seat=None,
         word_set=False,
         reveal=Reveal(state.figures, e.why, e.offender),
@@ -183,6 +196,23 @@ def _accusation_dispute(state: State, e: AccusationRuled) -> Dispute | None:
     return Dispute(n, "accusation", acc.against, start, e.at, gap, e.upheld, acc.kind)
 
 
+#: the fold table: event type -> how it changes the state
+_APPLY: dict[type, Callable[[State, Any], State]] = {
+    CardPlayed: _apply_card,
+    PileTaken: _apply_pile,
+    CardReassigned: _apply_correction,
+    CardReplaced: _apply_correction,
+    MissedCardAdded: _apply_missed,
+    AccusationOpened: _apply_opened,
+    AccusersJoined: _apply_joined,
+    AccusationRuled: _apply_ruled,
+    AccusationWithdrawn: _apply_withdrawn,
+    PenaltyCardsGiven: _apply_given,
+    WordSet: _apply_word,
+    GameEnded: _apply_ended,
+}
+
+
 def cards(n: int) -> str:
     """The number of cards in words: "1 card", "5 cards"."""
     return f"{n} card" if n == 1 else f"{n} cards"
@@ -191,7 +221,7 @@ def cards(n: int) -> str:
 def event_sentence(e: Event, players: Sequence[str]) -> str:
     """One event in words with player and card names ("Ben played Twin racketeers"); ""
     for a ruling (the pile move that follows says it). The history's sentences
-    (``describe``) and the host's Undo (``note``) both use it."""
+    (``describe``) and the state's ``log`` (the host's Undo) both use it."""
 
     def n(seat: int) -> str:
         return players[seat] if 0 <= seat < len(players) else "someone"

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import Action, ButtonInput, IllegalAction, TableInput, TagInput
+from companion.games.actions import GameAction
+from companion.games.base import ButtonInput, IllegalAction, TableInput, TagInput
+from companion.games.nasty7.actions import ACTIONS, Accuse, Play, Rule
 from companion.games.nasty7.state import FIGURES, State
 
 
-def action_for_input(state: State, inp: TableInput) -> Action | None:
+def action_for_input(state: State, inp: TableInput) -> GameAction | None:
     """A card seen in zone ``pile`` is a play; a seat button accuses the last player.
 
     The host's ``confirm`` button upholds a waiting accusation, ``next`` rejects it.
@@ -30,27 +32,27 @@ def action_for_input(state: State, inp: TableInput) -> Action | None:
     if role == "seat" and isinstance(inp.seat, int):
         return _button_accuse(state, int(inp.seat))
     if role in ("confirm", "next") and state.accusation is not None:
-        return {"do": "rule", "upheld": role == "confirm"}
+        return Rule(upheld=role == "confirm")
     return None
 
 
-def _tag_play(state: State, inp: TagInput) -> Action:
+def _tag_play(state: State, inp: TagInput) -> GameAction:
     card = inp.card
     if card not in FIGURES:
-        raise IllegalAction(f"{card!r} is not a card of The Nasty 7: take it off the pile.")
+        raise IllegalAction("That card is not a card of The Nasty 7: take it off the pile.")
     serial = inp.serial
     if isinstance(serial, int) and serial in state.pile_serials:
         raise IllegalAction(
             f"Card #{serial} is already on the pile: the same card cannot be "
             "played twice. Put it back where it was."
         )
-    action: dict[str, Any] = {"do": "play", "card": card}
+    action: dict[str, Any] = {"do": Play.do, "card": card}
     if isinstance(serial, int) and not isinstance(serial, bool):
         action["serial"] = serial
-    return action
+    return ACTIONS.parse(action)  # the same parser as every record line and post
 
 
-def _button_accuse(state: State, seat: int) -> Action:
+def _button_accuse(state: State, seat: int) -> GameAction:
     pending = state.accusation
     against = pending.against if pending is not None else state.last_player
     if against is None:
@@ -59,4 +61,4 @@ def _button_accuse(state: State, seat: int) -> Action:
         raise IllegalAction(
             f"{state.seats[seat]} played the last card and cannot accuse themselves."
         )
-    return {"do": "accuse", "by": [seat], "against": against}
+    return Accuse(by_=(seat,), against=against)

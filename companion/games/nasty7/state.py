@@ -102,7 +102,7 @@ def deck_cards(no_twins: bool) -> int:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Options:
     """The options of one game, checked (see ``DEFAULT_OPTIONS``).
 
     ``deck_size`` is the number of cards dealt (``WHOLE_DECK`` already resolved);
@@ -123,8 +123,10 @@ class Rules:
         return self.nasty_from > 0
 
 
-def rules_from_options(opts: Mapping[str, Any], n_seats: int) -> Rules:
-    """The checked options of a game of ``n_seats``; ``SetupError`` says what to change."""
+def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
+    """The checked options of a game of ``n_seats`` (``raw`` merged with the defaults);
+    ``SetupError`` says what to change."""
+    opts = {**DEFAULT_OPTIONS, **raw}
     hes = opts["hesitation_s"]
     if isinstance(hes, bool) or not isinstance(hes, int | float) or not 0 < hes <= 60:
         raise SetupError(f"nasty7: hesitation_s must be seconds between 0 and 60, got {hes!r}")
@@ -151,7 +153,7 @@ def rules_from_options(opts: Mapping[str, Any], n_seats: int) -> Rules:
     word = opts["word"]
     if not isinstance(word, str) or not word.strip():
         raise SetupError(f"nasty7: word must be the non-empty phone word, got {word!r}")
-    return Rules(
+    return Options(
         float(hes),
         deck,
         opts["no_twins"],
@@ -160,6 +162,24 @@ def rules_from_options(opts: Mapping[str, Any], n_seats: int) -> Rules:
         starter,
         word.strip(),
     )
+
+
+#: the cards a version-1 record dealt when its header named no ``deck_size`` (the default
+#: was 110 then, with or without twins; since 418b880 the default 0 deals the whole deck)
+V1_DECK_SIZE = 110
+
+
+def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options that give a record of format ``version`` the meaning it had when written.
+
+    Version 1 (up to 419f6ec): ``deck_size`` defaulted to 110 cards even without twins
+    (the whole deck is dealt since); ``nasty`` was true/false (still read: true is
+    ``first_round``). Everything else meant then what it means now.
+    """
+    out = dict(options)
+    if version < 2:
+        out.setdefault("deck_size", V1_DECK_SIZE)
+    return out
 
 
 @dataclass(frozen=True)
@@ -230,7 +250,7 @@ class State:
     """
 
     seats: tuple[str, ...]
-    rules: Rules
+    options: Options
     stacks: tuple[int, ...]
     out_of_game: int
     pile: tuple[str, ...] = ()
@@ -253,8 +273,8 @@ class State:
     #: landing times of this round's cards (the dispute clip and the hesitation gap)
     landed: tuple[float, ...] = ()
     dispute: Dispute | None = None
-    #: the last thing that happened, in words (what Undo takes back)
-    note: str = ""
+    #: the recent lines of the game, in words; the last is what Undo takes back
+    log: tuple[str, ...] = ()
     #: the state before the last card and that card, while nothing happened since
     #: (``reassign`` and ``replace_card`` re-play it); never compared
     before_card: State | None = field(default=None, compare=False, repr=False)
@@ -287,7 +307,7 @@ def deadline(state: State) -> float | None:
     """
     if state.over or state.accusation is not None or state.timer_from is None:
         return None
-    return round(state.timer_from + state.rules.hesitation_s + TICK, 6)
+    return round(state.timer_from + state.options.hesitation_s + TICK, 6)
 
 
 #: the clock's resolution: a deadline falls this long after the allowed time
@@ -297,17 +317,17 @@ TICK = 0.000001
 def start(setup: Setup) -> State:
     """The dealt table: ``deck_size // seats`` cards each, the rest back in the box.
 
-    ``setup.options`` are already merged with the defaults (``Engine.new_game``); raises
+    ``setup.options`` are merged with the defaults (``Engine.new_game`` does it too); raises
     ``SetupError`` for a bad option value.
     """
-    rules = rules_from_options(setup.options, setup.n_seats)
-    each, left = divmod(rules.deck_size, setup.n_seats)
+    options = parse_options(setup.options, setup.n_seats)
+    each, left = divmod(options.deck_size, setup.n_seats)
     return State(
         seats=tuple(setup.seats),
-        rules=rules,
+        options=options,
         stacks=(each,) * setup.n_seats,
         out_of_game=left,
-        turn=rules.starter,
-        round_starter=rules.starter,
-        word=rules.word,
+        turn=options.starter,
+        round_starter=options.starter,
+        word=options.word,
     )

@@ -2,7 +2,8 @@
 
 ``public_view(state)`` (the table page; never the running count during play):
 
-- ``game`` ``"nasty7"``, ``status`` (one human line, e.g. ``"Ben to play"``)
+- ``game`` ``"nasty7"``, ``status`` (what the table waits for in one sentence, e.g. ``"Ben
+  to play."``: ``moves.waiting(state).why``)
 - ``seats``: ``[{"seat", "name", "cards", "to_play", "skips", "played_last"}]``
 - ``turn`` (seat to play, ``None`` once over), ``skipping`` (seat that must skip, or
   ``None``), ``round`` (1, 2, ...), ``round_starter``
@@ -28,12 +29,11 @@
 - ``accusation`` also has ``kind`` / ``alleged`` (what is alleged, in words) and ``gap``
   (for a hesitation: seconds between the card before and the accused card)
 
-``seat_view(state, seat)``: the public view plus ``you`` (the seat), ``your_cards``,
-``your_turn``, ``you_skip``, ``can_accuse``, ``accuse_why_not`` (why not, in words, or
-``None``), ``accuse_against`` (the seat an accusation would name), ``accuse_kinds``
-``[{"kind", "label"}]`` (what may be alleged) and ``choose_word``. Nobody knows the order
-of their own stack, so a seat learns nothing hidden. ``state_json`` is the referee's
-view (it includes the running count).
+``secrets(state, seat)`` is empty: nobody knows the order of a stack, not even its owner,
+and the card counts are public. A phone reads the public view, its ``moves`` and its
+``attention`` (``companion.games.nasty7.moves``). ``log`` is the recent lines in words,
+``scores`` each stack (cards left; the fewest wins). ``state_json`` is the referee's view
+(it includes the running count).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.games.base import IllegalAction, SignalOut
+from companion.games.moves import Scores
 from companion.games.nasty7.events import (
     AccusationWithdrawn,
     CardPlayed,
@@ -51,10 +52,9 @@ from companion.games.nasty7.events import (
     MissedCardAdded,
     PileTaken,
 )
-from companion.games.nasty7.fold import ALLEGED, WHY
+from companion.games.nasty7.fold import ALLEGED
+from companion.games.nasty7.moves import MISTAKE_LABELS, deck, waiting, word_chooser
 from companion.games.nasty7.state import (
-    ACCUSE_KINDS,
-    CARDS,
     MISTAKES,
     Dispute,
     State,
@@ -63,21 +63,6 @@ from companion.games.nasty7.state import (
     number_for,
 )
 
-#: mistakes as the rules name them (the host's buttons)
-MISTAKE_LABELS = {
-    "wrong_number": "Said the wrong number",
-    "wrong_word": "Said the wrong word or sound",
-    "spoke_on_gun": "Spoke on a gun",
-}
-
-#: what a seat may accuse the last player of (the phone's buttons)
-ACCUSE_LABELS = {
-    "wrong_number": "Wrong count",
-    "wrong_word": "Wrong word",
-    "spoke_on_gun": "Spoke on a gun",
-    "hesitation": "Too slow (over {s:g} s)",
-}
-
 
 def public_view(state: State) -> dict[str, Any]:
     """The table view: stacks, turn, timer; the count only on an accusation or penalty."""
@@ -85,7 +70,7 @@ def public_view(state: State) -> dict[str, Any]:
     due = deadline(state)
     return {
         "game": "nasty7",
-        "status": status(state),
+        "status": waiting(state).why,
         "seats": [_seat_row(state, s) for s in range(state.n_seats)],
         "turn": None if state.over else state.turn,
         "skipping": None if state.over else state.skipped,
@@ -95,11 +80,11 @@ def public_view(state: State) -> dict[str, Any]:
         "top": state.pile[-1] if state.pile else None,
         "last_player": state.last_player,
         "word": state.word,
-        "word_chooser": _word_chooser(state),
+        "word_chooser": word_chooser(state),
         "deadline": due,
         "timer": None
         if due is None or state.timer_from is None
-        else {"from": state.timer_from, "deadline": due, "seconds": state.rules.hesitation_s},
+        else {"from": state.timer_from, "deadline": due, "seconds": state.options.hesitation_s},
         "accusation": _accusation(state),
         "revealed_count": None if reveal is None else number_for(reveal.figures),
         "revealed": None
@@ -114,17 +99,13 @@ def public_view(state: State) -> dict[str, Any]:
         "over": state.over,
         "winners": list(state.winners),
         "top_name": card_name(state.pile[-1]) if state.pile else None,
-        "cards": [{"id": c, "name": card_name(c)} for c in _deck(state)],
+        "cards": [{"id": c, "name": card_name(c)} for c in deck(state)],
         "dispute": _dispute(state, state.dispute),
-        "last_move": state.note,
+        "last_move": state.log[-1] if state.log else "",
         "correctable": state.last_card is not None and state.accusation is None,
         "mistakes": [{"kind": k, "label": MISTAKE_LABELS[k]} for k in MISTAKES],
-        "hesitation_s": state.rules.hesitation_s,
+        "hesitation_s": state.options.hesitation_s,
     }
-
-
-def _deck(state: State) -> tuple[str, ...]:
-    return tuple(c for c in CARDS if not (state.rules.no_twins and "twin" in c))
 
 
 def _accusation(state: State) -> dict[str, Any] | None:
@@ -148,7 +129,7 @@ def _dispute(state: State, d: Dispute | None) -> dict[str, Any] | None:
         return None
     name = state.seats[d.seat]
     if d.kind == "hesitation":
-        title = f"{name}: no card within {state.rules.hesitation_s:g} s"
+        title = f"{name}: no card within {state.options.hesitation_s:g} s"
     else:
         alleged = f" of {ALLEGED[d.alleged]}" if d.alleged in ALLEGED else ""
         ruled = "upheld" if d.upheld else "not upheld"
@@ -168,48 +149,23 @@ def _dispute(state: State, d: Dispute | None) -> dict[str, Any] | None:
     }
 
 
-def seat_view(state: State, seat: int) -> dict[str, Any]:
-    """The public view plus what ``seat``'s phone needs (its own card count, its turn)."""
+def secrets(state: State, seat: int) -> dict[str, Any]:
+    """What only ``seat`` may see: nothing. Stacks are counted in public and nobody (the
+    player included) knows the order of a stack; a seat's phone reads the public view,
+    its ``moves`` (accuse) and ``attention`` (its turn, the phone word)."""
     if not 0 <= seat < state.n_seats:
-        raise IllegalAction(f"There is no seat {seat}: seats are 0 to {state.n_seats - 1}.")
-    view = public_view(state)
-    live = not state.over
-    why_not = accuse_why_not(state, seat)
-    pending = state.accusation
-    view.update(
-        you=seat,
-        your_cards=state.stacks[seat],
-        your_turn=live and state.accusation is None and state.turn == seat,
-        you_skip=live and state.skipped == seat,
-        can_accuse=why_not is None,
-        accuse_why_not=why_not,
-        accuse_against=pending.against if pending else state.last_player,
-        accuse_kinds=[
-            {"kind": k, "label": ACCUSE_LABELS[k].format(s=state.rules.hesitation_s)}
-            for k in ACCUSE_KINDS
-            if pending is None or not pending.kind or pending.kind == k
-        ],
-        choose_word=live and _word_chooser(state) == seat,
-    )
-    return view
+        raise IllegalAction(f"This game has {state.n_seats} players, not {seat + 1}.")
+    return {}
 
 
-def accuse_why_not(state: State, seat: int) -> str | None:
-    """Why ``seat`` cannot accuse now, in words; ``None`` when the rules allow it."""
-    if state.over:
-        return "The game is over."
-    pending = state.accusation
-    if pending is not None:
-        if pending.against == seat:
-            return "You are the one accused: wait for the host's ruling."
-        if seat in pending.by:
-            return "You have accused: wait for the host's ruling."
-        return None
-    if not state.pile or state.last_player is None:
-        return "No card is on the pile: there is nothing to accuse anyone of yet."
-    if state.last_player == seat:
-        return "You played the last card: only the next card can be accused by you."
-    return None
+def log(state: State) -> list[str]:
+    """The game's recent lines in words, oldest first ("Ben played Twin racketeers")."""
+    return [line[:1].upper() + line[1:] for line in state.log]
+
+
+def scores(state: State) -> Scores:
+    """Each player's stack: the cards still to play (the fewest wins; 0 has won)."""
+    return Scores(tuple(float(n) for n in state.stacks), unit="cards", lower_wins=True)
 
 
 def state_json(state: State) -> dict[str, Any]:
@@ -264,42 +220,6 @@ def signals(state: State, events: Sequence[Event]) -> list[SignalOut]:
     return out
 
 
-def status(state: State) -> str:
-    """One human line for the table: whose turn, who accuses, who won."""
-    names = state.seats
-    if state.over:
-        who = " and ".join(names[s] for s in state.winners)
-        return f"{who} {'wins' if len(state.winners) == 1 else 'win'}!"
-    acc = state.accusation
-    if acc is not None:
-        accusers = " and ".join(names[s] for s in acc.by)
-        alleged = f" of {ALLEGED[acc.kind]}" if acc.kind in ALLEGED else ""
-        return (
-            f"{accusers} accuse{'s' if len(acc.by) == 1 else ''} {names[acc.against]}"
-            f"{alleged}: the count was {state.count}. Host: upheld or not?"
-        )
-    if state.finisher is not None:
-        return (
-            f"{names[state.finisher]} played their last card: accuse now, "
-            f"or {names[state.finisher]} wins."
-        )
-    reveal = state.reveal
-    if reveal is not None and not state.pile:
-        said = WHY.get(reveal.why, "{o} was penalised").format(
-            o=names[reveal.seat], s=state.rules.hesitation_s
-        )
-        return (
-            f"{said}; the count was {number_for(reveal.figures)}. "
-            f"{names[state.turn]} starts the next round."
-        )
-    if not state.pile:
-        return f"{names[state.turn]} starts the round"
-    skipped = state.skipped
-    if skipped is not None and skipped != state.turn:
-        return f"{names[skipped]} skips: {names[state.turn]} to play"
-    return f"{names[state.turn]} to play"
-
-
 def _seat_row(state: State, seat: int) -> dict[str, Any]:
     live = not state.over
     return {
@@ -310,9 +230,3 @@ def _seat_row(state: State, seat: int) -> dict[str, Any]:
         "skips": live and state.skipped == seat and state.turn != seat,
         "played_last": state.last_player == seat,
     }
-
-
-def _word_chooser(state: State) -> int | None:
-    if not state.rules.nasty or state.word_set:
-        return None
-    return state.word_seat

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from companion.games.base import IllegalAction, SetupError
-from companion.games.nasty7 import engine
+from companion.games.moves import Move
+from companion.games.nasty7 import State, engine
 from companion.games.nasty7.events import CardReassigned, PileTaken
 from tests.games.nasty7.helpers import act, plays, run, start
 
@@ -38,7 +39,7 @@ def test_a_reassigned_card_keeps_its_landing_time() -> None:
     ({"do": "reassign", "by": 1}, "already booked to Ben"),
     ({"do": "reassign", "by": 2, "seat": 2}, "Only the host"),
     ({"do": "replace_card", "card": "racketeer"}, "already a Racketeer"),
-    ({"do": "replace_card", "card": "joker"}, "'card' must be one of"),
+    ({"do": "replace_card", "card": "joker"}, "The card is not one of the choices"),
     ({"do": "missed_card", "card": "gun", "at": 1.5}, "after the last card"),
     ({"do": "missed_card", "card": "gun", "at": 9.0}, "not after now"),
     ({"do": "hesitation", "against": 0}, r"Only the player to play \(Cy\)"),
@@ -92,7 +93,7 @@ def test_an_accusation_names_what_it_alleges_and_shows_the_gap() -> None:
     state = act(state, {"do": "accuse", "by": [2], "against": 1, "kind": "hesitation"}, 4.5)
     view = engine.public_view(state)
     assert view["accusation"]["gap"] == 2.9
-    assert view["status"].startswith("Cy accuses Ben of hesitating: the count was 2.")
+    assert view["status"].startswith("Cy accuses Ben of hesitating: the count was 2,")
     with pytest.raises(IllegalAction, match="already accused of hesitating: join that"):
         act(state, {"do": "accuse", "by": [0], "against": 1, "kind": "wrong_word"}, 4.6)
     joined = act(state, {"do": "accuse", "by": [0], "against": 1, "kind": "hesitation"}, 4.6)
@@ -103,14 +104,21 @@ def test_an_accusation_names_what_it_alleges_and_shows_the_gap() -> None:
     assert dispute["title"] == "Ben accused of hesitating: not upheld (2.9 s after the card before)"
 
 
+def _accuse(state: State, seat: int) -> list[Move]:
+    return [m for m in engine.moves(state, seat) if m.do == "accuse"]
+
+
 def test_a_seat_is_told_why_it_cannot_accuse() -> None:
     state = start(3)
-    assert engine.seat_view(state, 1)["accuse_why_not"].startswith("No card is on the pile")
+    [off] = _accuse(state, 1)
+    assert not off.allowed and off.why.startswith("No card is on the pile")
     state = act(state, {"do": "play", "card": "racketeer"}, 1.0)
     state = act(state, {"do": "accuse", "by": [1], "against": 0}, 1.5)
-    assert engine.seat_view(state, 0)["accuse_why_not"].startswith("You are the one accused")
-    assert engine.seat_view(state, 1)["accuse_why_not"].startswith("You have accused")
-    assert engine.seat_view(state, 2)["can_accuse"] is True  # may join
+    assert _accuse(state, 0)[0].why.startswith("You are the one accused")
+    assert _accuse(state, 1)[0].why.startswith("You have accused")
+    [join] = _accuse(state, 2)  # may join (the accusation names no mistake)
+    assert join.allowed and join.label == "Join the accusation against Ann"
+    assert join.fixed == {"seat": 2, "by": [2], "against": 0}
 
 
 def test_undo_names_the_last_move() -> None:
@@ -151,7 +159,7 @@ def test_the_deck_follows_the_variant(options: dict[str, Any], each: int, box: i
     ("off", 0), (False, 0), ("first_round", 1), (True, 1), ("second_round", 2),
 ])  # fmt: skip
 def test_the_nasty_option_is_a_labelled_choice(value: Any, nasty_from: int) -> None:
-    assert start(3, nasty=value).rules.nasty_from == nasty_from
+    assert start(3, nasty=value).options.nasty_from == nasty_from
     offered = [v for v, _ in engine.option_specs["nasty"].choices]
     assert value in offered or isinstance(value, bool)
 
@@ -226,5 +234,5 @@ def test_a_missed_card_may_have_landed_seconds_ago() -> None:
     assert after.landed == (1.0, 2.5) and after.timer_from == 4.5
     early = act(state, {"do": "missed_card", "card": "gun", "ago": 5}, 4.5)
     assert early.landed == (1.0, 1.0)  # not before the card it followed
-    with pytest.raises(IllegalAction, match="'ago' must be seconds between 0 and 60"):
+    with pytest.raises(IllegalAction, match="The time since it landed must be between 0 and 60"):
         act(state, {"do": "missed_card", "card": "gun", "ago": -1}, 4.5)

@@ -48,7 +48,7 @@ GAMES = st.tuples(
 
 def _check(state: State) -> None:
     """What must hold after every step of any game."""
-    assert sum(state.stacks) + len(state.pile) + state.out_of_game == state.rules.deck_size
+    assert sum(state.stacks) + len(state.pile) + state.out_of_game == state.options.deck_size
     assert state.figures == sum(FIGURES[c] for c in state.pile)
     assert state.count == number_for(state.figures)
     assert len(state.pile) == len(state.pile_serials)

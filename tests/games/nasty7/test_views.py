@@ -1,4 +1,5 @@
-"""The Nasty 7 views: no running count on the table, reveals, timer, seat views, signals."""
+"""The Nasty 7 views: no running count on the table, reveals, timer, seat views, what the
+table waits for, log and scores, signals."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def test_the_table_view_during_play() -> None:
     assert (view["turn"], view["pile"], view["top"], view["last_player"]) == (0, 3, "gun", 3)
     assert view["deadline"] == 6.000001
     assert view["timer"] == {"from": 3.0, "deadline": 6.000001, "seconds": 3.0}
-    assert view["status"] == "Ann to play"
+    assert view["status"] == "Ann to play."
     assert json.loads(json.dumps(view)) == view
 
 
@@ -45,7 +46,10 @@ def test_an_accusation_reveals_the_correct_number_and_stops_the_timer() -> None:
     assert view["revealed"] == {"count": 4, "figures": 4, "why": "accusation", "seat": 3}
     assert view["accusation"] == {"by": [1], "against": 3, "kind": "", "alleged": "", "gap": None}
     assert view["deadline"] is None and view["timer"] is None
-    assert view["status"] == "Ben accuses Dee: the count was 4. Host: upheld or not?"
+    assert view["status"] == (
+        "Ben accuses Dee: the count was 4, and the host rules whether it is upheld.")
+    waiting = engine.waiting(state)
+    assert (waiting.seats, waiting.host, waiting.on) == ((), True, "ruling")
 
 
 def test_a_penalty_reveals_the_count_until_the_next_card() -> None:
@@ -55,53 +59,52 @@ def test_a_penalty_reveals_the_count_until_the_next_card() -> None:
     hesitated = act(_during_play(), {"do": "deadline"}, 6.000001)
     view = engine.public_view(hesitated)
     assert view["revealed"] == {"count": 4, "figures": 4, "why": "hesitation", "seat": 0}
-    assert view["status"] == "Ann hesitated more than 3 seconds; the count was 4. Ann starts the next round."
+    assert view["status"] == (
+        "Ann hesitated more than 3 seconds; the count was 4; Ann starts the next round.")
     assert view["deadline"] is None and view["pile"] == 0
 
 
 @pytest.mark.parametrize(
     "setup, actions, status",
     [
-        ({}, [], "Ann starts the round"),
-        ({}, plays("racketeer"), "Ben to play"),
-        ({}, plays("twin_phone"), "Ben skips: Cy to play"),
-        ({"seats": 2}, plays("twin_phone"), "Ben skips: Ann to play"),
+        ({}, [], "Ann starts the round."),
+        ({}, plays("racketeer"), "Ben to play."),
+        ({}, plays("twin_phone"), "Ben skips: Cy to play."),
+        ({"seats": 2}, plays("twin_phone"), "Ben skips: Ann to play."),
         ({}, plays("racketeer", "gun") + [(2.5, {"do": "mistake", "seat": 1,
                                                  "kind": "spoke_on_gun"})],
-         "Ben spoke on a gun; the count was 2. Ben starts the next round."),
+         "Ben spoke on a gun; the count was 2; Ben starts the next round."),
         ({}, plays("racketeer") + [(1.5, {"do": "accuse", "by": [1, 2], "against": 0,
                                           "upheld": False})],
-         "The accusation against Ann was not upheld; the count was 1. Ben starts the next round."),
+         "The accusation against Ann was not upheld; the count was 1; Ben starts the next round."),
+        ({"nasty": "first_round"}, plays("racketeer", "phone"),
+         "Cy to play; Ben chooses the phone word."),
         ({"deck_size": 3}, plays("racketeer"),
          "Ann played their last card: accuse now, or Ann wins."),
         ({"deck_size": 3}, plays("racketeer", "gun"), "Ann wins!"),
     ],
 )  # fmt: skip
 def test_status_lines(setup: dict[str, Any], actions: list[Any], status: str) -> None:
+    """The table's line is what the table waits for: the TV and every phone read it."""
     seats = setup.pop("seats", 3)
     state = run(start(seats, **setup), actions)
-    assert engine.public_view(state)["status"] == status
+    assert engine.public_view(state)["status"] == status == engine.waiting(state).why
+    assert engine.table_view(state)["waiting"]["why"] == status
 
 
-def test_seat_view_adds_only_that_seats_own_facts() -> None:
+def test_a_seat_has_no_secrets_and_reads_its_turn_from_attention() -> None:
     state = _during_play()
     view = engine.seat_view(state, 0)
-    public = engine.public_view(state)
-    assert {k: v for k, v in view.items() if k in public} == public
-    assert {k: view[k] for k in set(view) - set(public)} == {
-        "you": 0, "your_cards": 26, "your_turn": True, "you_skip": False,
-        "can_accuse": True, "choose_word": False, "accuse_why_not": None, "accuse_against": 3,
-        "accuse_kinds": [{"kind": "wrong_number", "label": "Wrong count"},
-                         {"kind": "wrong_word", "label": "Wrong word"},
-                         {"kind": "spoke_on_gun", "label": "Spoke on a gun"},
-                         {"kind": "hesitation", "label": "Too slow (over 3 s)"}],
-    }  # fmt: skip
+    assert view["secrets"] == {} and view["public"] == engine.public_view(state)
+    assert view["attention"] == {"act": True, "on": "camera", "why": "Ann to play."}
+    assert engine.seat_view(state, 1)["attention"]["act"] is False
+    kinds = [m for m in view["moves"] if m["params"]][0]["params"][0]["choices"]
+    assert [c["label"] for c in kinds] == [
+        "Wrong count", "Wrong word", "Spoke on a gun", "Too slow (over 3 s)"]
     dee = engine.seat_view(state, 3)  # Dee played the last card
-    assert dee["can_accuse"] is False
-    assert dee["accuse_why_not"] == (
-        "You played the last card: only the next card can be accused by you."
-    )
-    with pytest.raises(IllegalAction, match="no seat 4"):
+    assert [(m["allowed"], m["why"]) for m in dee["moves"]] == [
+        (False, "You played the last card: only the next card can be accused by you.")]
+    with pytest.raises(IllegalAction, match="3 players, not 5|4 players, not 5"):
         engine.seat_view(state, 4)
 
 
@@ -110,16 +113,39 @@ def test_the_skipped_seat_is_shown() -> None:
     view = engine.public_view(state)
     assert view["skipping"] == 2 and view["turn"] == 3
     assert [s["skips"] for s in view["seats"]] == [False, False, True, False]
-    assert engine.seat_view(state, 2)["you_skip"] is True
+    assert engine.waiting(state).seats == (3,)
 
 
-def test_the_word_chooser_is_shown_under_the_nasty_rule() -> None:
+def test_the_word_chooser_is_asked_under_the_nasty_rule() -> None:
     state = run(start(3, nasty=True), plays("racketeer", "phone"))
     assert engine.public_view(state)["word_chooser"] == 1
-    assert engine.seat_view(state, 1)["choose_word"] is True
+    assert engine.seat_view(state, 1)["attention"] == {
+        "act": True, "on": "camera", "why": "Choose the phone word for this round."}
+    assert engine.waiting(state).seats == (2, 1)
     state = act(state, {"do": "word", "text": "peek-a-boo"}, 2.5)
     assert engine.public_view(state)["word"] == "peek-a-boo"
     assert engine.public_view(state)["word_chooser"] is None
+    assert engine.waiting(state).seats == (2,)
+
+
+def test_the_log_keeps_the_recent_lines_in_words() -> None:
+    state = run(start(3), plays("racketeer", "twin_racketeer"))
+    state = act(state, {"do": "mistake", "seat": 1, "kind": "wrong_number"}, 2.5)
+    assert engine.log(state) == [
+        "Ann played a Racketeer", "Ben played Twin racketeers",
+        "Ben said the wrong number: Ben took the pile (2 cards)"]
+    many = run(start(3), plays(*["racketeer"] * 20))
+    assert len(engine.log(many)) == 12 and engine.log(many)[-1] == "Ben played a Racketeer"
+
+
+def test_scores_are_the_stacks_and_the_fewest_wins() -> None:
+    scores = engine.scores(_during_play())
+    assert scores is not None
+    assert scores.to_json() == {"totals": [26.0, 26.0, 27.0, 26.0], "hands": [], "unit": "cards",
+                                "target": None, "lower_wins": True}
+    over = run(start(3, deck_size=3), plays("racketeer", "gun"))
+    assert engine.waiting(over).on == "over" and engine.waiting(over).why == "Ann wins!"
+    assert engine.moves(over, None) == [] and engine.moves(over, 1) == []
 
 
 def test_state_json_is_the_full_state() -> None:

@@ -1,0 +1,371 @@
+"""The Nasty 7: what each player and the host may do now (``moves``), and what the table
+waits for (``waiting``).
+
+A card is played from the top of a hidden stack: the camera sees it (``play`` is sent by
+the table), so a seat's only moves are to accuse the player of the last card (with or
+without saying what is wrong) or to join a waiting accusation. The host (``seat=None``)
+rules on an accusation, records mistakes and hesitations, corrects the last card, adds a
+card the camera missed, enters a card by hand and may enter a whole accusation (the
+accusers, and the ruling at once).
+
+The phone word of the nasty rule is the one action left out: a player invents it (open
+text), which no list of choices can offer; ``decide`` still accepts it from the seat that
+``waiting`` asks for it (``asks``), and the seat page shows its text field.
+"""
+
+from __future__ import annotations
+
+from companion.games.moves import Choice, Move, Param, Waiting
+from companion.games.nasty7.fold import ALLEGED, WHY
+from companion.games.nasty7.state import (
+    ACCUSE_KINDS,
+    CARDS,
+    MISTAKES,
+    TWINS,
+    Accusation,
+    State,
+    card_name,
+    number_for,
+)
+
+#: mistakes as the rules name them (the host's choices)
+MISTAKE_LABELS = {
+    "wrong_number": "Said the wrong number",
+    "wrong_word": "Said the wrong word or sound",
+    "spoke_on_gun": "Spoke on a gun",
+}
+
+#: what a seat may accuse the last player of (the phone's buttons)
+ACCUSE_LABELS = {
+    "wrong_number": "Wrong count",
+    "wrong_word": "Wrong word",
+    "spoke_on_gun": "Spoke on a gun",
+    "hesitation": "Too slow (over {s:g} s)",
+}
+
+
+def moves(state: State, seat: int | None) -> list[Move]:
+    """What ``seat`` (``None``: the host) may do now; nothing once the game is over."""
+    if state.over:
+        return []
+    if seat is None:
+        return _host_moves(state)
+    if not 0 <= seat < state.n_seats:
+        return []
+    return _accuse_moves(state, seat)
+
+
+# --- a seat ---------------------------------------------------------------------------
+
+
+def accuse_why_not(state: State, seat: int) -> str | None:
+    """Why ``seat`` cannot accuse now, in words; ``None`` when the rules allow it."""
+    if state.over:
+        return "The game is over."
+    pending = state.accusation
+    if pending is not None:
+        if pending.against == seat:
+            return "You are the one accused: wait for the host's ruling."
+        if seat in pending.by:
+            return "You have accused: wait for the host's ruling."
+        return None
+    if not state.pile or state.last_player is None:
+        return "No card is on the pile: there is nothing to accuse anyone of yet."
+    if state.last_player == seat:
+        return "You played the last card: only the next card can be accused by you."
+    return None
+
+
+def _kind_param(state: State, kinds: tuple[str, ...]) -> Param:
+    return Param(
+        "kind",
+        "What is wrong?",
+        choices=tuple(
+            Choice(k, ACCUSE_LABELS[k].format(s=state.options.hesitation_s)) for k in kinds
+        ),
+    )
+
+
+def _accuse_moves(state: State, seat: int) -> list[Move]:
+    """Accuse the player of the last card (saying what is wrong, or not), or join."""
+    why = accuse_why_not(state, seat)
+    if why is not None:
+        return [Move("accuse", "Accuse", {"seat": seat}, group="accuse", allowed=False, why=why)]
+    pending = state.accusation
+    against = pending.against if pending is not None else state.last_player
+    assert against is not None
+    name = state.seats[against]
+    fixed = {"seat": seat, "by": [seat], "against": against}
+    if pending is None:
+        plain, kinds = f"Accuse {name}", ACCUSE_KINDS
+        which = f"Accuse {name} of a mistake"
+    else:  # joining: the same allegation, or none
+        plain, kinds = f"Join the accusation against {name}", (pending.kind,)
+        which = f"Join: {name} is accused of {ALLEGED.get(pending.kind, 'a mistake')}"
+    out = [Move("accuse", plain, fixed, group="accuse")]
+    if all(kinds):
+        out.append(Move("accuse", which, fixed, (_kind_param(state, kinds),), group="accuse"))
+    return out
+
+
+# --- the host -------------------------------------------------------------------------
+
+
+def _host_moves(state: State) -> list[Move]:
+    if state.accusation is not None:
+        return _ruling_moves(state, state.accusation)
+    out = [_play_move(state), *_host_accusations(state)]
+    if state.pile:
+        out += [
+            _mistake_move(state),
+            Move(
+                "hesitation",
+                f"{state.seats[state.turn]} hesitated (more than {state.options.hesitation_s:g} s)",
+                group="penalty",
+            ),
+        ]
+    out += _corrections(state)
+    return out
+
+
+def _ruling_moves(state: State, acc: Accusation) -> list[Move]:
+    name = state.seats[acc.against]
+    out = [
+        Move("rule", f"Upheld: {name} takes the pile", {"upheld": True}, group="rule"),
+        Move("rule", "Not upheld: the accusers take the pile", {"upheld": False}, group="rule"),
+        Move("withdraw", "Withdrawn: no penalty", group="rule"),
+    ]
+    more = tuple(s for s in range(state.n_seats) if s != acc.against and s not in acc.by)
+    if more:
+        out.append(
+            Move(
+                "accuse",
+                f"More players accuse {name}",
+                {"against": acc.against},
+                (_seats_param(state, more, "Who else accuses?"),),
+                group="accuse",
+            )
+        )
+    out.append(
+        Move(
+            "play",
+            "Enter a card by hand",
+            group="card",
+            allowed=False,
+            why="The host rules on the accusation first.",
+        )
+    )
+    return out
+
+
+def _seats_param(state: State, seats: tuple[int, ...], label: str) -> Param:
+    return Param("by", label, "some", tuple(Choice(s, state.seats[s]) for s in seats))
+
+
+def _cards_param(state: State, label: str, leave_out: str | None = None) -> Param:
+    return Param(
+        "card", label, choices=tuple(Choice(c, card_name(c)) for c in deck(state) if c != leave_out)
+    )
+
+
+def deck(state: State) -> tuple[str, ...]:
+    """The kinds of card in this game's deck (no twins in the younger players' version)."""
+    return tuple(c for c in CARDS if not (state.options.no_twins and c in TWINS))
+
+
+def _play_move(state: State) -> Move:
+    """A card entered by hand: by the player to play, or by another (who takes the pile)."""
+    skipped = state.skipped
+
+    def who(s: int) -> str:
+        if s == state.turn:
+            return f"{state.seats[s]} (to play)"
+        if s == skipped:
+            return f"{state.seats[s]} (was to skip: takes the pile)"
+        return f"{state.seats[s]} (out of turn: takes the pile)"
+
+    seats = tuple(s for s in range(state.n_seats) if state.stacks[s] > 0)
+    return Move(
+        "play",
+        "Enter a card by hand",
+        params=(
+            _cards_param(state, "Which card?"),
+            Param("seat", "Who played it?", choices=tuple(Choice(s, who(s)) for s in seats)),
+        ),
+        group="card",
+    )
+
+
+def _host_accusations(state: State) -> list[Move]:
+    """A whole accusation entered by the host: the accusers, what (or not), the ruling."""
+    against = state.last_player
+    if not state.pile or against is None:
+        return []
+    name = state.seats[against]
+    accusers = _seats_param(
+        state, tuple(s for s in range(state.n_seats) if s != against), "Who accuses?"
+    )
+    kinds = _kind_param(state, ACCUSE_KINDS)
+    upheld = Param(
+        "upheld",
+        "The ruling",
+        choices=(
+            Choice(True, f"Upheld: {name} takes the pile"),
+            Choice(False, "Not upheld: the accusers take the pile"),
+        ),
+    )
+    fixed = {"against": against}
+    return [
+        Move("accuse", f"Accuse {name}", fixed, (accusers,), group="accuse"),
+        Move("accuse", f"Accuse {name} of a mistake", fixed, (accusers, kinds), group="accuse"),
+        Move("accuse", f"Accuse {name} and rule", fixed, (accusers, upheld), group="accuse"),
+        Move(
+            "accuse",
+            f"Accuse {name} of a mistake and rule",
+            fixed,
+            (accusers, kinds, upheld),
+            group="accuse",
+        ),
+    ]
+
+
+def _mistake_move(state: State) -> Move:
+    return Move(
+        "mistake",
+        "Record a mistake",
+        params=(
+            Param(
+                "seat",
+                "Who made it?",
+                choices=tuple(Choice(s, state.seats[s]) for s in range(state.n_seats)),
+            ),
+            Param(
+                "kind",
+                "Which mistake?",
+                choices=tuple(Choice(k, MISTAKE_LABELS[k]) for k in MISTAKES),
+            ),
+        ),
+        group="penalty",
+    )
+
+
+def _corrections(state: State) -> list[Move]:
+    """Who really played the last card, which card it was, a card the camera missed."""
+    out = []
+    before, last = state.before_card, state.last_card
+    if before is not None and last is not None:
+        others = tuple(s for s in range(state.n_seats) if s != last.seat and before.stacks[s] > 0)
+        if others:
+            out.append(
+                Move(
+                    "reassign",
+                    "The last card was played by",
+                    params=(
+                        Param(
+                            "by",
+                            "Who played it?",
+                            choices=tuple(Choice(s, state.seats[s]) for s in others),
+                        ),
+                    ),
+                    group="correct",
+                )
+            )
+        out.append(
+            Move(
+                "replace_card",
+                "The last card was really",
+                params=(_cards_param(state, "Which card?", last.card),),
+                group="correct",
+            )
+        )
+    if state.stacks[state.turn] > 0 or state.finisher is not None:
+        out.append(
+            Move(
+                "missed_card",
+                f"The camera missed a card of {state.seats[state.turn]}",
+                params=(
+                    _cards_param(state, "Which card?"),
+                    Param(
+                        "ago",
+                        "How many seconds ago did it land?",
+                        "number",
+                        minimum=0,
+                        maximum=60,
+                        step=0.5,
+                    ),
+                ),
+                group="correct",
+            )
+        )
+    return out
+
+
+# --- what the table waits for ---------------------------------------------------------
+
+
+def waiting(state: State) -> Waiting:
+    """Who must act now and why, in one sentence (the count only on an accusation or a
+    penalty, never during play). The player to play acts with a card on the table
+    (``on="camera"``); the first phone's player under the nasty rule is asked for the word
+    as well; during an accusation the host rules (``on="ruling"``)."""
+    names = state.seats
+    if state.over:
+        who = " and ".join(names[s] for s in state.winners)
+        return Waiting((), "over", f"{who} {'wins' if len(state.winners) == 1 else 'win'}!")
+    acc = state.accusation
+    if acc is not None:
+        accusers = " and ".join(names[s] for s in acc.by)
+        alleged = f" of {ALLEGED[acc.kind]}" if acc.kind in ALLEGED else ""
+        return Waiting(
+            (),
+            "ruling",
+            (
+                f"{accusers} accuse{'s' if len(acc.by) == 1 else ''} {names[acc.against]}"
+                f"{alleged}: the count was {state.count}, and the host rules whether it is "
+                "upheld."
+            ),
+            host=True,
+        )
+    why = _play_sentence(state)
+    chooser = word_chooser(state)
+    if chooser is None:
+        return Waiting((state.turn,), "camera", why + ".")
+    seats = (state.turn,) if chooser == state.turn else (state.turn, chooser)
+    return Waiting(
+        seats,
+        "camera",
+        f"{why}; {names[chooser]} chooses the phone word.",
+        asks={chooser: "Choose the phone word for this round."},
+    )
+
+
+def _play_sentence(state: State) -> str:
+    """Whose turn it is, and why (without the final full stop)."""
+    names = state.seats
+    if state.finisher is not None:
+        return (
+            f"{names[state.finisher]} played their last card: accuse now, "
+            f"or {names[state.finisher]} wins"
+        )
+    reveal = state.reveal
+    if reveal is not None and not state.pile:
+        said = WHY.get(reveal.why, "{o} was penalised").format(
+            o=names[reveal.seat], s=state.options.hesitation_s
+        )
+        return (
+            f"{said}; the count was {number_for(reveal.figures)}; "
+            f"{names[state.turn]} starts the next round"
+        )
+    if not state.pile:
+        return f"{names[state.turn]} starts the round"
+    skipped = state.skipped
+    if skipped is not None and skipped != state.turn:
+        return f"{names[skipped]} skips: {names[state.turn]} to play"
+    return f"{names[state.turn]} to play"
+
+
+def word_chooser(state: State) -> int | None:
+    """Nasty rule: the seat that may still choose this round's phone word, or ``None``."""
+    if not state.options.nasty or state.word_set:
+        return None
+    return state.word_seat

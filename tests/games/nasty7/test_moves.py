@@ -1,0 +1,124 @@
+"""The Nasty 7: what each seat and the host may do now, old records, the typed actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.games.base import IllegalAction
+from companion.games.moves import Move
+from companion.games.nasty7 import State, engine
+from companion.games.nasty7.actions import ACTIONS, Accuse, Reassign
+from companion.games.nasty7.state import upgrade_options
+from tests.games.nasty7.helpers import act, plays, run, start
+
+
+def _moves(state: State, who: int | None, do: str) -> list[Move]:
+    return [m for m in engine.moves(state, who) if m.do == do]
+
+
+def _accepted(state: State, move: Move, t: float = 9.0) -> None:
+    for action in move.actions():
+        engine.decide(state, action, t)  # raises if the move offered something refused
+
+
+def test_a_seat_may_accuse_the_last_player_with_or_without_saying_what() -> None:
+    state = run(start(3), plays("racketeer", "twin_racketeer"))  # Ben played last
+    plain, which = _moves(state, 2, "accuse")
+    assert (plain.label, which.label) == ("Accuse Ben", "Accuse Ben of a mistake")
+    assert plain.fixed == which.fixed == {"seat": 2, "by": [2], "against": 1}
+    assert [c.value for c in which.params[0].choices] == [
+        "wrong_number", "wrong_word", "spoke_on_gun", "hesitation"]  # fmt: skip
+    for move in (plain, which):
+        _accepted(state, move)
+    assert _moves(state, 0, "play") == []  # a card comes from the camera, never a phone
+
+
+def test_joining_names_the_same_allegation_or_none() -> None:
+    state = run(start(4), plays("racketeer", "racketeer"))
+    state = act(state, {"do": "accuse", "by": [2], "against": 1, "kind": "hesitation"}, 2.5)
+    plain, which = _moves(state, 3, "accuse")
+    assert plain.label == "Join the accusation against Ben"
+    assert which.label == "Join: Ben is accused of hesitating"
+    assert [c.value for c in which.params[0].choices] == ["hesitation"]
+    _accepted(state, which)
+    kindless = act(run(start(4), plays("racketeer", "racketeer")),
+                   {"do": "accuse", "by": [2], "against": 1}, 2.5)  # fmt: skip
+    assert [m.label for m in _moves(kindless, 3, "accuse")] == ["Join the accusation against Ben"]
+
+
+def test_the_host_rules_withdraws_or_adds_accusers_while_an_accusation_waits() -> None:
+    state = run(start(3), plays("racketeer"))
+    state = act(state, {"do": "accuse", "by": [1], "against": 0}, 1.5)
+    host = engine.moves(state, None)
+    assert [(m.do, m.label, m.allowed) for m in host] == [
+        ("rule", "Upheld: Ann takes the pile", True),
+        ("rule", "Not upheld: the accusers take the pile", True),
+        ("withdraw", "Withdrawn: no penalty", True),
+        ("accuse", "More players accuse Ann", True),
+        ("play", "Enter a card by hand", False),
+    ]  # fmt: skip
+    assert host[-1].why == "The host rules on the accusation first."
+    for move in host[:-1]:
+        _accepted(state, move)
+
+
+def test_the_host_enters_cards_mistakes_hesitations_and_corrections() -> None:
+    state = run(start(3), plays("racketeer", "twin_racketeer"))  # Cy skips, Ann to play
+    host = {m.do: m for m in engine.moves(state, None)}
+    assert set(host) == {"play", "accuse", "mistake", "hesitation", "reassign",
+                         "replace_card", "missed_card"}  # fmt: skip
+    who = [c.label for c in host["play"].params[1].choices]
+    assert who == ["Ann (to play)", "Ben (out of turn: takes the pile)",
+                   "Cy (was to skip: takes the pile)"]  # fmt: skip
+    assert [c.label for c in host["reassign"].params[0].choices] == ["Ann", "Cy"]
+    assert "Twin racketeers" not in [c.label for c in host["replace_card"].params[0].choices]
+    assert host["hesitation"].label == "Ann hesitated (more than 3 s)"
+    for move in engine.moves(state, None):
+        _accepted(state, move, 2.5)
+
+
+def test_no_twins_are_offered_without_twins() -> None:
+    state = run(start(3, no_twins=True), plays("racketeer"))
+    play = _moves(state, None, "play")[0]
+    assert [c.label for c in play.params[0].choices] == ["Racketeer", "Mobile phone", "Gun"]
+
+
+def test_the_phone_word_is_asked_for_but_not_a_move() -> None:
+    """The word is invented (open text): ``waiting`` asks its player, no move offers it."""
+    state = run(start(3, nasty="first_round"), plays("racketeer", "phone"))
+    assert engine.waiting(state).asks == {1: "Choose the phone word for this round."}
+    assert all(m.do != "word" for who in (0, 1, 2, None) for m in engine.moves(state, who))
+    assert act(state, {"do": "word", "text": "ouch", "seat": 1}, 2.5).word == "ouch"
+
+
+def test_a_phone_cannot_rule_on_its_own_accusation() -> None:
+    state = run(start(3), plays("racketeer"))
+    with pytest.raises(IllegalAction, match="Only the host rules"):
+        act(state, {"do": "accuse", "by": [1], "against": 0, "upheld": True, "seat": 1}, 1.5)
+    settled = act(state, {"do": "accuse", "by": [1], "against": 0, "upheld": True}, 1.5)
+    assert settled.stacks[0] == 36  # the host's entry settles at once: Ann takes her card
+
+
+@pytest.mark.parametrize("version, options, dealt", [
+    (1, {}, 110),  # version 1: 110 cards whatever no_twins said
+    (1, {"no_twins": True}, 110),
+    (1, {"deck_size": 60}, 60),
+    (2, {"no_twins": True}, 85),  # now: the whole deck without its 25 twins
+    (2, {}, 110),
+])  # fmt: skip
+def test_old_records_deal_what_they_dealt_then(
+    version: int, options: dict[str, Any], dealt: int
+) -> None:
+    state = start(3, **upgrade_options(version, options))
+    assert sum(state.stacks) + state.out_of_game == dealt
+
+
+def test_record_keys_named_by_keep_their_meaning_and_the_sender() -> None:
+    """``by`` is a record key (accusers, the real player); ``by_`` holds it, ``by`` the sender."""
+    assert (Accuse.by, Reassign.by) == ("seat", "host")
+    assert ACTIONS.parse({"do": "accuse", "by": 2, "against": 0}).to_json() == {
+        "do": "accuse", "by": 2, "against": 0}  # fmt: skip
+    reassign = ACTIONS.parse({"do": "reassign", "by": 1})
+    assert isinstance(reassign, Reassign) and reassign.by_ == 1 and dict(reassign)["by"] == 1
