@@ -15,6 +15,7 @@ from typing import Any
 
 from companion import games
 from companion.games.base import IllegalAction, Setup, SetupError
+from companion.games.engine import AnyEngine
 from companion.inputs import load_json
 from companion.session import Session
 from companion.store import EventStore
@@ -138,6 +139,15 @@ def _action(obj: Any, last_t: float) -> tuple[float, dict[str, Any]]:
     return float(t), {k: v for k, v in obj.items() if k != "t"}
 
 
+def _as_read_then(engine: AnyEngine, version: int, action: dict[str, Any]) -> dict[str, Any]:
+    """A line of a record of an older format ``version``, as that version read it: keys
+    its action does not declare were ignored in version 1, and each game may upcast
+    the line itself (``Engine.upgrade_action``)."""
+    if version < 2 and engine.actions is not None:
+        action = engine.actions.declared(action)
+    return dict(engine.upgrade_action(version, action))
+
+
 def replay_lines(lines: Iterable[str]) -> Replay:
     """Replay a record given as lines of text; raises ``RecordError``."""
     session: Session | None = None
@@ -154,8 +164,8 @@ def replay_lines(lines: Iterable[str]) -> Replay:
                 continue
             assert session is not None
             t, action = _action(obj, session.last_t)
-            if header.version < 2 and session.engine.actions is not None:
-                action = session.engine.actions.declared(action)  # v1 ignored unknown keys
+            if header.version < VERSION:
+                action = _as_read_then(session.engine, header.version, action)
             session, _ = session.preview_deadlines(t)
             session, _ = session.preview(action, t)
         except IllegalAction as exc:

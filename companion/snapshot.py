@@ -53,6 +53,8 @@ class Snapshot:
     scores: Mapping[str, Any] | None = None
     #: per seat: its ``attention``, ``moves`` and ``secrets`` (the rest of its seat view)
     private: tuple[Mapping[str, Any], ...] = ()
+    #: the host's ``attention`` and ``moves`` (rulings, corrections): the host page only
+    host: Mapping[str, Any] | None = None
     outcome: Mapping[str, Any] | None = None
     now: float = 0.0
     deadline: float | None = None
@@ -84,6 +86,12 @@ class Snapshot:
         if self.refusal is None or not self.refusal.visible_to(seat):
             return None
         return self.refusal.to_json()
+
+    def host_json(self) -> dict[str, Any]:
+        """The public part plus the host's own ``attention`` and ``moves``; host only."""
+        data = self.public_json()
+        data["host"] = dict(self.host) if self.host is not None else None
+        return data
 
     def seat_json(self, seat: int) -> dict[str, Any]:
         """Seat ``seat``'s private view plus the public part; only for that seat."""

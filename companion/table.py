@@ -496,6 +496,8 @@ class Table:
             scores=table["scores"],
             private=tuple(_own_part(engine.seat_view(state, i))
                           for i in range(len(self.info.seats))),
+            host={"attention": engine.waiting(state).attention(None),
+                  "moves": [m.to_json() for m in engine.moves(state, None)]},
             outcome=outcome.to_json() if outcome is not None else None,
             now=round(self.now(), 3),
             deadline=self.session.next_deadline(),

@@ -82,7 +82,7 @@ def panel() -> Response:
         abort(403, description=HOST_ONLY)
     g.host_signed_in = signing_in
     snap = st.table.hub.latest()
-    payload = render.public_payload(snap)
+    payload = render.host_payload(snap)
     body = render_template(
         "host.html", s=payload, joins=_joins(snap.game_id, list(snap.players)),
         dashboard=base_url(), dashboard_qr=qr_svg(base_url()), records=_records(snap),

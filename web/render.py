@@ -34,6 +34,11 @@ def public_payload(snap: Snapshot) -> Payload:
     return snap.public_json()
 
 
+def host_payload(snap: Snapshot) -> Payload:
+    """The host's payload (public part + the host's ``attention`` and ``moves``); host only."""
+    return snap.host_json()
+
+
 def seat_payload(snap: Snapshot, seat: int) -> Payload:
     """Seat ``seat``'s payload (public part + its ``private``); only for that seat."""
     return snap.seat_json(seat)
@@ -43,7 +48,7 @@ def fragment(kind: str, payload: Payload, *, seat: int | None = None) -> str:
     """The HTML of ``kind`` ("table" or "seat") for ``payload`` (needs an app context)."""
     game = payload.get("game") or "_none"
     names = [f"games/{game}/{kind}.html", f"games/_generic/{kind}.html"]
-    own = payload.get("private") or {}
+    own = payload.get("private") or payload.get("host") or {}
     ctx = {"s": payload, "v": payload.get("view") or {}, "seat": seat,
            "p": own.get("secrets") or {}, "attention": own.get("attention") or {},
            "moves": own.get("moves") or [], "waiting": payload.get("waiting") or {},

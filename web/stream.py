@@ -175,7 +175,7 @@ def host_stream() -> Response:
 
     def encode(snap: Snapshot) -> str:
         def make() -> str:
-            payload = render.public_payload(snap)
+            payload = render.host_payload(snap)
             with app.app_context():
                 payload["html"] = render.fragment("host", payload)
             return render.event_json(payload)

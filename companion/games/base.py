@@ -5,15 +5,15 @@ game header). Same record in, same state out. The engine object itself and its
 contract are in ``companion.games.engine``; events are stored by
 ``companion.games.codec``.
 
-Actions are JSON objects exactly as written in a record line (``{"do": "play", ...}``)
-without the ``t`` key. Events are frozen dataclasses whose fields are JSON values
-(tuples for lists).
+Actions are typed values (``companion.games.actions``) that stand for a record line
+(``{"do": "play", ...}``) without the ``t`` key. Events are frozen dataclasses whose
+fields are JSON values (tuples for lists).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
@@ -142,42 +142,3 @@ def require(condition: bool, reason: str) -> None:
     """Raise ``IllegalAction(reason)`` unless ``condition`` holds."""
     if not condition:
         raise IllegalAction(reason)
-
-
-#: action keys that name a seat: a player reads them as "a player"
-_SEAT_KEYS = ("seat", "by", "against", "target", "to_seat", "from_seat")
-
-
-def _missing(key: str, verb: str) -> str:
-    """The instruction for a field the action left out: "Choose a card first."."""
-    if key in _SEAT_KEYS:
-        return "Choose a player first."
-    name = key.replace("_", " ")
-    article = "an" if name[:1] in "aeiou" else "a"
-    return f"{verb} {article} {name} first." if verb == "Choose" else f"Enter the {name} first."
-
-
-def get_int(action: Action, key: str, *, lo: int | None = None, hi: int | None = None) -> int:
-    """An integer field of an action, or ``IllegalAction`` naming the field."""
-    value = action.get(key)
-    if value is None:
-        raise IllegalAction(_missing(key, "Enter"))
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"'{key}' must be a whole number, got {value!r}")
-    if lo is not None and value < lo or hi is not None and value > hi:
-        raise IllegalAction(f"'{key}' must be between {lo} and {hi}, got {value}")
-    return value
-
-
-def get_str(action: Action, key: str, choices: Iterable[str] | None = None) -> str:
-    """A string field of an action, or ``IllegalAction`` naming the field and choices."""
-    value = action.get(key)
-    if value is None or value == "":
-        raise IllegalAction(_missing(key, "Choose"))
-    if not isinstance(value, str):
-        raise IllegalAction(f"'{key}' must be text, got {value!r}")
-    if choices is not None:
-        allowed = tuple(choices)
-        if value not in allowed:
-            raise IllegalAction(f"'{key}' must be one of {', '.join(allowed)}, got {value!r}")
-    return value

@@ -36,7 +36,9 @@ function against the contract when the engine is built.
 - ``option_specs`` (optional): option name -> ``OptionSpec`` (label, one line of help,
   choices) for the setup page; an option without one is offered with a generic label.
 - ``upgrade_options(version, options)`` (optional): the options a record of an older
-  format ``version`` implies, so it replays with the meaning it had when written.
+  format ``version`` implies, so it replays with the meaning it had when written;
+  ``upgrade_action(version, line)`` (optional): one line of such a record as it was
+  read then (a key that was ignored then is dropped).
 - ``features``: what the game brings to the table beyond its rules (``FEATURES``); the
   web and the command line ask for a feature, never for a game by name.
 """
@@ -94,6 +96,10 @@ def _same_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
     return dict(options)
 
 
+def _same_line(version: int, line: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(line)
+
+
 def normalise(name: str) -> str:
     """A game name as the registry compares it: lower case, ``_`` for spaces and dashes."""
     return name.strip().lower().replace("-", "_").replace(" ", "_")
@@ -132,6 +138,7 @@ class Engine(Generic[S, E]):
     log: Callable[[S], list[str]] = _no_log
     scores: Callable[[S], Scores | None] = _no_scores
     upgrade_options: Callable[[int, Mapping[str, Any]], dict[str, Any]] = _same_options
+    upgrade_action: Callable[[int, Mapping[str, Any]], dict[str, Any]] = _same_line
     features: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:

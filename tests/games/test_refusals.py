@@ -76,7 +76,7 @@ def _reason(engine: AnyEngine, state: Any, action: dict[str, Any], t: float) -> 
 def _probes(engine: AnyEngine, state: Any, n: int) -> Iterator[dict[str, Any]]:
     """Actions a careless or hostile phone or host could send now."""
     assert engine.actions is not None
-    for who, move in all_moves(engine, state, n):
+    for _, move in all_moves(engine, state, n):
         for action in move.actions(limit=6):
             yield action
             if "seat" in action:

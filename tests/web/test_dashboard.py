@@ -12,24 +12,13 @@ from werkzeug.datastructures import MultiDict
 
 from companion import games
 from companion.config import WebConfig
-from companion.games.base import IllegalAction, OptionSpec, get_int, get_str
+from companion.games.base import OptionSpec
 from companion.inputs import Source
 from companion.table import Table
 from tests.web.conftest import act, as_host, csrf_of, join, join_url, start_game
 from web import create_app, render
 from web.host import option_controls
 from web.public import generic_sentence
-
-
-def test_refusals_for_a_missing_field_say_what_to_do() -> None:
-    with pytest.raises(IllegalAction, match=r"^Choose a card first\.$"):
-        get_str({"do": "play"}, "card")
-    with pytest.raises(IllegalAction, match=r"^Choose a player first\.$"):
-        get_int({"do": "accuse"}, "against")
-    with pytest.raises(IllegalAction, match=r"^Enter the amount first\.$"):
-        get_int({"do": "bribe"}, "amount")
-    with pytest.raises(IllegalAction, match=r"^Choose an agent first\.$"):
-        get_str({"do": "move", "agent": ""}, "agent")
 
 
 def test_setup_controls_never_ask_for_json(tally_engine: object) -> None:

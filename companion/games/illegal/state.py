@@ -225,23 +225,25 @@ class State:
 
 
 def start(setup: Setup) -> State:
-    """The first hand dealt: 7 cards each, the seat left of the dealer starts."""
-    from companion.games.illegal.events import HandDealt, TurnStarted  # they import this module
-    from companion.games.illegal.fold import apply
+    """The first hand dealt: 7 cards each, the seat left of the dealer starts.
 
+    The state a ``HandDealt`` then a ``TurnStarted`` fold to (built here, so the state
+    module needs neither the events nor the fold: ``tests/games/illegal`` checks both
+    ways give the same state).
+    """
     opts = parse_options(setup.options, setup.n_seats)
     n = setup.n_seats
-    blank = State(
-        options=opts,
-        seats=tuple(SeatState(name=s) for s in setup.seats),
-        hand_no=0,
-        dealer=opts.dealer,
-        turn=0,
-        phase=OVER,
-        turn_done=(),
-        draw_pile=0,
-        totals=tuple(0 for _ in range(n)),
-    )
     first = (opts.dealer + 1) % n
-    state = apply(blank, HandDealt(1, opts.dealer, first, DEALT_PILE - HAND_SIZE * n))
-    return apply(state, TurnStarted(first))
+    return State(
+        options=opts,
+        seats=tuple(SeatState(name=s, hand=HAND_SIZE) for s in setup.seats),
+        hand_no=1,
+        dealer=opts.dealer,
+        turn=first,
+        phase=TURN,
+        turn_done=(),
+        draw_pile=DEALT_PILE - HAND_SIZE * n,
+        totals=tuple(0 for _ in range(n)),
+        log=(f"Hand 1: {setup.seats[opts.dealer]} deals, {setup.seats[first]} starts",
+             f"{setup.seats[first]}'s turn"),
+    )

@@ -39,3 +39,25 @@ def test_engine_is_registered() -> None:
     assert get("illegal") is engine
     assert engine.next_deadline(table(None)) is None
     assert isinstance(SeatState("x"), SeatState)
+
+
+def test_start_is_the_first_deal_folded() -> None:
+    """``start`` builds the dealt state itself (state.py imports no fold); it is the same
+    state a blank table reaches by folding ``HandDealt`` and ``TurnStarted``."""
+    from dataclasses import replace
+
+    from companion.games.base import Setup
+    from companion.games.illegal import engine
+    from companion.games.illegal.events import HandDealt, TurnStarted
+    from companion.games.illegal.fold import apply
+    from companion.games.illegal.state import DEALT_PILE, HAND_SIZE, OVER
+
+    for names in (("Ann", "Ben"), ("Ann", "Ben", "Cy", "Dee")):
+        state = engine.new_game(Setup(names))
+        blank = replace(state, seats=tuple(replace(s, hand=0) for s in state.seats),
+                        hand_no=0, turn=0, phase=OVER, draw_pile=0, log=())
+        first = (state.dealer + 1) % len(names)
+        folded = apply(apply(blank, HandDealt(1, state.dealer, first,
+                                              DEALT_PILE - HAND_SIZE * len(names))),
+                       TurnStarted(first))
+        assert folded == state
