@@ -73,6 +73,8 @@ class Add(GameAction):
     do: ClassVar[str] = "add"
     label: ClassVar[str] = "Add to the total"
     n: Annotated[int, Spec("the number to add", 1, 9)]
+    #: a tag the kill test puts on each action to find it in the store
+    id: Annotated[str, Spec("the tag")] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
