@@ -138,6 +138,10 @@ MAX_NUMBER = 10**15
 REQUEST_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
 
 
+def _a_number_in(where: str) -> str:
+    return f"a number in {where}" if where in ("the request", "the action") else where
+
+
 def json_problem(value: Any, where: str = "the request", depth: int = 0) -> str | None:
     """What is wrong with ``value`` as plain, bounded JSON, in a sentence; None when fine.
 
@@ -151,9 +155,9 @@ def json_problem(value: Any, where: str = "the request", depth: int = 0) -> str 
         return None
     if isinstance(value, int | float):
         if value != value or value in (float("inf"), float("-inf")):
-            return f"a number in {where} is not finite"
+            return f"{_a_number_in(where)} is not finite"
         if abs(value) > MAX_NUMBER:
-            return f"a number in {where} is too large (at most {MAX_NUMBER:,})"
+            return f"{_a_number_in(where)} is too large (at most {MAX_NUMBER:,})"
         return None
     if isinstance(value, str):
         if len(value) > MAX_STRING:
@@ -173,7 +177,11 @@ def json_problem(value: Any, where: str = "the request", depth: int = 0) -> str 
         for key, item in value.items():
             if not isinstance(key, str) or len(key) > 100:
                 return f"{where} has a name that is not a short text"
-            problem = json_problem(item, where, depth + 1)
+            # a command's own settings are named (the seed, the players); what lies
+            # deeper (an action's keys) is not: a player reads this sentence
+            inner = f"the {key.replace('_', ' ')}" if depth == 0 and key.isidentifier() \
+                and key != "action" else where
+            problem = json_problem(item, inner, depth + 1)
             if problem:
                 return problem
         return None

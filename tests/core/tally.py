@@ -120,7 +120,7 @@ def moves(state: State, seat: int | None) -> list[Move]:
 def waiting(state: State) -> Waiting:
     if state.winner is not None:
         return Waiting((), "over", f"Seat {state.winner + 1} won.")
-    return Waiting((state.turn,), "turn", f"Seat {state.turn + 1} adds to the total.")
+    return Waiting((state.turn,), "turn", f"Seat {state.turn + 1} to play")
 
 
 def scores(state: State) -> Scores:

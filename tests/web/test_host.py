@@ -28,7 +28,8 @@ def test_host_starts_undoes_and_ends(app: Flask, table: Table, state_dir: Path) 
     assert post_json(host, "/api/host/undo", {}).status_code == 200
     assert table.hub.latest().public["total"] == 0
     refused = post_json(host, "/api/host/action", {"action": {"do": "fly"}})
-    assert refused.status_code == 409 and "no action" in refused.get_json()["reason"]
+    assert refused.status_code == 409 and "not something anyone can do" in \
+        refused.get_json()["reason"]
     assert "Last refusal" in host.get("/host").get_data(as_text=True)
     assert post_json(host, "/api/host/end", {}).status_code == 200
 
@@ -120,14 +121,15 @@ def test_setup_lists_installed_games_with_options(app: Flask, state_dir: Path) -
 
 
 def test_scores_and_chart() -> None:
-    view = {"match": {"hands": [[10, 0, 5], [0, 20, 5]]}}
-    hands = scores.hand_scores(view)
+    payload = {"scores": {"hands": [[10, 0, 5], [0, 20, 5]], "totals": [10, 20, 10]}}
+    hands = scores.hand_scores(payload)
     assert hands == [[10, 0, 5], [0, 20, 5]]
     assert scores.totals(hands) == [10, 20, 10]
     svg = scores.chart_svg(hands, ["Ann", "Ben", "<Cy>"])
     assert svg.count("<polyline") == 3 and "&lt;Cy&gt;" in svg and 'role="img"' in svg
-    assert scores.hand_scores({"match": {"hands": []}}) is None
-    assert scores.hand_scores({"hands": [["x"]]}) is None
+    assert scores.hand_scores({"scores": {"hands": []}}) is None
+    assert scores.hand_scores({"scores": {"hands": [["x"]]}}) is None
+    assert scores.hand_scores({"view": {"match": {"hands": [[1, 2]]}}}) is None  # no guessing
 
 
 def test_generic_view_renders_nested_values(client: FlaskClient, table: Table) -> None:
