@@ -148,3 +148,22 @@ def test_the_checks_can_fail() -> None:
     assert not bad.offers({"do": "add", "seat": 0, "n": 3})
     good = tally.engine
     assert not _check_moves(good, good.new_game(Setup(("A", "B"))), 2, 0.0, "tally")
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_every_move_of_the_illegal_random_hands_is_accepted(seed: int) -> None:
+    """The random hands of tests/games/illegal/test_sim.py (a physical table with hidden
+    hands, its own fuzzer) walked through moves(): every state they reach."""
+    from companion.session import Session
+    from tests.games.illegal.test_sim import Table as SimTable
+
+    engine = games.get("illegal")
+    sim = SimTable(2 + seed, seed, {})
+    sim.play_hand()
+    session, problems = Session.start(engine, sim.setup), []
+    for i, action in enumerate(sim.actions):
+        t = 4.0 * (i + 1)
+        problems += _check_moves(engine, session.state, sim.setup.n_seats, t, f"sim {seed}:{i}")
+        session, _ = session.preview(action, t)
+    assert len(sim.actions) > 10
+    assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:12])

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from companion.games.base import IllegalAction, Setup
 from companion.games.cards import catalog
 from companion.games.illegal import CHOOSE, MORE, OVER, State, engine, play_reason
+from companion.records import VERSION
 
 RECORDS = Path(__file__).resolve().parents[2] / "records" / "illegal"
 VALUE = {c.id: c.value for c in catalog("illegal").cards}
@@ -290,7 +291,7 @@ def test_options_play_through(options: dict[str, Any]) -> None:
 def write_record(path: Path, table: Table, seed: int) -> None:
     header = {
         "record": "table-companion",
-        "version": 1,
+        "version": VERSION,
         "game": "illegal",
         "seats": list(table.setup.seats),
         "options": dict(table.setup.options),
