@@ -20,6 +20,7 @@ from companion.games.actions import GameAction, fields_of
 from companion.games.base import IllegalAction
 from companion.games.engine import AnyEngine
 from companion.games.moves import Move
+from companion.records import VERSION
 from tests.games.walk import all_moves, random_game, recorded_steps
 
 ENGINES = list(games.ENGINES)
@@ -96,8 +97,8 @@ def test_every_accepted_recorded_action_is_offered(engine: AnyEngine) -> None:
     problems, checked = [], 0
     for step in recorded_steps(engine):
         kind = engine.actions.kinds.get(str(step.action.get("do")))
-        if not step.accepted or kind is None or kind.by == "table":
-            continue
+        if not step.accepted or kind is None or kind.by == "table" or step.version < VERSION:
+            continue  # an older record follows its own format's meaning, not today's moves
         if not _closed(kind, step.action):
             continue
         state, n = step.session.state, step.session.setup.n_seats

@@ -19,7 +19,7 @@ from companion import games
 from companion.games.base import IllegalAction
 from companion.games.engine import AnyEngine
 from companion.games.moves import Move
-from companion.records import parse_header
+from companion.records import VERSION, _as_read_then, parse_header
 from companion.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,6 +48,8 @@ class Step:
     action: dict[str, Any]
     t: float
     accepted: bool
+    #: the record's format version (an older record is read with its own meaning)
+    version: int = VERSION
 
 
 def recorded_steps(engine: AnyEngine) -> Iterator[Step]:
@@ -62,6 +64,8 @@ def recorded_steps(engine: AnyEngine) -> Iterator[Step]:
         for n, raw in enumerate(text[1:], start=2):
             action = json.loads(raw)
             t = float(action.pop("t"))
+            if header.version < VERSION:
+                action = _as_read_then(engine, header.version, action)
             session, _ = session.preview_deadlines(t)
             if action.get("do") in ("undo", "time"):
                 session, _ = session.preview(action, t)
@@ -69,9 +73,9 @@ def recorded_steps(engine: AnyEngine) -> Iterator[Step]:
             try:
                 after, _ = session.preview(action, t)
             except IllegalAction:
-                yield Step(f"{path.name}:{n}", session, action, t, False)
+                yield Step(f"{path.name}:{n}", session, action, t, False, header.version)
                 continue
-            yield Step(f"{path.name}:{n}", session, action, t, True)
+            yield Step(f"{path.name}:{n}", session, action, t, True, header.version)
             session = after
 
 

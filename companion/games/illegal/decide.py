@@ -179,8 +179,8 @@ def _play(state: State, action: Play, now: float) -> list[Event]:
     seat = _seat(state, action.seat)
     f = prepare(state, seat, kind=Play.do, magnum=action.card == "magnum")
     s = f.state.seats[seat]
-    if s.pending == action.card:  # completing a shown card: the keys given before still hold
-        action = with_given(action, s.pending_given)
+    if s.pending == action.card and state.options.pending_keys is None:
+        action = with_given(action, s.pending_given)  # the keys given before still hold
     if not play(f, action):
         return _end(f, now)
     if f.state.phase == OVER or action.card == "magnum":
@@ -365,6 +365,8 @@ def _check_cards(st: State, seat: int, cards: tuple[str, ...]) -> None:
 
 def _show(state: State, action: Show, now: float) -> list[Event]:
     seat = _seat(state, action.seat)
+    if state.options.show == "part_ends_turn":
+        return _show_v1(state, seat, action.hand, now)
     s = state.seats[seat]
     require(s.hassle == "tax_inspection", "Only a seat under Tax Inspection lays its hand open")
     require(state.phase != OVER, "The hand is over: reveal your hand instead")
@@ -375,6 +377,18 @@ def _show(state: State, action: Show, now: float) -> list[Event]:
     )
     _check_cards(state, seat, cards)
     return [HandShown(seat, cards)]
+
+
+def _show_v1(state: State, seat: int, cards: tuple[str, ...], now: float) -> list[Event]:
+    """Records of format 1 (option ``show: "part_ends_turn"``): the cards listed may be part
+    of the hand, and the line settles what the previous one left open, as any line does."""
+    f = prepare(state, seat, kind=Show.do)
+    s = f.state.seats[seat]
+    require(s.hassle == "tax_inspection", "Only a seat under Tax Inspection lays its hand open")
+    require(len(cards) <= s.hand, f"{s.name} holds only {s.hand} cards")
+    _check_cards(f.state, seat, cards)
+    f.emit(HandShown(seat, cards))
+    return _end(f, now)
 
 
 def _show_card(state: State, action: ShowCard, now: float) -> list[Event]:

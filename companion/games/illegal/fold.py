@@ -222,8 +222,8 @@ def _played(state: State, e: CardPlayed) -> State:
 def _discarded(state: State, e: CardsDiscarded) -> State:
     s = state.seats[e.seat]
     shown = s.shown
-    for c in e.cards:
-        shown = _without(shown, c)
+    for c in e.cards:  # (format 1, option show "part_ends_turn", kept what was shown)
+        shown = shown if state.options.show else _without(shown, c)
     # a discard drops a shown play
     state = _seat(state, e.seat, hand=s.hand - len(e.cards), shown=shown, **_NOT_PENDING)
     state = replace(state, discards=state.discards + e.cards)

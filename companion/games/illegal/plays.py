@@ -145,7 +145,10 @@ def _hassle(f: Emit, seat: int, card_id: str, action: Play) -> bool:
 
 def _solution(f: Emit, seat: int, card_id: str, action: Play) -> bool:
     target = _target(f, action, solution_targets(f.state, card_id))
-    discard = _bribe_cost(f, seat, action) if card_id == "bribe" else None
+    # the cost is checked as soon as it is shown (format 1, which forgot it: once the target
+    # is known)
+    early = f.state.options.pending_keys is None or target is not None
+    discard = _bribe_cost(f, seat, action) if card_id == "bribe" and early else None
     if target is None:
         return _pend(f, seat, card_id, "target", action)
     hassle = f.state.seats[target].hassle
@@ -206,7 +209,8 @@ def _paranoia(f: Emit, seat: int, card_id: str, action: Play) -> bool:
 def _takeover(f: Emit, seat: int, card_id: str, action: Play) -> bool:
     victims = takeover_victims(f.state, seat)
     wanted = action.take
-    if wanted is not None:  # the business shown names its owner when only one has it
+    if wanted is not None and f.state.options.take_target is None:
+        # the business shown names its owner when only one has it (format 1: it did not)
         victims = tuple(v for v in victims if wanted in f.state.seats[v].businesses) or victims
     target = _target(f, action, victims)
     if target is None and victims:
@@ -260,6 +264,7 @@ def _magnum(f: Emit, seat: int, action: Play) -> bool:
         assert hassle is not None
         f.emit(CardPlayed(seat, "magnum", target, out_of_turn))
         f.emit(HassleRemoved(target, hassle, "magnum"))
-    if f.state.seats[seat].hand == 0:  # out of turn, or on a turn it can no longer finish
-        f.emit(HandEnded("hand_empty", seat))
+    on_turn = f.state.options.magnum_last_card is None  # format 1: that turn went on
+    if f.state.seats[seat].hand == 0 and (out_of_turn or on_turn):
+        f.emit(HandEnded("hand_empty", seat))  # out of turn, or on a turn it cannot finish
     return True

@@ -47,6 +47,19 @@ UnchosenLoss = Literal["waits", "cheapest"]
 #: Which of several equally expensive businesses a Loan Shark takes when its player names
 #: none: the player must "choose", or (format 1) the one played "last".
 HighestTie = Literal["choose", "last"]
+#: The readings of record lines that only records of format 1 use (each default ``None`` is
+#: today's reading; these are not table rules a player picks, so the setup page hides them):
+#: ``show`` "part_ends_turn": a ``show`` may list part of the hand and is a line like any
+#: other (it ends another seat's open turn, settles an unchosen loss, lets a takeover stand);
+#: a discarded card stays among the cards shown (only a played card left them).
+ShowLine = Literal["part_ends_turn"]
+#: ``take_target`` "ask": a takeover's ``take`` does not name the victim; the target is asked.
+TakeTarget = Literal["ask"]
+#: ``pending_keys`` "forget": completing a shown card needs all its keys again.
+PendingKeys = Literal["forget"]
+#: ``magnum_last_card`` "turn_goes_on": a Magnum that was the last card on its player's own
+#: turn does not end the hand; the turn goes on and ends as any turn (then the seat draws).
+MagnumLastCard = Literal["turn_goes_on"]
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "dealer": None,  # seat index; None = the last seat, so seat 0 starts
@@ -59,6 +72,10 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "bribe_extra": True,  # the Bribe is played besides the turn's card | False: it is the card
     "unchosen_loss": "waits",  # the loss waits for its victim | "cheapest" goes when others act
     "highest_tie": "choose",  # a Loan Shark's tie: its player chooses | "last" played goes
+    "show": None,  # a show lists the whole hand, aside | "part_ends_turn" (format 1)
+    "take_target": None,  # take names the owner when only one has it | "ask" (format 1)
+    "pending_keys": None,  # a shown card keeps the keys given | "forget" (format 1)
+    "magnum_last_card": None,  # it ends the hand | "turn_goes_on" (format 1)
 }
 
 #: What a record of format 1 (before issue 25) meant by its options: the turn rules of
@@ -68,6 +85,10 @@ V1_OPTIONS: Mapping[str, Any] = {
     "bribe_extra": False,
     "unchosen_loss": "cheapest",
     "highest_tie": "last",
+    "show": "part_ends_turn",
+    "take_target": "ask",
+    "pending_keys": "forget",
+    "magnum_last_card": "turn_goes_on",
 }
 
 _CHOICES = {
@@ -76,6 +97,13 @@ _CHOICES = {
     "legal_extra": get_args(LegalExtra),
     "unchosen_loss": get_args(UnchosenLoss),
     "highest_tie": get_args(HighestTie),
+}
+#: options whose only other value is ``None`` (today's reading)
+_NONE_OR = {
+    "show": get_args(ShowLine),
+    "take_target": get_args(TakeTarget),
+    "pending_keys": get_args(PendingKeys),
+    "magnum_last_card": get_args(MagnumLastCard),
 }
 
 
@@ -93,6 +121,10 @@ class Options:
     bribe_extra: bool = True
     unchosen_loss: UnchosenLoss = "waits"
     highest_tie: HighestTie = "choose"
+    show: ShowLine | None = None
+    take_target: TakeTarget | None = None
+    pending_keys: PendingKeys | None = None
+    magnum_last_card: MagnumLastCard | None = None
 
 
 def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -117,6 +149,12 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     for key, allowed in _CHOICES.items():
         if raw[key] not in allowed:
             raise SetupError(f"illegal: option {key} must be one of {', '.join(allowed)}")
+    for key, allowed in _NONE_OR.items():
+        if raw[key] is not None and raw[key] not in allowed:
+            raise SetupError(
+                f"illegal: option {key} must be null or one of {', '.join(allowed)} "
+                "(records of format 1)"
+            )
     for key in ("magnum_restores_hassle", "bribe_extra"):
         if not isinstance(raw[key], bool):
             raise SetupError(f"illegal: option {key} must be true or false")
@@ -137,6 +175,10 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
         raw["bribe_extra"],
         raw["unchosen_loss"],
         raw["highest_tie"],
+        raw["show"],
+        raw["take_target"],
+        raw["pending_keys"],
+        raw["magnum_last_card"],
     )
 
 

@@ -153,8 +153,9 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def status(state: State, money: Callable[[int], str] = euros) -> str:
-    """A short human line about what happens now (amounts written by ``money``)."""
+def status(state: State, money: Callable[[int], str] = euros, *, plain: bool = False) -> str:
+    """A short human line about what happens now (amounts written by ``money``; ``plain``:
+    the wording of ``companion replay --json``, which has not changed since format 1)."""
     who = state.name(state.turn)
     if state.phase == OVER:
         if state.scores is None:
@@ -171,6 +172,8 @@ def status(state: State, money: Callable[[int], str] = euros) -> str:
     if state.unclaimed:
         return "Whose Magnum? Its player claims it"
     active = state.seats[state.turn]
+    if active.pending and plain:
+        return f"{who}: choose the target or choice for {card(active.pending).label()}"
     if active.pending:
         what = WAITING_FOR.get(active.pending_needs or "", "its target")
         return f"{who} shows a {card(active.pending).label()}: next, {what}"
@@ -340,8 +343,9 @@ def state_json(state: State) -> dict[str, Any]:
         "totals": list(state.totals),
         "history": [list(h) for h in state.history],
         "match_over": state.match_over,
-        # plain "10.000 €" as the rules text writes amounts (and replay --json always did)
-        "status": status(state, plain_euros),
+        # plain "10.000 €" as the rules text writes amounts, and a shown card's wording, as
+        # replay --json always did
+        "status": status(state, plain_euros, plain=True),
     }
 
 

@@ -69,7 +69,10 @@ def test_scores_are_per_hand_and_in_euros() -> None:
 
 def test_format_1_records_keep_the_turn_rules_of_then() -> None:
     assert upgrade_options(1, {}) == {"legal_extra": "after_illegal", "bribe_extra": False,
-                                      "unchosen_loss": "cheapest", "highest_tie": "last"}
+                                      "unchosen_loss": "cheapest", "highest_tie": "last",
+                                      "show": "part_ends_turn", "take_target": "ask",
+                                      "pending_keys": "forget",
+                                      "magnum_last_card": "turn_goes_on"}
     assert upgrade_options(1, {"bribe_extra": True})["bribe_extra"] is True
     assert upgrade_options(2, {}) == {}
     bribe = {"do": "play", "seat": 0, "card": "bribe", "target": 0, "discard": "merchandise"}
