@@ -123,8 +123,9 @@ def waiting(state: State) -> Waiting:
     return Waiting((state.turn,), "turn", f"Seat {state.turn + 1} to play")
 
 
-def scores(state: State) -> Scores:
-    return Scores((float(state.total),), unit="points", target=state.target)
+def scores(state: State) -> Scores | None:
+    """Tally keeps one shared total, no score per seat."""
+    return None
 
 
 def apply(state: State, event: Any) -> State:

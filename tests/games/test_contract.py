@@ -409,3 +409,20 @@ def test_the_name_check_can_fail(tmp_path: Path) -> None:
     bad = tmp_path / "page.py"
     bad.write_text('"""Casablanca is fine in a docstring."""\nGAME = "casablanca"\n')
     assert named_games(bad, game_names()) == [f"{bad}:2: ['casablanca']"]
+
+
+def test_the_shape_check_can_fail() -> None:
+    """A view without its log, or whose attention disagrees with waiting(), is caught."""
+    from tests.core import tally
+
+    engine = tally.engine
+    state = engine.new_game(Setup(("A", "B")))
+    check_envelope(engine, state, engine.seat_view(state, 0), 0, 2)
+    view = engine.seat_view(state, 0)
+    del view["log"]
+    with pytest.raises(AssertionError, match="seat view keys"):
+        check_envelope(engine, state, view, 0, 2)
+    view = engine.seat_view(state, 1)
+    view["attention"] = {**view["attention"], "act": True}
+    with pytest.raises(AssertionError, match="attention must follow waiting"):
+        check_envelope(engine, state, view, 1, 2)
