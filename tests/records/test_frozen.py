@@ -41,15 +41,7 @@ GENERATED_IDS = [f"{p.parent.name}/{p.stem}" for p in GENERATED]
 
 #: "game/name" or "game/name:json.path" -> the rule fix (commit + rules text) that explains
 #: an allowed difference. Only real rule fixes belong here (docs/dev/record-v1-changes.md).
-_HESITATION_FIX = (
-    "418b880 (The Nasty 7): the seed penalises players who \"hesitate more than 3 seconds\", so a "
-    "card at exactly hesitation_s after the last one is in time and the deadline falls one "
-    "microsecond later (v1 delivered it at exactly t + hesitation_s and called that card late)"
-)
 RULE_FIXES: dict[str, str] = {
-    f"nasty7/{name}:state.deadline": _HESITATION_FIX
-    for name in ("hesitation_2_9s", "hesitation_3_1s", "thousand_cards", "twin_two_players",
-                 "worked_example")
 }
 
 #: SHA-256 (first 16 hex digits) of each frozen .jsonl and .then.json: they are never edited.

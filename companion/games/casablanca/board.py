@@ -53,6 +53,9 @@ class Board:
     #: no board is tracked (version-1 records): any named space, any move; ``spaces``
     #: are only the names known for showing (``free_board``)
     free: bool = False
+    #: a version-1 ``{space: [neighbours]}`` map: a move names a space exactly as the map
+    #: does (case and spaces count; ``exact_board``)
+    exact: bool = False
 
     def ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.spaces)
@@ -77,9 +80,12 @@ class Board:
     def find(self, text: str) -> str | None:
         """The id of the space called ``text`` (its id or its name, any case), or None.
 
-        A free board takes any non-empty text as it is (version 1 named spaces so)."""
+        A free board takes any non-empty text as it is (version 1 named spaces so); an
+        exact board only a space's id exactly as written."""
         if self.free:
             return text or None
+        if self.exact:
+            return text if text in self.ids() else None
         text = text.strip()
         if not text or len(text) > MAX_NAME:
             return None
@@ -196,6 +202,31 @@ def parse_board(raw: Any) -> Board:
     return Board(spaces, tuple(sorted(streets)))
 
 
+def exact_board(raw: Any) -> Board:
+    """A version-1 board map ``{space: [neighbours, ...]}`` read as version 1 read it
+    (option ``exact_names``): every name is a space exactly as written (``"Gate"``,
+    ``"gate"`` and ``" gate"`` are three spaces), streets are two-way, no limit on names or
+    spaces; a space may not be its own neighbour. ``BoardError`` says what to fix."""
+    bad = BoardError(
+        'map each space to the list of spaces next to it, like {"basar": ["hotel", '
+        '"market"], ...}'
+    )
+    if not isinstance(raw, Mapping):
+        raise bad
+    near: dict[str, set[str]] = {}
+    for space, others in raw.items():
+        if not isinstance(space, str) or not isinstance(others, list | tuple):
+            raise bad
+        for other in others:
+            if not isinstance(other, str) or other == space:
+                raise bad
+            near.setdefault(space, set()).add(other)
+            near.setdefault(other, set()).add(space)
+    spaces = tuple(Space(name, name) for name in sorted(near))
+    streets = {(a, b) if a < b else (b, a) for a, others in near.items() for b in others}
+    return Board(spaces, tuple(sorted(streets)), exact=True)
+
+
 @cache
 def free_board() -> Board:
     """No board (option ``board: "free"``, what a version-1 record without a board meant):
@@ -211,5 +242,5 @@ def default_board() -> Board:
     return parse_board(json.loads(text.read_text("utf-8")))
 
 
-__all__ = ["MAX_NAME", "Board", "BoardError", "Space", "clip", "default_board", "free_board",
-           "parse_board"]
+__all__ = ["MAX_NAME", "Board", "BoardError", "Space", "clip", "default_board", "exact_board",
+           "free_board", "parse_board"]

@@ -136,7 +136,7 @@ def _bribe_items(state: State, items: tuple[BribeItem, ...]) -> tuple[list[str],
 def destination(state: State, agent: str, raw: str) -> str:
     """The space id a move names (its id or name, or ``home``); refusals list the way."""
     board = state.options.board
-    if board.free:  # version 1: the text is the space, as it is
+    if board.free or board.exact:  # version 1: the text is the space, as it is
         require(raw != "", "Choose a space to move to.")
         return state.options.spec(agent).homebase if raw == HOME else raw
     label = state.name(agent)

@@ -20,6 +20,7 @@ from companion.games.casablanca.board import (
     BoardError,
     clip,
     default_board,
+    exact_board,
     free_board,
     parse_board,
 )
@@ -62,6 +63,10 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "concessions": True,
     "settle_s": 2.0,
     "protest_s": 0,
+    # version-1 records only (``upgrade_options``; ``None``: off), so the setup page does
+    # not offer them
+    "exact_names": None,
+    "unlimited_names": None,
 }
 #: the longest a stand must be seen in one zone before the camera announces its move
 MAX_SETTLE_S = 60.0
@@ -110,7 +115,7 @@ class Options:
         return self.board.neighbours(space)
 
 
-def _agent_specs(raw: Any) -> tuple[AgentSpec, ...]:
+def _agent_specs(raw: Any, limits: bool = True) -> tuple[AgentSpec, ...]:
     if not isinstance(raw, Mapping) or len(raw) < 2:
         raise SetupError(
             "casablanca: option 'agents' must map at least two agent ids to their homebases, "
@@ -124,7 +129,7 @@ def _agent_specs(raw: Any) -> tuple[AgentSpec, ...]:
                 f"casablanca: option 'agents' maps {clip(repr(agent))} to {clip(repr(home))}; "
                 "use non-empty text for both the agent id and its homebase"
             )
-        if len(agent) > MAX_NAME or len(home) > MAX_NAME:
+        if limits and (len(agent) > MAX_NAME or len(home) > MAX_NAME):
             raise SetupError(
                 f"casablanca: option 'agents': {clip(agent)!r} -> {clip(home)!r} is too long; "
                 f"use at most {MAX_NAME} characters for an agent id and a homebase"
@@ -154,14 +159,24 @@ def _flag(options: Mapping[str, Any], key: str) -> bool:
     return value
 
 
-def _board(raw: Any) -> Board:
-    """The built-in board (``None``), no board (``"free"``) or the host's, checked."""
+def _v1_flag(options: Mapping[str, Any], key: str) -> bool:
+    """A version-1-only option: ``None`` (the default) or false is off."""
+    value = options.get(key)
+    if value is not None and not isinstance(value, bool):
+        raise SetupError(f"casablanca: option '{key}' must be true, false or null, "
+                         f"got {clip(repr(value))}")
+    return value is True
+
+
+def _board(raw: Any, exact: bool = False) -> Board:
+    """The built-in board (``None``), no board (``"free"``) or the host's, checked; with
+    ``exact`` (option ``exact_names``) the host's board is a version-1 map read exactly."""
     if raw is None:
         return default_board()
     if raw == FREE:
         return free_board()
     try:
-        return parse_board(raw)
+        return exact_board(raw) if exact else parse_board(raw)
     except BoardError as exc:
         raise SetupError(f"casablanca: option 'board': {exc}") from None
 
@@ -181,13 +196,18 @@ def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
 
     Version 1 (before issue 16): a protest was compared at once (``concessions`` did not
     exist; it is on by default since), and ``board: null`` meant no board at all (any
-    named space, any move; it means the built-in board since): ``board: "free"``.
+    named space, any move; it means the built-in board since): ``board: "free"``. A
+    board the header gave was a ``{space: [neighbours]}`` map whose names were exact
+    (``exact_names``), and no name had a length limit (``unlimited_names``).
     """
     out = dict(options)
     if version < 2:
         out.setdefault("concessions", False)
+        out.setdefault("unlimited_names", True)
         if out.get("board") is None:
             out["board"] = FREE
+        elif isinstance(out["board"], Mapping):
+            out.setdefault("exact_names", True)
     return out
 
 
@@ -202,13 +222,15 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     if budget % step:
         raise SetupError(f"casablanca: 'budget' ({budget}) must be a multiple of 'step' ({step})")
     reveal = _reveal(options["protest_reveal"])
+    limits = not _v1_flag(options, "unlimited_names")
     start = options["suitcase_start"]
-    if not isinstance(start, str) or not start or start == HOME or len(start) > MAX_NAME:
+    if (not isinstance(start, str) or not start or start == HOME
+            or (limits and len(start) > MAX_NAME)):
         raise SetupError("casablanca: option 'suitcase_start' must name a space, like 'basar'")
-    board = _board(options.get("board"))
+    board = _board(options.get("board"), _v1_flag(options, "exact_names"))
     start = board.find(start) or start
     parsed = Options(
-        agents=_agent_specs(options["agents"]),
+        agents=_agent_specs(options["agents"], limits),
         budget=budget,
         step=step,
         elimination_cost=cost,
@@ -426,9 +448,10 @@ def start(setup: Setup) -> State:
 
     ``setup.options`` are already merged with ``DEFAULT_OPTIONS`` (``Engine.new_game``).
     """
-    _check_seats(tuple(setup.seats))
     n = setup.n_seats
     options = parse_options(setup.options, n)
+    if setup.options.get("unlimited_names") is not True:
+        _check_seats(tuple(setup.seats))
     return State(
         seats=tuple(setup.seats),
         options=options,

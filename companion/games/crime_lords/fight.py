@@ -93,7 +93,8 @@ def announce(state: State, action: AttackAction, now: float) -> list[Event]:
     b.emit(TokenSpent(seat, attacker, f"{kind} attempt"))
     if defender == seat:
         _own_hit(b, seat, attacker, target)
-        if state.war is not None and b.state.war is not None:
+        if (state.war is not None and b.state.war is not None
+                and not state.options.own_hit_keeps_war_turn):
             b.emit(WarTurnPassed(seat, _next_in_war(b.state, seat), False))
         return b.events
     if money:

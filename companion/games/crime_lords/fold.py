@@ -393,7 +393,7 @@ def _war_turn(s: State, e: WarTurnPassed) -> State:
 
 
 def _war_ended(s: State, e: GangWarEnded) -> State:
-    if e.seat is not None:
+    if e.seat is not None and s.options.wording != "v1":  # version 1 did not log it
         s = s.logged(f"{s.seats[e.seat]} passes.")
     s = replace(s, war=None, turn=e.next, step="collect", acted=False)
     return s.logged(f"The Gang War is over; {s.seats[e.next]} is next.")
@@ -436,6 +436,8 @@ def _given(s: State, e: Given) -> State:
     if e.money:
         s = s.with_mob(e.seat, replace(giver, money=giver.money - e.money))
         s = s.with_mob(e.to, replace(taker, money=taker.money + e.money))
+        if s.options.wording == "v1":  # version 1 did not log money gifts
+            return s
         return s.logged(f"{who} gave money to {to}.")
     card = e.card or ""
     if card in giver.specials:
@@ -444,6 +446,8 @@ def _given(s: State, e: Given) -> State:
         s = s.with_mob(e.to, replace(taker, specials=taker.specials + (card,)))
         return s.logged(f"{who} gave a Special to {to}.")
     s = _racket_moved(s, RacketMoved(e.seat, e.to, card))
+    if s.options.wording == "v1":  # "Ben controls Racket_04." as version 1 said
+        return s
     return replace(s, log=s.log[:-1]).logged(f"{who} gave {s.label(card)} to {to}.")
 
 

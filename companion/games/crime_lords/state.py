@@ -37,6 +37,8 @@ DrawRule = Literal["count", "free"]
 #: what wins: enough Rackets (the victory table), more Crooks and Rackets than all foes
 #: together (the seriously long game), or being the last Mob standing
 Victory = Literal["rackets", "most_cards", "last_standing"]
+#: the words of ``status`` and of gift log lines: today's, or as version-1 records had them
+Wording = Literal["current", "v1"]
 
 #: Victory table of the rulebook: (long game, short game) by number of players.
 RACKETS_TO_WIN = {2: (14, 11), 3: (14, 11), 4: (13, 10), 5: (12, 9), 6: (11, 8), 7: (9, 7), 8: (9, 7)}
@@ -44,6 +46,7 @@ MAX_POWER = 6  # no Crook's own Power exceeds 6 (the Boss bonus is extra)
 LENGTHS: tuple[GameLength, ...] = get_args(GameLength)
 DRAW_RULES: tuple[DrawRule, ...] = get_args(DrawRule)
 VICTORIES: tuple[Victory, ...] = get_args(Victory)
+WORDINGS: tuple[Wording, ...] = get_args(Wording)
 CENTER_FILL = 4  # draw until the center has four cards
 CARD_KINDS: tuple[CardKind, ...] = get_args(CardKind)
 
@@ -70,6 +73,12 @@ class Options:
     draw_rule: DrawRule = "count"
     share_one_short: bool = True
     victory: Victory = "rackets"
+    #: a Hit on one's own Crook during a Gang War leaves the war turn with the seat, as
+    #: version-1 records played it (the rules: it is the war turn's one attempt)
+    own_hit_keeps_war_turn: bool = False
+    #: the words of ``status`` and of the log for gifts: ``"current"``, or ``"v1"`` (as
+    #: version-1 records showed them)
+    wording: Wording = "current"
 
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
@@ -88,16 +97,24 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "draw_rule": "count",
     "share_one_short": True,
     "victory": "rackets",
+    # version-1 records only (``upgrade_options``; ``None``: today's rule and words), so
+    # the setup page does not offer them
+    "own_hit_keeps_war_turn": None,
+    "wording": None,
 }
 
 #: what a version-1 record (written before issue 17's rules) means, where a default
-#: changed since: draws were not counted, the auction had no limits, and nobody was asked
-#: to share a win one Racket short (docs/records.md, "Versions")
+#: changed since: draws were not counted, the auction had no limits, nobody was asked
+#: to share a win one Racket short, a Hit on one's own Crook in a Gang War left the war
+#: turn with the seat, and ``status`` and gift log lines had their old words
+#: (docs/records.md, "Versions"; docs/rules/crime_lords.md)
 V1_OPTIONS: Mapping[str, Any] = {
     "draw_rule": "free",
     "auction_crooks": None,
     "auction_rackets": None,
     "share_one_short": False,
+    "own_hit_keeps_war_turn": True,
+    "wording": "v1",
 }
 
 
@@ -136,12 +153,21 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
             "crime_lords: option 'victory' must be \"rackets\", \"most_cards\" or "
             "\"last_standing\""
         )
-    share = raw["share_one_short"]
-    if not isinstance(share, bool):
-        raise SetupError("crime_lords: option 'share_one_short' must be true or false")
+    flags: dict[str, bool] = {}
+    for key in ("share_one_short", "own_hit_keeps_war_turn"):
+        value = raw[key]
+        if key != "share_one_short" and value is None:
+            value = False
+        if not isinstance(value, bool):
+            raise SetupError(f"crime_lords: option '{key}' must be true or false")
+        flags[key] = value
+    wording = "current" if raw["wording"] is None else raw["wording"]
+    if wording not in WORDINGS:
+        raise SetupError("crime_lords: option 'wording' must be \"current\" or \"v1\"")
     return Options(game_length=length, rackets_to_win=target, draw_rule=draw_rule,
-                   share_one_short=share, victory=victory, auction_crooks=crooks,
-                   auction_rackets=rackets, **ints)
+                   victory=victory, auction_crooks=crooks, auction_rackets=rackets,
+                   wording=wording, share_one_short=flags["share_one_short"],
+                   own_hit_keeps_war_turn=flags["own_hit_keeps_war_turn"], **ints)
 
 
 def _count(raw: Mapping[str, Any], key: str) -> int:

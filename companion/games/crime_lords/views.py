@@ -170,6 +170,8 @@ def _status(state: State) -> str:
     who = state.seats[state.turn]
     if state.war is not None:
         return f"Gang War: {who}'s turn to Hit or pass."
+    if state.attack is not None and state.options.wording == "v1":
+        return f"{state.seats[state.attack.seat]} is attacking ({state.attack.stage})."
     if state.attack is not None:
         a = state.attack
         stage = {"protector": "the defender names a protector", "showdown": "the showdown",
@@ -182,6 +184,8 @@ def _status(state: State) -> str:
         return "Mobs one Racket short are deciding whether to share the win."
     if state.step == "collect":
         return f"{who}: collect income and pay off the gang."
+    if state.options.wording == "v1":
+        return f"{who}'s turn: draw and act."
     owed = draws_owed(state)
     if owed:
         return f"{who}: draw {owed} card{'s' if owed > 1 else ''}."

@@ -9,9 +9,9 @@ host by hand), ``accuse`` (a seat, or the host entering a whole accusation), the
 ``deadline`` (the 3-second rule, or the end of the game after a seat's last card).
 
 The package, one role per module: ``state`` (``Options``, ``parse_options``,
-``upgrade_options``, ``State``, ``start``, the count), ``actions``, ``events``,
-``decide`` (the rules and penalties; ``outcome``, ``next_deadline``), ``fold``
-(``apply`` through ``_APPLY``), ``moves`` (what each seat and the host may do now, what
+``upgrade_options``, ``upgrade_action``, ``State``, ``start``, the count), ``actions``,
+``events``, ``decide`` (the rules and penalties; ``outcome``, ``next_deadline``),
+``fold`` (``apply`` through ``_APPLY``), ``moves`` (what each seat and the host may do now, what
 the table waits for), ``views`` (public view, secrets, log, scores, referee, signals),
 ``inputs`` (camera tags and buttons) and ``describe`` (sentences, option labels).
 """
@@ -38,6 +38,7 @@ from companion.games.nasty7.state import (
     State,
     number_for,
     start,
+    upgrade_action,
     upgrade_options,
 )
 from companion.games.nasty7.views import log, public_view, scores, secrets, signals, state_json
@@ -82,5 +83,6 @@ engine: Engine[State, Event] = Engine(
     log=log,
     scores=scores,
     upgrade_options=upgrade_options,
+    upgrade_action=upgrade_action,
     features=frozenset({"camera_demo", "dispute_clips", "editable_counts"}),
 )

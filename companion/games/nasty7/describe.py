@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from companion.games.base import Action, OptionSpec
 from companion.games.nasty7.events import Event
 from companion.games.nasty7.fold import event_sentence
-from companion.games.nasty7.state import DEFAULT_OPTIONS
+from companion.games.nasty7.state import DEFAULT_OPTIONS, V1_ONLY_OPTIONS
 
 OPTION_SPECS: dict[str, OptionSpec] = {
     "hesitation_s": OptionSpec(
@@ -57,7 +57,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
     ),
     "word": OptionSpec("Phone word", "What players say for a phone card."),
 }
-assert set(OPTION_SPECS) == set(DEFAULT_OPTIONS)
+assert set(OPTION_SPECS) == set(DEFAULT_OPTIONS) - V1_ONLY_OPTIONS
 
 
 def describe(action: Action, events: Sequence[Event], players: Sequence[str]) -> str | None:

@@ -66,7 +66,14 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "even_nastier": False,
     "starter": 0,
     "word": "hmmmrrr",
+    #: version-1 records only (``upgrade_options``), so not offered on the setup page
+    #: (``None``: off)
+    "late_at_limit": None,
 }
+
+
+#: options only version-1 records set (``upgrade_options``): no setup control, no label
+V1_ONLY_OPTIONS: frozenset[str] = frozenset({"late_at_limit"})
 
 
 def number_for(figures: int) -> int:
@@ -116,6 +123,9 @@ class Options:
     even_nastier: bool = False
     starter: int = 0
     word: str = "hmmmrrr"
+    #: a card at exactly ``hesitation_s`` is late (version-1 records; the rules say "more
+    #: than 3 seconds", so it is in time by default)
+    late_at_limit: bool = False
 
     @property
     def nasty(self) -> bool:
@@ -141,6 +151,9 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     starter = opts["starter"]
     if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < n_seats:
         raise SetupError(f"nasty7: starter must be a seat from 0 to {n_seats - 1}, got {starter!r}")
+    late = opts["late_at_limit"]
+    if late is not None and not isinstance(late, bool):
+        raise SetupError(f"nasty7: late_at_limit must be true, false or null, got {late!r}")
     for flag in ("no_twins", "even_nastier"):
         if not isinstance(opts[flag], bool):
             raise SetupError(f"nasty7: {flag} must be true or false, got {opts[flag]!r}")
@@ -161,6 +174,7 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
         opts["even_nastier"],
         starter,
         word.strip(),
+        late is True,
     )
 
 
@@ -173,12 +187,27 @@ def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
     """The options that give a record of format ``version`` the meaning it had when written.
 
     Version 1 (up to 419f6ec): ``deck_size`` defaulted to 110 cards even without twins
-    (the whole deck is dealt since); ``nasty`` was true/false (still read: true is
-    ``first_round``). Everything else meant then what it means now.
+    (the whole deck is dealt since); a card at exactly ``hesitation_s`` after the last one
+    was late (``late_at_limit``: the table penalised it then, and the record's later lines
+    follow from that); ``nasty`` was true/false (still read: true is ``first_round``).
     """
     out = dict(options)
     if version < 2:
         out.setdefault("deck_size", V1_DECK_SIZE)
+        out.setdefault("late_at_limit", True)
+    return out
+
+
+def upgrade_action(version: int, line: Mapping[str, Any]) -> dict[str, Any]:
+    """One line of a record of format ``version`` as it was read then.
+
+    Version 1 ignored an ``accuse`` line's ``kind`` (any value, and a joining accuser
+    could name another one than the first): it is dropped, so the accusation alleges
+    nothing in particular, as it did then.
+    """
+    out = dict(line)
+    if version < 2 and out.get("do") == "accuse":
+        out.pop("kind", None)
     return out
 
 
@@ -303,11 +332,13 @@ def deadline(state: State) -> float | None:
     No deadline before a round's first card, while an accusation waits, or once the game
     is over. The rules penalise hesitating *more than* ``hesitation_s``: a card at exactly
     ``timer_from + hesitation_s`` is in time, so the deadline falls one microsecond later
-    (times are rounded to microseconds, so 1.2 + 3.0 compares exactly with 4.2).
+    (times are rounded to microseconds, so 1.2 + 3.0 compares exactly with 4.2). With
+    ``late_at_limit`` (version-1 records) the deadline is that moment itself.
     """
     if state.over or state.accusation is not None or state.timer_from is None:
         return None
-    return round(state.timer_from + state.options.hesitation_s + TICK, 6)
+    tick = 0.0 if state.options.late_at_limit else TICK
+    return round(state.timer_from + state.options.hesitation_s + tick, 6)
 
 
 #: the clock's resolution: a deadline falls this long after the allowed time

@@ -109,9 +109,11 @@ def test_views_offer_the_neighbours_and_the_board_for_drawing() -> None:
 
 
 def test_version_1_records_meant_no_board_and_protests_compared_at_once() -> None:
-    assert upgrade_options(1, {}) == {"concessions": False, "board": "free"}
+    assert upgrade_options(1, {}) == {"concessions": False, "board": "free",
+                                      "unlimited_names": True}
     assert upgrade_options(1, {"concessions": True, "board": {"a": ["b"]}}) == {
-        "concessions": True, "board": {"a": ["b"]}}
+        "concessions": True, "board": {"a": ["b"]}, "exact_names": True,
+        "unlimited_names": True}
     assert upgrade_options(2, {}) == {}
     state = engine.new_game(Setup(seats=("Ann", "Ben"), options=upgrade_options(1, {})))
     # no board: any named space, any move (Red from the Airport straight to the Basar)

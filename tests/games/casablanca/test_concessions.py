@@ -96,4 +96,6 @@ def test_describe_names_no_amount() -> None:
     assert engine.describe(bribe(0, red=900, blue=300), events, ("Ann", "Ben", "Cy")) == (
         "Ann bribed 2 agents (amounts are secret)."
     )
-    assert set(engine.option_specs) == set(engine.default_options) - {"agents", "board"}
+    # exact_names and unlimited_names are for version-1 records only (upgrade_options)
+    assert set(engine.option_specs) == set(engine.default_options) - {
+        "agents", "board", "exact_names", "unlimited_names"}

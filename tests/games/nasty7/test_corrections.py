@@ -170,7 +170,8 @@ def test_a_bad_nasty_value_is_refused() -> None:
 
 
 def test_every_option_has_a_label_and_help() -> None:
-    assert set(engine.option_specs) == set(engine.default_options)
+    # late_at_limit is for version-1 records only (upgrade_options), not a setup choice
+    assert set(engine.option_specs) == set(engine.default_options) - {"late_at_limit"}
     assert all(spec.label and spec.help for spec in engine.option_specs.values())
 
 
