@@ -17,26 +17,16 @@ import pytest
 
 from companion import games
 from companion.games.actions import GameAction, fields_of
-from companion.games.base import IllegalAction
 from companion.games.engine import AnyEngine
 from companion.games.moves import Move
 from companion.records import VERSION
-from tests.games.walk import all_moves, random_game, recorded_steps
+from tests.games.walk import all_moves, random_game, recorded_steps, refusal
 
 ENGINES = list(games.ENGINES)
 IDS = [e.name for e in ENGINES]
 #: random games per seat count, and their length
 SEEDS = 3
 STEPS = 150
-
-
-def _accepts(engine: AnyEngine, state: Any, action: dict[str, Any], t: float) -> str | None:
-    """None when ``decide`` accepts ``action``, else the refusal."""
-    try:
-        engine.decide(state, engine.parse(action), t)
-    except IllegalAction as exc:
-        return exc.reason
-    return None
 
 
 def _check_moves(engine: AnyEngine, state: Any, n: int, t: float, where: str) -> list[str]:
@@ -46,7 +36,7 @@ def _check_moves(engine: AnyEngine, state: Any, n: int, t: float, where: str) ->
         if not move.allowed:
             continue
         for action in move.actions(limit=40):
-            refused = _accepts(engine, state, action, t)
+            refused = refusal(engine, state, action, t)
             if refused is not None:
                 problems.append(f"{where}: {'host' if who is None else f'seat {who}'} was "
                                 f"offered {action} but decide refused it: {refused}")

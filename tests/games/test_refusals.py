@@ -18,10 +18,9 @@ import pytest
 
 from companion import games
 from companion.games.actions import fields_of
-from companion.games.base import IllegalAction
 from companion.games.engine import AnyEngine
 from companion.session import Session
-from tests.games.walk import all_moves, random_game, recorded_steps
+from tests.games.walk import all_moves, random_game, recorded_steps, refusal
 
 ENGINES = list(games.ENGINES)
 IDS = [e.name for e in ENGINES]
@@ -65,14 +64,6 @@ def _states(engine: AnyEngine) -> Iterator[tuple[Session, float]]:
     yield from every[::stride]
 
 
-def _reason(engine: AnyEngine, state: Any, action: dict[str, Any], t: float) -> str | None:
-    try:
-        engine.decide(state, engine.parse(action), t)
-    except IllegalAction as exc:
-        return exc.reason
-    return None
-
-
 def _probes(engine: AnyEngine, state: Any, n: int) -> Iterator[dict[str, Any]]:
     """Actions a careless or hostile phone or host could send now."""
     assert engine.actions is not None
@@ -97,13 +88,13 @@ def test_every_reachable_refusal_is_a_sentence(engine: AnyEngine) -> None:
     seen = 0
     for step in recorded_steps(engine):
         if not step.accepted:
-            reason = _reason(engine, step.session.state, step.action, step.t) or ""
+            reason = refusal(engine, step.session.state, step.action, step.t) or ""
             for p in problems_of(engine, reason):
                 bad.setdefault(reason, f"{step.where}: {p}")
             seen += 1
     for session, t in _states(engine):
         for action in _probes(engine, session.state, session.setup.n_seats):
-            reason = _reason(engine, session.state, action, t)
+            reason = refusal(engine, session.state, action, t)
             if reason is None:
                 continue
             seen += 1

@@ -79,6 +79,15 @@ def recorded_steps(engine: AnyEngine) -> Iterator[Step]:
             session = after
 
 
+def refusal(engine: AnyEngine, state: Any, action: dict[str, Any], t: float) -> str | None:
+    """None when ``decide`` accepts ``action`` (parsed as the table parses it), else why not."""
+    try:
+        engine.decide(state, engine.parse(action), t)
+    except IllegalAction as exc:
+        return exc.reason
+    return None
+
+
 def senders(n_seats: int) -> list[int | None]:
     """Every seat, then the host (``None``)."""
     return [*range(n_seats), None]
