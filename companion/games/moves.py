@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-ParamKind = Literal["one", "some", "number", "split"]
+ParamKind = Literal["one", "some", "number", "split", "text", "fields"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,10 @@ class Param:
       ``repeat``);
     - ``number``: an open number from ``minimum`` to ``maximum`` in ``step``s;
     - ``split``: an amount per choice (``[{keys[0]: choice, keys[1]: amount}, ...]``),
-      each ``minimum``..``maximum`` in ``step``s, all together at most ``maximum``.
+      each ``minimum``..``maximum`` in ``step``s, all together at most ``maximum``;
+    - ``text``: open text of ``minimum``..``maximum`` characters (a word, a name on a card);
+    - ``fields``: an object whose parts are the ``fields`` (each a ``Param``; a part with
+      ``fewest=0`` may be left out): a card's printed stats, say.
     """
 
     name: str
@@ -59,6 +62,7 @@ class Param:
     most: int | None = None
     repeat: bool = False
     keys: tuple[str, str] = ("", "")
+    fields: tuple[Param, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind}
@@ -70,6 +74,10 @@ class Param:
             out.update(fewest=self.fewest, most=self.most)
         if self.kind == "split":
             out["keys"] = list(self.keys)
+        if self.kind == "text":
+            out.update(minimum=self.minimum, maximum=self.maximum)
+        if self.kind == "fields":
+            out["fields"] = [f.to_json() for f in self.fields]
         return out
 
     def holds(self, value: Any) -> bool:
@@ -88,7 +96,17 @@ class Param:
             return all(_member(v, allowed) for v in value)
         if self.kind == "number":
             return _in_steps(value, self.minimum, self.maximum, self.step)
+        if self.kind == "text":
+            return isinstance(value, str) and self.minimum <= len(value) <= self.maximum
+        if self.kind == "fields":
+            return self._holds_fields(value)
         return self._holds_split(value, allowed)
+
+    def _holds_fields(self, value: Any) -> bool:
+        if not isinstance(value, Mapping) or set(value) - {f.name for f in self.fields}:
+            return False
+        return all(f.holds(value[f.name]) if f.name in value else f.fewest == 0
+                   for f in self.fields)
 
     def _holds_split(self, value: Any, allowed: list[Any]) -> bool:
         if not isinstance(value, list | tuple) or len(value) < self.fewest:
@@ -119,6 +137,14 @@ class Param:
         if self.kind == "number":
             top = self.minimum + self.step * ((self.maximum - self.minimum) // self.step)
             return list(dict.fromkeys([_whole(self.minimum), _whole(top)]))
+        if self.kind == "text":
+            word = "Slim"[: int(self.maximum)] if self.maximum >= 1 else ""
+            return [word.ljust(int(self.minimum), "x")]
+        if self.kind == "fields":
+            needed = {f.name: f.samples()[0] for f in self.fields
+                      if f.fewest > 0 and f.samples()}
+            every = {f.name: f.samples()[-1] for f in self.fields if f.samples()}
+            return [needed, every] if every != needed else [needed]
         key, amount = self.keys
         if not allowed or self.maximum < self.minimum:
             return []

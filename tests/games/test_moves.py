@@ -158,3 +158,17 @@ def test_every_move_of_the_illegal_random_hands_is_accepted(seed: int) -> None:
         session, _ = session.preview(action, t)
     assert len(sim.actions) > 10
     assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:12])
+
+
+def test_text_and_fields_params_build_and_hold_their_values() -> None:
+    from companion.games.moves import Param
+
+    power = Param("power", "Power?", "number", minimum=0, maximum=6)
+    name = Param("name", "Name on the card?", "text", minimum=1, maximum=40, fewest=0)
+    stats = Param("stats", "The card's stats", "fields", fields=(power, name))
+    assert stats.samples() == [{"power": 0}, {"power": 6, "name": "Slim"}]
+    assert all(stats.holds(v) for v in stats.samples())
+    assert not stats.holds({"power": 7}) and not stats.holds({"name": "A"})
+    assert not stats.holds({"power": 1, "colour": "red"})
+    assert not name.holds("") and not name.holds("x" * 41) and name.holds("Big Tony")
+    assert stats.to_json()["fields"][1]["kind"] == "text"
