@@ -68,11 +68,16 @@ def _probes(engine: AnyEngine, state: Any, n: int) -> Iterator[dict[str, Any]]:
     """Actions a careless or hostile phone or host could send now."""
     assert engine.actions is not None
     for _, move in all_moves(engine, state, n):
-        for action in move.actions(limit=6):
+        for i, action in enumerate(move.actions(limit=6)):
             yield action
             if "seat" in action:
                 for other in range(n):
                     yield {**action, "seat": other}
+            if i == 0:  # one wrong value at a time in an otherwise complete action
+                for key in action:
+                    if key != "do":
+                        for wrong in WRONG:
+                            yield {**action, key: wrong}
     for kind in engine.actions:
         yield {"do": kind.do}
         for f in fields_of(kind):

@@ -67,9 +67,10 @@ class Board:
         return None
 
     def name(self, space_id: str) -> str:
-        """The space's name for people (its id when it is not on the board)."""
+        """The space's name for people (the text given when it is not on the board); a
+        name written like an id (``ricks_cafe``, from an old record's board) reads as words."""
         space = self.space(space_id)
-        return space.name if space is not None else space_id
+        return readable(space.name if space is not None else space_id)
 
     def neighbours(self, space_id: str) -> tuple[str, ...]:
         """The spaces one street away, in board order."""
@@ -228,6 +229,14 @@ def exact_board(raw: Any) -> Board:
 
 
 @cache
+def readable(text: str) -> str:
+    """``ricks_cafe`` -> "Ricks cafe"; a name with spaces or without ``_`` stays as it is."""
+    if "_" not in text or " " in text.strip():
+        return text
+    words = text.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
 def free_board() -> Board:
     """No board (option ``board: "free"``, what a version-1 record without a board meant):
     any text names a space and an agent may go anywhere; the default board's spaces only
@@ -243,4 +252,4 @@ def default_board() -> Board:
 
 
 __all__ = ["MAX_NAME", "Board", "BoardError", "Space", "clip", "default_board", "exact_board",
-           "free_board", "parse_board"]
+           "free_board", "parse_board", "readable"]
