@@ -8,9 +8,9 @@ rules on an accusation, records mistakes and hesitations, corrects the last card
 card the camera missed, enters a card by hand and may enter a whole accusation (the
 accusers, and the ruling at once).
 
-The phone word of the nasty rule is the one action left out: a player invents it (open
-text), which no list of choices can offer; ``decide`` still accepts it from the seat that
-``waiting`` asks for it (``asks``), and the seat page shows its text field.
+Under the nasty rule the player of the round's first phone also chooses the round's
+phone word: a ``word`` move with a ``text`` parameter (1 to 60 characters), offered to
+that seat only, while the word is still to choose (the seat ``waiting`` asks for it).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def moves(state: State, seat: int | None) -> list[Move]:
         return _host_moves(state)
     if not 0 <= seat < state.n_seats:
         return []
-    return _accuse_moves(state, seat)
+    return _accuse_moves(state, seat) + _word_moves(state, seat)
 
 
 # --- a seat ---------------------------------------------------------------------------
@@ -106,6 +106,18 @@ def _accuse_moves(state: State, seat: int) -> list[Move]:
     if all(kinds):
         out.append(Move("accuse", which, fixed, (_kind_param(state, kinds),), group="accuse"))
     return out
+
+
+#: how long a phone word may be (``decide`` counts it without the spaces around it)
+WORD_MOST = 60
+
+
+def _word_moves(state: State, seat: int) -> list[Move]:
+    """Nasty rule: the player of the round's first phone chooses the round's word."""
+    if word_chooser(state) != seat:
+        return []
+    text = Param("text", "What do phones say this round?", "text", minimum=1, maximum=WORD_MOST)
+    return [Move("word", "Choose the phone word", {"seat": seat}, (text,))]
 
 
 # --- the host -------------------------------------------------------------------------

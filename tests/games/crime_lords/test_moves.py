@@ -24,6 +24,7 @@ from companion.games.crime_lords import State, engine
 from companion.games.crime_lords.actions import ACTIONS
 from companion.games.moves import offered
 from companion.records import VERSION, parse_header
+from tests.games.crime_lords.helpers import Table, two_mobs
 
 ROOT = Path(__file__).resolve().parents[3]
 def _first(path: Path) -> Any:
@@ -136,3 +137,61 @@ def test_random_games_played_from_moves(seed: int) -> None:
         if state.pending is not None:
             state, _ = engine.run(state, {"do": "stats", "seat": state.pending[0],
                                           "card": state.pending[1], "stats": stats}, float(step))
+
+
+def _accepted(state: State, move: Any) -> int:
+    n = 0
+    for action in move.actions():
+        engine.decide(state, action, 1.0)  # raises if the move offered something refused
+        n += 1
+    return n
+
+
+def test_typed_values_have_moves_the_rules_accept() -> None:
+    """A card's stats (only when a new card comes into play or the engine waits for
+    them), an ability's term in an attack and its effect on one's turn are moves too."""
+    setup = Table()
+    host = {m.label: m for m in engine.moves(setup.state, None)}
+    crook = host["Ann won a new Crook"]
+    stats = crook.params[-1]
+    assert stats.kind == "fields"
+    assert [(f.name, f.label, f.kind, f.fewest) for f in stats.fields] == [
+        ("power", "The Power", "number", 1), ("resistance", "The Resistance", "number", 1),
+        ("name", "The name on the card", "text", 0), ("weakness", "The Weakness", "text", 0),
+        ("ability", "The ability text", "text", 0)]
+    assert (stats.fields[0].minimum, stats.fields[0].maximum) == (0, 20)
+    racket = [f.name for f in host["Ann won a new Racket"].params[-1].fields]
+    assert racket[:2] == ["income", "resistance"] and {"district", "type"} <= set(racket)
+    for label in ("Ann won a new Crook", "Ann won a new Racket", "Ann's Mob, with what its "
+                  "card says", "Turn up a new Crook in the center"):
+        assert _accepted(setup.state, host[label])
+
+    t = two_mobs()
+    t.do(do="collect", seat=0)
+    draws = {m.label: m for m in engine.moves(t.state, 0) if m.do == "draw"}
+    assert _accepted(t.state, draws["Draw a new Racket and enter its stats"])
+    assert all(m.do != "stats" for m in engine.moves(t.state, 0))  # nothing waits for stats
+    t.do(do="draw", seat=0, card="crook_20")  # drawn without stats: the game waits
+    (mine,) = [m for m in engine.moves(t.state, 0) if m.do == "stats"]
+    assert mine.fixed == {"seat": 0, "card": "crook_20"} and mine.label == (
+        "Enter the stats of Crook 20")
+    (hosts,) = [m for m in engine.moves(t.state, None) if m.do == "stats"]
+    assert not [m for m in engine.moves(t.state, 1) if m.do == "stats"]
+    for move in (mine, hosts):
+        assert _accepted(t.state, move)
+    t.do(**next(mine.actions()))
+    assert t.state.pending is None
+
+    adjust = [m for m in engine.moves(t.state, 0) if m.do == "adjust"]
+    assert {m.fixed["what"] for m in adjust} == {"money", "unhappy", "power", "token"}
+    assert not [m for m in engine.moves(t.state, 1) if m.do in ("adjust", "modify")]
+    for move in adjust:
+        assert _accepted(t.state, move)
+    t.do(do="attack", seat=0, kind="recruit", attacker="crook_01", target="crook_05")
+    for seat in (0, 1):
+        (modify,) = [m for m in engine.moves(t.state, seat) if m.do == "modify"]
+        assert [p.kind for p in modify.params] == ["number", "text"]
+        assert _accepted(t.state, modify)
+    money = {m.fixed["what"]: m for m in engine.moves(t.state, 0) if m.do == "adjust"}["money"]
+    assert money.params[0].minimum == -t.money(0)
+    assert not CARD_ID.search(" ".join(p.label for m in adjust for p in m.params))

@@ -85,12 +85,24 @@ def test_no_twins_are_offered_without_twins() -> None:
     assert [c.label for c in play.params[0].choices] == ["Racketeer", "Mobile phone", "Gun"]
 
 
-def test_the_phone_word_is_asked_for_but_not_a_move() -> None:
-    """The word is invented (open text): ``waiting`` asks its player, no move offers it."""
+def test_the_phone_word_is_a_text_move_of_the_seat_that_chooses_it() -> None:
+    """Nasty rule: the first phone's player gets a ``word`` move (open text, 1 to 60
+    characters); nobody else does, and nobody once the word is chosen."""
     state = run(start(3, nasty="first_round"), plays("racketeer", "phone"))
     assert engine.waiting(state).asks == {1: "Choose the phone word for this round."}
-    assert all(m.do != "word" for who in (0, 1, 2, None) for m in engine.moves(state, who))
+    (word,) = _moves(state, 1, "word")
+    assert (word.label, word.fixed, word.allowed) == ("Choose the phone word", {"seat": 1}, True)
+    (text,) = word.params
+    assert (text.kind, text.minimum, text.maximum) == ("text", 1, 60)
+    assert "{" not in text.label and "text" not in text.label
+    _accepted(state, word, 2.5)
+    assert all(not _moves(state, who, "word") for who in (0, 2, None))
+    chosen = act(state, next(word.actions()), 2.5)
+    assert chosen.word == "Slim"
+    assert all(not _moves(chosen, who, "word") for who in (0, 1, 2, None))
     assert act(state, {"do": "word", "text": "ouch", "seat": 1}, 2.5).word == "ouch"
+    plain = run(start(3), plays("racketeer", "phone"))  # no nasty rule: no word to choose
+    assert all(not _moves(plain, who, "word") for who in (0, 1, 2, None))
 
 
 def test_a_phone_cannot_rule_on_its_own_accusation() -> None:
