@@ -275,8 +275,10 @@ class Scores:
     lower_wins: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"totals": list(self.totals), "hands": [list(h) for h in self.hands],
-                "unit": self.unit, "target": self.target, "lower_wins": self.lower_wins}
+        return {"totals": [_whole(x) for x in self.totals],
+                "hands": [[_whole(x) for x in h] for h in self.hands],
+                "unit": self.unit, "target": None if self.target is None else _whole(self.target),
+                "lower_wins": self.lower_wins}
 
 
 #: the keys of every seat view, in order (the contract test checks them)
