@@ -2,86 +2,42 @@
 
 ``moves(state, seat)`` lists action templates with closed choices of legal values (card
 names, never ids) and open values (money) with their bounds; a move that exists but is
-not allowed now says why. What a player types has a template too: a card's printed stats
-(``stats``, and the ``stats`` of a draw, a sale, a card turned up or a Mob card the first
-time the card comes into play) as a ``fields`` parameter made of the ``Stats`` fields
-that kind of card has (the ones the rules need first; bounds from each field's
-``Spec``), and an ability's effect (``modify`` during an attack, ``adjust`` on one's turn
-or in an attack one is part of) with a number and its reason as text. ``decide`` stays
+not allowed now says why. What a player types or the host enters has a template too
+(``entries``: a card's printed stats, an ability's effect, the setup). ``decide`` stays
 the judge (tests/games/crime_lords/test_moves.py keeps the two in step).
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-from companion.games.actions import fields_of
 from companion.games.base import IllegalAction
-from companion.games.cards import catalog, catalog_document
-from companion.games.crime_lords.actions import Adjust, Modify, Stats
+from companion.games.cards import catalog
 from companion.games.crime_lords.attack import KINDS, breakdown, likes
+from companion.games.crime_lords.entries import (
+    KIND_WORDS,
+    ability_moves,
+    card_choices,
+    new_cards,
+    one_card,
+    setup_moves,
+    stats_moves,
+    stats_param,
+)
 from companion.games.crime_lords.fight import check_target, support_problem
-from companion.games.crime_lords.ledger import NEEDED, in_play
+from companion.games.crime_lords.ledger import in_play
 from companion.games.crime_lords.mob import (
-    LEAVE_AT,
     is_lieutenant,
     own_power,
     placed,
     placement_problem,
     power,
 )
-from companion.games.crime_lords.setup import auction_limit, auctioned, start_problem
-from companion.games.crime_lords.state import MAX_POWER, Attack, AttackKind, HelpSide, State
+from companion.games.crime_lords.state import Attack, AttackKind, HelpSide, State
 from companion.games.crime_lords.turn import draws_owed
 from companion.games.moves import Choice, Move, Param, Waiting
 
 VERBS = {"recruit": "recruits", "takeover": "takes over", "hit": "hits"}
-
-
-def _cards(state: State, cards: list[str]) -> tuple[Choice, ...]:
-    return tuple(Choice(c, state.label(c)) for c in cards)
-
-
-def _one(name: str, label: str, state: State, cards: list[str]) -> Param:
-    return Param(name, label, choices=_cards(state, cards))
-
-
-def _player_words(label: str) -> str:
-    return label[:1].upper() + label[1:]
-
-
-@cache
-def stats_param(kind: str) -> Param:
-    """The printed stats of a card of ``kind`` as one ``fields`` parameter: the fields
-    that kind has (the catalog's ``stats_fields``), the ones the rules need first
-    (``fewest=1``), then the rest (``fewest=0``); bounds from each ``Stats`` field."""
-    names = catalog_document("crime_lords").get("stats_fields", {}).get(kind, {})
-    needed = [key for key, _ in NEEDED.get(kind, ())]
-    infos = {i.key: i for i in fields_of(Stats)}
-    parts = []
-    for name in [*needed, *(n for n in names if n not in needed)]:
-        info = infos.get(name)
-        if info is None:
-            continue
-        spec, fewest = info.spec, 1 if name in needed else 0
-        label = _player_words(info.label)
-        if info.type is int:
-            parts.append(Param(name, label, "number", minimum=spec.minimum or 0,
-                               maximum=spec.maximum or 0, fewest=fewest))
-        else:
-            parts.append(Param(name, label, "text", minimum=1, maximum=spec.max_len,
-                               fewest=fewest))
-    return Param("stats", "The stats printed on the card", "fields", fields=tuple(parts))
-
-
-def _new_cards(state: State, cards: list[str], kind: str) -> list[str]:
-    """The cards of ``kind`` among ``cards`` whose stats are still to be typed."""
-    return [c for c in cards if catalog("crime_lords").by_id(c).kind == kind
-            and not state.known(c)]
-
-
-KIND_WORDS = {"crook": "Crook", "racket": "Racket"}
 
 
 # --- what the table waits for ---------------------------------------------------------
@@ -158,7 +114,7 @@ def moves(state: State, seat: int | None) -> list[Move]:
     if state.over:
         return []
     if seat is None:
-        return _host_moves(state) if state.phase == "setup" else _stats_moves(state, None)
+        return setup_moves(state) if state.phase == "setup" else stats_moves(state, None)
     if not 0 <= seat < len(state.seats) or state.mobs[seat].out:
         return []
     out = _boss_and_places(state, seat)
@@ -166,73 +122,13 @@ def moves(state: State, seat: int | None) -> list[Move]:
         return out
     if state.attack is not None:
         return (out + _attack_moves(state, seat, state.attack) + _specials(state, seat)
-                + _ability_moves(state, seat))
-    out += _stats_moves(state, seat) + _answers(state, seat)
+                + ability_moves(state, seat))
+    out += stats_moves(state, seat) + _answers(state, seat)
     if state.war is not None:
         out += _war_moves(state, seat)
     else:
         out += _turn_moves(state, seat)
-    return out + _ability_moves(state, seat) + _free_moves(state, seat)
-
-
-def _stats_moves(state: State, seat: int | None) -> list[Move]:
-    """The stats of the card just drawn: from the phone of who drew it, or the host."""
-    if state.pending is None or state.attack is not None:
-        return []
-    who, card, kind = state.pending
-    if seat not in (None, who):
-        return []
-    label = f"Enter the stats of {state.label(card)}"
-    if seat is None:
-        label += f" ({state.seats[who]} drew it)"
-    return [Move("stats", label, {"seat": who, "card": card}, (stats_param(kind),))]
-
-
-def _ability_moves(state: State, seat: int) -> list[Move]:
-    """What a card's ability does: a term of the success number during an attack
-    (anyone), money, markers, Power or a token (the seat on turn, or one in the attack)."""
-    fixed = {"seat": seat}
-    why = Param("why", "Which card or ability does it?", "text", minimum=1,
-                maximum=_spec(Adjust, "why").max_len)
-    out: list[Move] = []
-    a = state.attack
-    if a is not None:
-        bound = _spec(Modify, "value")
-        out.append(Move("modify", "A card's ability changes the success number", fixed, (
-            Param("value", "By how much (+ or -)?", "number", minimum=bound.minimum or 0,
-                  maximum=bound.maximum or 0), why), group="ability"))
-    on_turn = state.war.turn if state.war is not None else state.turn
-    if state.pending is not None or seat != on_turn and (a is None or seat not in (
-            a.seat, a.defender)):
-        return out
-    top = int(_spec(Adjust, "delta").maximum or 0)
-    mob = state.mobs[seat]
-    out.append(Move("adjust", "A card's ability changes your money", {**fixed, "what": "money"},
-                    (Param("delta", "By how much (+ or -)?", "number", minimum=-mob.money,
-                           maximum=top), why), group="ability"))
-    crooks = [c.card for c in mob.crooks]
-    if crooks:
-        out.append(Move("adjust", "A card's ability adds or removes Unhappy markers",
-                        {**fixed, "what": "unhappy"}, (
-                            _one("card", "Which Crook?", state, crooks),
-                            Param("delta", "How many markers (+ or -)?", "number",
-                                  minimum=-LEAVE_AT, maximum=LEAVE_AT), why), group="ability"))
-        out.append(Move("adjust", "A card's ability gives Power markers",
-                        {**fixed, "what": "power"}, (
-                            _one("card", "Which Crook?", state, crooks),
-                            Param("delta", "How many markers?", "number", minimum=1,
-                                  maximum=MAX_POWER), why), group="ability"))
-    tokens = [c.card for c in mob.crooks if c.token]
-    if tokens:
-        out.append(Move("adjust", "A card's ability spends an Action Token",
-                        {**fixed, "what": "token", "delta": 1}, (
-                            _one("card", "Whose token?", state, tokens), why),
-                        group="ability"))
-    return out
-
-
-def _spec(kind: type, name: str) -> Any:
-    return next(i.spec for i in fields_of(kind) if i.name == name)
+    return out + ability_moves(state, seat) + _free_moves(state, seat)
 
 
 def _boss_and_places(state: State, seat: int) -> list[Move]:
@@ -242,7 +138,7 @@ def _boss_and_places(state: State, seat: int) -> list[Move]:
         if not mob.crooks:
             return []
         return [Move("choose_boss", "Choose a Boss", fixed,
-                     (_one("card", "Which Crook?", state, [c.card for c in mob.crooks]),))]
+                     (one_card("card", "Which Crook?", state, [c.card for c in mob.crooks]),))]
     out = []
     for crook in mob.crooks:
         if crook.card == mob.boss or (state.phase != "setup" and crook.superior is not None):
@@ -254,7 +150,7 @@ def _boss_and_places(state: State, seat: int) -> list[Move]:
         label = f"Place {state.label(crook.card)}"
         if unders:
             out.append(Move("place", label, {**fixed, "card": crook.card},
-                            (_one("under", "Under whom?", state, unders),), group="place"))
+                            (one_card("under", "Under whom?", state, unders),), group="place"))
         else:
             out.append(Move("place", label, {**fixed, "card": crook.card}, group="place",
                             allowed=False, why="No Crook of your Mob has the Power and the "
@@ -273,7 +169,7 @@ def _answers(state: State, seat: int) -> list[Move]:
             unders = [u for u in placed(state.mobs[to])
                       if placement_problem(state, to, strength, u) is None]
             take = Move("accept_crook", f"Take {state.label(card)}", fixed,
-                        (_one("under", "Under whom?", state, unders),))
+                        (one_card("under", "Under whom?", state, unders),))
             if not unders:
                 take = Move("accept_crook", f"Take {state.label(card)}", fixed, allowed=False,
                             why="No Crook of your Mob has the Power and the room for him.")
@@ -295,7 +191,7 @@ def _attack_moves(state: State, seat: int, a: Attack) -> list[Move]:
         tokens = [c.card for c in mob.crooks if c.token]
         if tokens:
             out.append(Move("protect", "Name a protector", fixed,
-                            (_one("card", "Which Crook protects it?", state, tokens),)))
+                            (one_card("card", "Which Crook protects it?", state, tokens),)))
         out.append(Move("protect", "No protector", fixed))
     if a.stage == "showdown":
         out.append(_showdown(state, seat, a))
@@ -311,7 +207,7 @@ def _attack_moves(state: State, seat: int, a: Attack) -> list[Move]:
             cards += [h.card for h in mob.rackets if h.token]
             ok = [c for c in cards if support_problem(state, a, seat, c, side) is None]
             if ok:
-                out.append(Move(do, label, fixed, (_one("card", "Which card?", state, ok),)))
+                out.append(Move(do, label, fixed, (one_card("card", "Which card?", state, ok),)))
             else:
                 out.append(Move(do, label, fixed, allowed=False,
                                 why="No card of yours can do it now (it needs its token and "
@@ -346,7 +242,7 @@ def _rolls(state: State, seat: int, a: Attack) -> list[Move]:
         unders = [u for u in (a.attacker, *mob.below(a.attacker))
                   if placement_problem(state, seat, strength, u) is None]
         if unders:
-            params.append(_one("under", "If he joins, under whom?", state, unders))
+            params.append(one_card("under", "If he joins, under whom?", state, unders))
     label = f"Enter the dice (needs {needed} or less)"
     out = [Move("roll", label, fixed, tuple(params), group="roll")]
     if len(params) > 1:
@@ -401,7 +297,7 @@ def _collect(state: State, seat: int) -> list[Move]:
         return [Move("collect", label, fixed, allowed=False, why="Choose a new Boss first.")]
     rest = [c.card for c in mob.crooks if c.card != mob.boss]
     order = Param("pay_order", "Pay whom first (after the Boss)?", "some",
-                  _cards(state, rest), fewest=0)
+                  card_choices(state, rest), fewest=0)
     out = [Move("collect", label, fixed, group="collect")]
     if rest:
         out.append(Move("collect", f"{label} in my order", fixed, (order,), group="collect"))
@@ -418,13 +314,13 @@ def _draws(state: State, seat: int) -> list[Move]:
     free = [c.id for c in catalog("crime_lords").cards
             if c.kind != "mob" and not in_play(state, c.id)]
     label = f"Draw a card ({owed} to draw)" if owed else "Draw a card"
-    out = [Move("draw", label, fixed, (_one("card", "Which card?", state, free),),
+    out = [Move("draw", label, fixed, (one_card("card", "Which card?", state, free),),
                 group="draw")]
     for kind, word in KIND_WORDS.items():
-        new = _new_cards(state, free, kind)
+        new = new_cards(state, free, kind)
         if new:
             out.append(Move("draw", f"Draw a new {word} and enter its stats", fixed, (
-                _one("card", f"Which {word}?", state, new), stats_param(kind)), group="draw"))
+                one_card("card", f"Which {word}?", state, new), stats_param(kind)), group="draw"))
     if not state.deck_empty:
         out.append(Move("deck_empty", "The deck is used up", fixed))
     return out
@@ -505,13 +401,13 @@ def _token_moves(state: State, seat: int) -> list[Move]:
                       and u != card and placement_problem(state, seat, strength, u) is None]
             if unders:
                 out.append(Move("move", f"Move {name}", {**fixed, "card": card},
-                                (_one("under", "Under whom?", state, unders),), group="move"))
+                                (one_card("under", "Under whom?", state, unders),), group="move"))
         if crook.unhappy:
             liked = [h.card for h in mob.rackets
                      if likes(state.card(card).weakness, state.card(h.card).type)]
             if liked:
                 out.append(Move("visit", f"{name} visits a Racket", {**fixed, "card": card},
-                                (_one("racket", "Which Racket?", state, liked),),
+                                (one_card("racket", "Which Racket?", state, liked),),
                                 group="visit"))
         if is_lieutenant(mob, card) and mob.boss is not None:
             price = 2 * power(state, seat, mob.boss)
@@ -530,7 +426,7 @@ def _specials(state: State, seat: int) -> list[Move]:
     if not specials:
         return []
     return [Move("play_special", "Play a Special", {"seat": seat},
-                 (_one("card", "Which Special?", state, specials),))]
+                 (one_card("card", "Which Special?", state, specials),))]
 
 
 def _free_moves(state: State, seat: int) -> list[Move]:
@@ -552,19 +448,19 @@ def _free_moves(state: State, seat: int) -> list[Move]:
             cards += [c.card for c in mob.crooks if c.card != mob.boss and c.token]
         if cards:
             out.append(Move("give", f"Give a card to {state.seats[to]}", fixed,
-                            (_one("card", "Which card?", state, cards),), group="give"))
+                            (one_card("card", "Which card?", state, cards),), group="give"))
     for gone, other in enumerate(state.mobs):
         if other.out and other.wiped_by == seat and other.rackets:
             tokens = [c.card for c in mob.crooks if c.token]
             tokens += [h.card for h in mob.rackets if h.token]
             rackets = Param("rackets", "Which Rackets?", "some",
-                            _cards(state, [h.card for h in other.rackets]), fewest=0)
+                            card_choices(state, [h.card for h in other.rackets]), fewest=0)
             label = f"Claim {state.seats[gone]}'s Rackets"
             fixed = {"seat": seat, "from": gone}
             out.append(Move("claim", label, fixed, (rackets,), group="claim"))
             if tokens:
                 out.append(Move("claim", label, fixed, (rackets, Param(
-                    "tokens", "Spend the tokens of", "some", _cards(state, tokens),
+                    "tokens", "Spend the tokens of", "some", card_choices(state, tokens),
                     fewest=0)), group="claim"))
     if state.offer is not None and seat in state.offer[:2]:
         out.append(Move("leave", "Leave the game", {"seat": seat}, allowed=False,
@@ -572,55 +468,3 @@ def _free_moves(state: State, seat: int) -> list[Move]:
     else:
         out.append(Move("leave", "Leave the game", {"seat": seat}))
     return out
-
-
-def _host_moves(state: State) -> list[Move]:
-    """The setup, entered by the host: Mobs, auction sales, the center, the start."""
-    free = [c for c in catalog("crime_lords").cards if not in_play(state, c.id)]
-    out: list[Move] = []
-    mobs = [c.id for c in free if c.kind == "mob"]
-    for seat, mob in enumerate(state.mobs):
-        name = state.seats[seat]
-        if mob.mob_card is None and mobs:
-            which = _one("card", "Which Mob card?", state, mobs)
-            out.append(Move("take_mob", f"{name}'s Mob", {"seat": seat}, (which,),
-                            group="take_mob"))
-            out.append(Move("take_mob", f"{name}'s Mob, with what its card says", {"seat": seat},
-                            (which, stats_param("mob")), group="take_mob"))
-        price = Param("price", "For how much?", "number", minimum=0, maximum=mob.auction_money)
-        sold = [c.id for c in free if c.kind != "mob" and _for_sale(state, c.id, c.kind)]
-        if sold:
-            out.append(Move("buy", f"{name} won a card", {"seat": seat}, (
-                _one("card", "Which card?", state, sold), price), group="buy"))
-        for kind, word in KIND_WORDS.items():
-            new = _new_cards(state, [c.id for c in free if _for_sale(state, c.id, c.kind, new=True)],
-                             kind)
-            if new:
-                out.append(Move("buy", f"{name} won a new {word}", {"seat": seat}, (
-                    _one("card", f"Which {word}?", state, new), price, stats_param(kind)),
-                    group="buy"))
-    center = [c.id for c in free if c.kind in ("crook", "racket") and state.known(c.id)]
-    if center:
-        out.append(Move("uncontrolled", "Turn up a card in the center", {},
-                        (_one("card", "Which card?", state, center),), group="uncontrolled"))
-    for kind, word in KIND_WORDS.items():
-        new = _new_cards(state, [c.id for c in free], kind)
-        if new:
-            out.append(Move("uncontrolled", f"Turn up a new {word} in the center", {}, (
-                _one("card", f"Which {word}?", state, new), stats_param(kind)),
-                group="uncontrolled"))
-    problem = start_problem(state)
-    first = Param("first", "Who plays first?",
-                  choices=tuple(Choice(x, n) for x, n in enumerate(state.seats)))
-    out.append(Move("start", "Start the game", {}, (first,)) if problem is None else
-               Move("start", "Start the game", {}, allowed=False, why=problem))
-    return out
-
-
-def _for_sale(state: State, card: str, kind: str, new: bool = False) -> bool:
-    """Whether the auction may still sell ``card`` without stats typed now (``new``:
-    whatever its stats)."""
-    most = auction_limit(state, kind)
-    if most is not None and auctioned(state, kind) >= most:
-        return False
-    return new or kind == "special" or state.known(card)
