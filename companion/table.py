@@ -334,10 +334,11 @@ class Table:
             return self._act(checked, self._t(cmd.at), cmd.source, rid)
         raise IllegalAction(f"Unknown command {cmd.name!r}.")
 
-    def _checked(self, action: dict[str, Any]) -> dict[str, Any]:
-        """The action as the game declares it (``ActionError`` says what is wrong)."""
+    def _checked(self, action: dict[str, Any]) -> Mapping[str, Any]:
+        """The action as the game's typed value (``ActionError`` says what is wrong);
+        ``Session.preview`` takes it as it is."""
         assert self.session is not None
-        return dict(self.session.engine.parse(action))
+        return self.session.engine.parse(action)
 
     def _tag(self, inp: TagSeen | TagLeft) -> Result:
         seen = isinstance(inp, TagSeen)
@@ -373,7 +374,7 @@ class Table:
 
     # --- the one place that changes the game ----------------------------------------
 
-    def _act(self, action: dict[str, Any], t: float, source: Source,
+    def _act(self, action: Mapping[str, Any], t: float, source: Source,
              request_id: str | None = None) -> Result:
         assert self.session is not None
         self._commit_deadlines(t)
@@ -481,7 +482,8 @@ class Table:
             return Snapshot(self._seq, self.epoch, refusal=self._refusal)
         engine, state = self.session.engine, self.session.state
         outcome = engine.outcome(state)
-        table = engine.table_view(state)
+        waiting = engine.waiting(state)  # once: the TV, every phone and the host read it
+        table = engine.table_view(state, waiting)
         return Snapshot(
             seq=self._seq,
             epoch=self.epoch,
@@ -494,10 +496,9 @@ class Table:
             waiting=table["waiting"],
             log=tuple(table["log"]),
             scores=table["scores"],
-            private=tuple(_own_part(engine.seat_view(state, i))
+            private=tuple(engine.own_view(state, i, waiting)
                           for i in range(len(self.info.seats))),
-            host={"attention": engine.waiting(state).attention(None),
-                  "moves": [m.to_json() for m in engine.moves(state, None)]},
+            host=engine.own_view(state, None, waiting),
             outcome=outcome.to_json() if outcome is not None else None,
             now=round(self.now(), 3),
             deadline=self.session.next_deadline(),
@@ -565,8 +566,3 @@ def _authorised(action: dict[str, Any], source: Source) -> dict[str, Any]:
         raise IllegalAction("A phone can only act for its own seat.")
     return action
 
-
-def _own_part(view: Mapping[str, Any]) -> dict[str, Any]:
-    """A seat view without what the snapshot already carries for everyone (public, log,
-    scores): its ``attention``, ``moves`` and ``secrets``."""
-    return {k: v for k, v in view.items() if k in ("seat", "attention", "moves", "secrets")}

@@ -298,8 +298,8 @@ def hard_frame_hazards(split: str, index: int, payloads: Sequence[str], width: i
     return SyntheticFrame(index, 0.0, image, truth), hazards
 
 
-def nasty7_script(split: str, video: int, payloads: Sequence[str], width: int = 1280,
-                  cards: int = 21, pile_size: int = 7) -> list[CardPlay]:
+def pile_script(split: str, video: int, payloads: Sequence[str], width: int = 1280,
+                cards: int = 21, pile_size: int = 7) -> list[CardPlay]:
     """Cards played onto the pile at The Nasty 7's pace: one every 0.4-0.8 s, each landing
     over the previous one; the pile is cleared after every ``pile_size`` cards."""
     rng = np.random.default_rng([split_seed(split), video, 2])
@@ -325,12 +325,12 @@ def nasty7_script(split: str, video: int, payloads: Sequence[str], width: int = 
 
 
 class HardTable(SyntheticTable):
-    """A ``SyntheticTable`` of a ``nasty7_script`` with the hard set's hazards: curved
+    """A ``SyntheticTable`` of a ``pile_script`` with the hard set's hazards: curved
     cards, a finger pushing each card until just after it lands, a lamp reflection."""
 
     def __init__(self, split: str, video: int, payloads: Sequence[str], *, width: int = 1280,
                  height: int = 720, fps: float = 30.0, cards: int = 21, **kw: object) -> None:
-        script = nasty7_script(split, video, payloads, width, cards)
+        script = pile_script(split, video, payloads, width, cards)
         seed = split_seed(split) * 100 + video
         super().__init__(payloads, script, width=width, height=height, fps=fps, seed=seed,
                          **kw)  # type: ignore[arg-type]
@@ -369,4 +369,4 @@ def module_px(corners: Corners) -> float:
 
 
 __all__ = ["MODULE", "SPLITS", "HardRenderer", "HardTable", "hard_frame", "module_px",
-           "nasty7_script", "tag_px_for"]
+           "pile_script", "tag_px_for"]

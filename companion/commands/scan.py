@@ -2,8 +2,8 @@
 
 With ``--json`` one JSON object per input file, one per line::
 
-    {"file": "a.jpg", "tags": [{"payload": "...", "status": "ok", "game": "nasty7",
-      "card": "seven", "serial": 12, "corners": [[x, y], ...]}]}
+    {"file": "a.jpg", "tags": [{"payload": "...", "status": "ok", "game": "<game>",
+      "card": "<card id>", "serial": 12, "corners": [[x, y], ...]}]}
 
 ``status`` comes from the deck registry (``companion.decks.resolve_tag``): ok, unknown,
 forged; a code that was located but could not be read is ``damaged`` (payload "") and

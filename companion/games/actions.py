@@ -94,35 +94,18 @@ class GameAction(Mapping[str, Any]):
 
     def to_json(self) -> dict[str, Any]:
         """The action as a record line writes it (without ``t``): ``None`` fields left out."""
-        out: dict[str, Any] = {"do": self.do}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value is not None:
-                out[key_of(f.name)] = _to_json(value)
-        return out
+        return {"do": self.do, **_to_json(self)}
 
     # --- Mapping: the action as the JSON it stands for ------------------------------
 
     def __getitem__(self, key: str) -> Any:
-        if key == "do":
-            return self.do
-        name = self._names().get(key)
-        if name is not None:
-            value = getattr(self, name)
-            if value is not None:
-                return _to_json(value)
-        raise KeyError(key)
+        return self.to_json()[key]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.to_json())
 
     def __len__(self) -> int:
         return len(self.to_json())
-
-    @classmethod
-    def _names(cls) -> dict[str, str]:
-        """JSON key -> field name."""
-        return {key_of(f.name): f.name for f in dataclasses.fields(cls)}
 
 
 def _to_json(value: Any) -> Any:

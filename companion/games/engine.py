@@ -61,7 +61,7 @@ from companion.games.base import (
     TableInput,
 )
 from companion.games.cards import Catalog, catalog
-from companion.games.moves import Move, Scores, Waiting, seat_envelope, table_envelope
+from companion.games.moves import Move, Scores, Waiting, own_part, shared_part
 
 S = TypeVar("S")
 E = TypeVar("E")
@@ -157,15 +157,24 @@ class Engine(Generic[S, E]):
         return self.actions.parse(action) if self.actions is not None else action
 
     def seat_view(self, state: S, seat: int) -> dict[str, Any]:
-        """The one seat-view shape: attention, moves, secrets, public, log, scores."""
-        return seat_envelope(seat, self.waiting(state), self.moves(state, seat),
-                             self.secrets(state, seat), self.public_view(state),
-                             self.log(state), self.scores(state))
+        """The one seat-view shape: seat, attention, moves, secrets, public, log, scores."""
+        return {**self.own_view(state, seat), **self._shared(state)}
 
-    def table_view(self, state: S) -> dict[str, Any]:
+    def own_view(self, state: S, seat: int | None, waiting: Waiting | None = None,
+                 ) -> dict[str, Any]:
+        """The part of ``seat``'s view (None: the host's) no one else gets: attention,
+        moves and (a seat's) secrets. ``waiting`` saves computing it again."""
+        waiting = self.waiting(state) if waiting is None else waiting
+        secrets = self.secrets(state, seat) if seat is not None else None
+        return own_part(seat, waiting, self.moves(state, seat), secrets)
+
+    def table_view(self, state: S, waiting: Waiting | None = None) -> dict[str, Any]:
         """What shared screens show: what the table waits for, public, log, scores."""
-        return table_envelope(self.waiting(state), self.public_view(state), self.log(state),
-                              self.scores(state))
+        waiting = self.waiting(state) if waiting is None else waiting
+        return {"waiting": waiting.to_json(), **self._shared(state)}
+
+    def _shared(self, state: S) -> dict[str, Any]:
+        return shared_part(self.public_view(state), self.log(state), self.scores(state))
 
     # --- names ----------------------------------------------------------------------
 

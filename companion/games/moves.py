@@ -9,7 +9,7 @@ test in ``tests/games/test_moves.py`` keeps the two in step over every recorded 
 
 ``Waiting`` is what the table waits for (who must act, on what, and why in one
 sentence): the TV and every phone read the same one. ``Scores`` is the one scores shape.
-``seat_envelope`` / ``table_envelope`` build the one view shape every game shares::
+``own_part`` and ``shared_part`` build the one view shape every game shares::
 
     {"seat", "attention": {"act", "on", "why"}, "moves": [...], "secrets": {...},
      "public": {...}, "log": [...], "scores": {...} | None}
@@ -286,22 +286,23 @@ SEAT_VIEW_KEYS = ("seat", "attention", "moves", "secrets", "public", "log", "sco
 TABLE_VIEW_KEYS = ("waiting", "public", "log", "scores")
 
 
-def seat_envelope(seat: int, waiting: Waiting, moves: Sequence[Move], secrets: Mapping[str, Any],
-                  public: Mapping[str, Any], log: Sequence[str],
-                  scores: Scores | None) -> dict[str, Any]:
-    """The one seat-view shape (see the module's docstring)."""
-    return {"seat": seat, "attention": waiting.attention(seat),
-            "moves": [m.to_json() for m in moves], "secrets": dict(secrets),
-            "public": dict(public), "log": list(log),
-            "scores": scores.to_json() if scores is not None else None}
+def own_part(seat: int | None, waiting: Waiting, moves: Sequence[Move],
+             secrets: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What a seat view holds for that seat alone: ``seat``, ``attention``, ``moves``,
+    ``secrets`` (the host, ``seat=None``: only its ``attention`` and ``moves``)."""
+    mine = {"attention": waiting.attention(seat), "moves": [m.to_json() for m in moves]}
+    if seat is None:
+        return mine
+    return {"seat": seat, **mine, "secrets": dict(secrets or {})}
 
 
-def table_envelope(waiting: Waiting, public: Mapping[str, Any], log: Sequence[str],
-                   scores: Scores | None) -> dict[str, Any]:
-    """What shared screens (the TV, the table page) read: the same truth as the phones."""
-    return {"waiting": waiting.to_json(), "public": dict(public), "log": list(log),
+def shared_part(public: Mapping[str, Any], log: Sequence[str],
+                scores: Scores | None) -> dict[str, Any]:
+    """What every seat view and the shared screens hold alike: ``public``, ``log``,
+    ``scores`` (a snapshot sends it once)."""
+    return {"public": dict(public), "log": list(log),
             "scores": scores.to_json() if scores is not None else None}
 
 
 __all__ = ["SEAT_VIEW_KEYS", "TABLE_VIEW_KEYS", "Choice", "Move", "Param", "ParamKind",
-           "Scores", "Waiting", "offered", "seat_envelope", "table_envelope"]
+           "Scores", "Waiting", "offered", "own_part", "shared_part"]

@@ -12,7 +12,7 @@ from vision.hardset import (
     curved,
     hard_frame,
     hard_frame_hazards,
-    nasty7_script,
+    pile_script,
 )
 from vision.synthetic import card_image
 
@@ -54,7 +54,7 @@ def test_a_curved_card_keeps_its_size_and_bends() -> None:
 
 
 def test_nasty7_pace_each_card_over_the_previous() -> None:
-    script = nasty7_script("held", 0, PAYLOADS)
+    script = pile_script("held", 0, PAYLOADS)
     gaps = [b.at - a.at for a, b in zip(script, script[1:], strict=False)]
     assert len(script) == 21
     assert all(0.4 <= g <= 0.8 for i, g in enumerate(gaps) if (i + 1) % 7)  # not the sweeps
