@@ -1,0 +1,1 @@
+"""Benchmarks and their generators: figures, not tests; the Pi's service never imports them."""

@@ -1,0 +1,174 @@
+"""What changes the league's data: tables joining, results pushed, players merged.
+
+Every write is one transaction. A push is idempotent per (table, game, seq): the same
+game pushed again (a retry after a lost answer, a table that lost power before it heard
+"stored") is answered "already stored" and changes nothing; the same game with a higher
+seq replaces the older result. Nothing is stored from a push that is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import Connection
+from psycopg_pool import ConnectionPool
+
+from companion.results import GameResult
+from companion.stats import OVERALL, key_of
+
+JOIN_CODE_TTL_S = 7 * 24 * 3600
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed on phones
+
+
+class JoinError(ValueError):
+    """A join code that is wrong, used or too old (the message says what to do)."""
+
+
+@dataclass(frozen=True)
+class TableAuth:
+    id: int
+    key: str
+    name: str
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode(errors="replace")).hexdigest()
+
+
+def normal_code(code: str) -> str:
+    """A join code as typed (spaces, dashes, lower case) in its one written form."""
+    return "".join(c for c in code.upper() if c.isalnum())
+
+
+def new_join_code(pool: ConnectionPool, table_name: str, now: float | None = None) -> str:
+    """A one-time join code for a table called ``table_name`` (valid a week)."""
+    code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(8))
+    expires = (time.time() if now is None else now) + JOIN_CODE_TTL_S
+    with pool.connection() as conn:
+        conn.execute("INSERT INTO join_codes (code_hash, table_name, expires_at) "
+                     "VALUES (%s, %s, to_timestamp(%s))",
+                     (digest(normal_code(code)), table_name, expires))
+    return code
+
+
+def join(pool: ConnectionPool, code: str, now: float | None = None) -> tuple[TableAuth, str]:
+    """Use a join code: the new table and its token (shown once, stored as a hash)."""
+    token = secrets.token_urlsafe(32)
+    at = time.time() if now is None else now
+    with pool.connection() as conn:
+        row = conn.execute(
+            "SELECT table_name, extract(epoch FROM expires_at), used_by FROM join_codes "
+            "WHERE code_hash = %s FOR UPDATE", (digest(normal_code(code)),)).fetchone()
+        if row is None:
+            raise JoinError("This join code is not known to the league: check it on the "
+                            "league's admin page and type it again.")
+        if row[2] is not None:
+            raise JoinError("This join code was used already: ask the league's admin for "
+                            "a new one.")
+        if float(row[1]) < at:
+            raise JoinError("This join code is too old: ask the league's admin for a new one.")
+        tid = conn.execute(
+            "INSERT INTO league_tables (id, key, name, token_hash) SELECT n, 't' || n, %s, %s "
+            "FROM nextval('league_tables_id_seq') n RETURNING id, key",
+            (row[0], digest(token))).fetchone()
+        assert tid is not None
+        key = str(tid[1])
+        conn.execute("UPDATE join_codes SET used_by = %s WHERE code_hash = %s",
+                     (tid[0], digest(normal_code(code))))
+    return TableAuth(int(tid[0]), key, str(row[0])), token
+
+
+def table_of(pool: ConnectionPool, token: str) -> TableAuth | None:
+    """The table whose token this is, or None."""
+    if not token:
+        return None
+    with pool.connection() as conn:
+        row = conn.execute("SELECT id, key, name FROM league_tables WHERE token_hash = %s",
+                           (digest(token),)).fetchone()
+    return None if row is None else TableAuth(int(row[0]), str(row[1]), str(row[2]))
+
+
+def _player_ids(conn: Connection[Any], names: list[str]) -> dict[str, int]:
+    """The player of each name (by its key), made when new; keys locked in one order."""
+    keys = sorted({key_of(n): n for n in names}.items())
+    for key, name in keys:
+        conn.execute("INSERT INTO players (name, key, card) VALUES (%s, %s, %s) "
+                     "ON CONFLICT (key) WHERE merged_into IS NULL DO NOTHING",
+                     (" ".join(name.split()), key, secrets.token_hex(6)))
+    rows = conn.execute("SELECT key, id FROM players WHERE merged_into IS NULL AND key = ANY(%s)",
+                        ([k for k, _ in keys],)).fetchall()
+    return {str(k): int(i) for k, i in rows}
+
+
+def _stats(conn: Connection[Any], game: str, lines: list[tuple[int, int]], sign: int) -> None:
+    """Add (``sign`` 1) or take away (-1) each (player, place) in ``game`` and overall."""
+    rows = [(g, pid, sign, sign * (1 if place == 1 else 0), sign * place)
+            for g in (game, OVERALL) for pid, place in sorted(lines)]
+    conn.cursor().executemany(
+        "INSERT INTO player_stats (game, player_id, played, wins, place_sum) "
+        "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (game, player_id) DO UPDATE SET "
+        "played = player_stats.played + excluded.played, "
+        "wins = player_stats.wins + excluded.wins, "
+        "place_sum = player_stats.place_sum + excluded.place_sum", rows)
+
+
+def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
+    """Store ``result`` of ``table``: "stored", "replaced" or "already stored"."""
+    with pool.connection() as conn:
+        old = conn.execute("SELECT id, seq, game FROM games WHERE table_id = %s AND game_id = %s "
+                           "FOR UPDATE", (table.id, result.game_id)).fetchone()
+        if old is not None and int(old[1]) >= result.seq:
+            return "already stored"
+        if old is not None:
+            lines = conn.execute("SELECT player_id, place FROM results WHERE game_ref = %s",
+                                 (old[0],)).fetchall()
+            _stats(conn, str(old[2]), [(int(p), int(q)) for p, q in lines], -1)
+            conn.execute("DELETE FROM games WHERE id = %s", (old[0],))
+            conn.execute("UPDATE rater SET dirty = true WHERE id = 1")
+        ids = _player_ids(conn, [s.name for s in result.seats])
+        ref = conn.execute(
+            "INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, lower_wins, "
+            "unit) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            (table.id, table.key, result.game_id, result.seq, result.game,
+             round(result.finished_at, 3), result.lower_wins, result.unit)).fetchone()
+        assert ref is not None
+        seats = [(ref[0], i, ids[key_of(s.name)], s.place, s.score)
+                 for i, s in enumerate(result.seats)]
+        conn.cursor().executemany("INSERT INTO results (game_ref, seat, player_id, place, score) "
+                                  "VALUES (%s, %s, %s, %s, %s)", seats)
+        _stats(conn, result.game, [(pid, place) for _, _, pid, place, _ in seats], 1)
+    return "replaced" if old is not None else "stored"
+
+
+def merge(pool: ConnectionPool, keep: int, gone: int) -> None:
+    """Merge player ``gone`` into ``keep``: every result of ``gone`` becomes ``keep``'s."""
+    if keep == gone:
+        raise ValueError("Choose two different players to merge.")
+    with pool.connection() as conn:
+        rows = conn.execute("SELECT id FROM players WHERE id = ANY(%s) AND merged_into IS NULL "
+                            "ORDER BY id FOR UPDATE", ([keep, gone],)).fetchall()
+        if len(rows) != 2:
+            raise ValueError("One of these players is gone already (merged): reload the page.")
+        both = conn.execute(
+            "SELECT count(*) FROM results a JOIN results b ON a.game_ref = b.game_ref "
+            "WHERE a.player_id = %s AND b.player_id = %s", (keep, gone)).fetchone()
+        if both and int(both[0]):
+            raise ValueError("These two sat at the same game: they are two people, not one.")
+        conn.execute("UPDATE results SET player_id = %s WHERE player_id = %s", (keep, gone))
+        conn.execute("UPDATE players SET merged_into = %s WHERE id = %s", (keep, gone))
+        conn.execute("DELETE FROM player_stats WHERE player_id = ANY(%s)", ([keep, gone],))
+        conn.execute(
+            "INSERT INTO player_stats (game, player_id, played, wins, place_sum) "
+            "SELECT g, %s, count(*), count(*) FILTER (WHERE r.place = 1), sum(r.place) "
+            "FROM results r JOIN games ga ON ga.id = r.game_ref, "
+            "LATERAL (VALUES (ga.game), ('all')) v(g) WHERE r.player_id = %s GROUP BY g",
+            (keep, keep))
+        conn.execute("UPDATE rater SET dirty = true WHERE id = 1")
+
+
+__all__ = ["JoinError", "TableAuth", "digest", "join", "merge", "new_join_code",
+           "normal_code", "push", "table_of"]
