@@ -14,7 +14,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from companion.exports import bgstats_text, csv_text, title
 from companion.stats import OVERALL
-from league import charts, queries
+from companion import charts
+from league import queries
 from league.context import state
 
 bp = Blueprint("pages", __name__)

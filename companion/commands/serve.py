@@ -90,6 +90,8 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     if args.demo:
         parts.append(_start_demo(table, game, press))
     app = create_app(table, web_config=config.web, state_dir=folder, camera=camera)
+    from companion.outbox import Outbox, Pusher, outbox_path  # finished games to a league
+    parts.append(Pusher(Outbox(outbox_path(folder, table.store)), table.store).start())
     host = args.host or config.web.host
     port = args.port or config.web.port
     interval = sdnotify.watchdog_interval()
