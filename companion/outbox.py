@@ -71,9 +71,9 @@ class Status:
     last_error: str
 
 
-def backoff(attempts: int) -> float:
+def backoff(attempts: int, first: float = BACKOFF_FIRST_S) -> float:
     """Seconds to wait after ``attempts`` failed pushes (5, 10, 20 ... an hour)."""
-    return min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2.0 ** max(0, attempts - 1))
+    return min(BACKOFF_MAX_S, first * 2.0 ** max(0, attempts - 1))
 
 
 def outbox_path(state_dir: Path, store: EventStore) -> Path:
@@ -87,8 +87,9 @@ def outbox_path(state_dir: Path, store: EventStore) -> Path:
 class Outbox:
     """The outbox file; safe to share between threads (one connection, one lock)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, first_backoff: float = BACKOFF_FIRST_S) -> None:
         self.path = path
+        self.first_backoff = first_backoff
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
                                    timeout=10)
@@ -198,9 +199,10 @@ class Outbox:
                 self._mark(game_id, seq, "refused", attempts + 1, 0.0, reason)
             else:
                 self._mark(game_id, seq, "pending", attempts + 1,
-                           now + backoff(attempts + 1), reason or f"HTTP {code}")
-                if code in (0, 401, 429, 503):  # the league is away or forgot us: the rest
-                    self._postpone(now, now + backoff(attempts + 1))  # wait with this one
+                           now + backoff(attempts + 1, self.first_backoff),
+                           reason or f"HTTP {code}")
+                if code in (0, 401, 429, 503):  # the league is away or forgot us: the rest wait
+                    self._postpone(now, now + backoff(attempts + 1, self.first_backoff))
                     break
         return stored
 

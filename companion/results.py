@@ -157,11 +157,12 @@ def result_of_store(store: EventStore, game_id: str) -> GameResult | None:
     return _result(game_id, session, info.created + session.last_t, seq)
 
 
-def result_of_record(game_id: str, lines: Iterable[str], finished_at: float,
+def result_of_record(game_id: str, lines: Iterable[str], created: float,
                      seq: int = 0) -> GameResult | None:
-    """The result of an exported record (``companion export``), or None if unfinished."""
+    """The result of an exported record (``companion export``) of a game created at
+    ``created`` (the store's ``GameInfo.created``), or None if unfinished."""
     replay = replay_lines(lines)
-    return _result(game_id, replay.session, finished_at, seq)
+    return _result(game_id, replay.session, created + replay.session.last_t, seq)
 
 
 __all__ = ["GameResult", "RESULT_VERSION", "SeatResult", "places", "result_of_record",
