@@ -48,7 +48,7 @@ def create_app(pool: ConnectionPool, folder: Path, *, public_url: str = "",
     if not testing:
         app.register_error_handler(Exception, _unexpected)
     app.jinja_env.globals.update(csrf_token=csrf_token)
-    app.jinja_env.filters.update(pct=lambda x: f"{100 * x:.0f} %",
+    app.jinja_env.filters.update(pct=lambda x: f"{100 * x:.0f}\u00a0%",
                                  num=lambda x: f"{x:.1f}", when=when)
     return app
 

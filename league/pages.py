@@ -60,23 +60,10 @@ def versus(played: list[queries.Played], pid: int) -> list[dict[str, Any]]:
     return sorted(out.values(), key=lambda v: (-v["games"], v["name"].casefold()))
 
 
-def _charts(played: list[queries.Played], pid: int) -> dict[str, str]:
-    oldest = list(reversed(played))[-60:]
-    mine = [dict(zip(p.player_ids, p.result.seats, strict=True))[pid] for p in oldest]
-    rates: dict[str, tuple[int, int]] = {}
-    scores: list[float] = []
-    for p, s in zip(oldest, mine, strict=True):
-        w, n = rates.get(p.result.game, (0, 0))
-        rates[p.result.game] = (w + (1 if s.won else 0), n + 1)
-        if s.score is not None:
-            scores.append(s.score)
-    return {
-        "places": charts.places_svg([s.place for s in mine],
-                                    [len(p.result.seats) for p in oldest]),
-        "rates": charts.bars_svg([(title(g), w / n) for g, (w, n) in sorted(rates.items())],
-                                 "Win rate per game"),
-        "scores": charts.histogram_svg(scores, "How the final scores are spread"),
-    }
+def _charts(played: list[queries.Played], pid: int) -> dict[str, Any]:
+    plays = [(p.result, dict(zip(p.player_ids, p.result.seats, strict=True))[pid])
+             for p in reversed(played)]
+    return charts.player_charts(plays, title)
 
 
 @bp.get("/players/<int:pid>")

@@ -7,14 +7,12 @@ the same code the league's figures are checked against. Exports as on the league
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, abort, render_template, request
 
 from companion import charts
 from companion.exports import bgstats_text, csv_text, title
 from companion.results import GameResult
-from companion.stats import OVERALL, head_to_head, history, key_of, standings, win_rates
+from companion.stats import OVERALL, head_to_head, history, key_of, standings
 from web.league_link import outbox
 from web.context import state
 
@@ -56,14 +54,8 @@ def player() -> str:
     results = _results()
     name = _name(results)
     mine = list(reversed(history(results, name)))
-    places = [next(s.place for s in r.seats if key_of(s.name) == key_of(name)) for r in mine]
-    scores = [s.score for r in mine for s in r.seats
-              if key_of(s.name) == key_of(name) and s.score is not None]
-    rates = [(title(g), w / n) for g, (w, n) in sorted(win_rates(results, name).items())]
-    svg: dict[str, Any] = {
-        "places": charts.places_svg(places[-60:], [len(r.seats) for r in mine][-60:]),
-        "rates": charts.bars_svg(rates, "Win rate per game"),
-        "scores": charts.histogram_svg(scores, "How the final scores are spread")}
+    plays = [(r, next(s for s in r.seats if key_of(s.name) == key_of(name))) for r in mine]
+    svg = charts.player_charts(plays, title)
     return render_template("stats_player.html", name=name, games=list(reversed(mine))[:50],
                            versus=head_to_head(results, name), charts=svg, title=title,
                            lines=[(g, line) for g in [OVERALL, *sorted(
