@@ -92,7 +92,7 @@ def ratings(results: Iterable[tuple[str, GameResult]],
             key: Any = key_of) -> Ratings:
     """Ratings after every ``(table, result)`` in ``order_key`` order, per game and overall."""
     out = Ratings()
-    for table, r in sorted(results, key=lambda tr: order_key(tr[0], tr[1])):
+    for _, r in sorted(results, key=lambda tr: order_key(tr[0], tr[1])):
         keys = [key(s.name) for s in r.seats]
         for game in (r.game, OVERALL):
             new = rate([out.get(game, k) for k in keys], [s.place for s in r.seats])

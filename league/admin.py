@@ -74,6 +74,7 @@ def merge() -> Any:
     except ValueError as exc:
         abort(400, description=str(exc))
     state().wake.set()
+    state().pages.clear()
     return redirect(url_for("pages.player", pid=keep))
 
 

@@ -50,7 +50,7 @@ def join() -> Any:
 @bp.post("/results")
 def results() -> Any:
     st = state()
-    table = store.table_of(st.pool, bearer(request))
+    table = st.table(bearer(request))
     if table is None:
         if not st.joins.allow(_address()):
             abort(429, description="Too many wrong tokens from this address: wait a minute.")

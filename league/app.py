@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from datetime import UTC, datetime
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from psycopg_pool import ConnectionPool
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from league import admin, api, context, pages
-from league.auth import CSRF_COOKIE, COOKIE_MAX_AGE
+from league.auth import COOKIE_MAX_AGE, CSRF_COOKIE
 
 log = logging.getLogger(__name__)
 

@@ -12,9 +12,9 @@ import segno
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion import charts
 from companion.exports import bgstats_text, csv_text, title
 from companion.stats import OVERALL
-from companion import charts
 from league import queries
 from league.context import state
 
@@ -24,7 +24,12 @@ bp = Blueprint("pages", __name__)
 @bp.get("/")
 def standings() -> str:
     st = state()
-    game = request.args.get("game", OVERALL)
+    game = request.args.get("game", OVERALL)[:20]
+    return st.cached(f"standings:{game}", lambda: _standings(game))
+
+
+def _standings(game: str) -> str:
+    st = state()
     kinds = queries.games_played(st.pool)
     if game != OVERALL and game not in kinds:
         game = OVERALL

@@ -12,17 +12,18 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
+from companion import games
 from companion.results import GameResult, SeatResult
 from companion.stats import MU, OVERALL, SIGMA
 
+#: every (game, player) with a stats line has a ratings row (the push makes it), so the
+#: standings walk the ratings index best first and stop after ``limit`` rows
 STANDINGS_SQL = (
-    "SELECT p.id, p.name, s.played, s.wins, s.place_sum, "
-    "coalesce(r.mu, %(mu)s), coalesce(r.sigma, %(sigma)s) "
-    "FROM player_stats s JOIN players p ON p.id = s.player_id "
-    "LEFT JOIN ratings r ON r.game = s.game AND r.player_id = s.player_id "
-    "WHERE s.game = %(game)s AND s.played > 0 "
-    "ORDER BY coalesce(r.rating, %(mu)s - 3 * %(sigma)s) DESC, s.wins DESC, p.name, p.id "
-    "LIMIT %(limit)s")
+    "SELECT p.id, p.name, s.played, s.wins, s.place_sum, r.mu, r.sigma "
+    "FROM ratings r JOIN player_stats s ON s.game = r.game AND s.player_id = r.player_id "
+    "JOIN players p ON p.id = r.player_id "
+    "WHERE r.game = %(game)s AND s.played > 0 "
+    "ORDER BY r.rating DESC, s.wins DESC, p.name, p.id LIMIT %(limit)s")
 
 HISTORY_SQL = (
     "SELECT g.id, g.table_key, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, g.unit, "
@@ -68,8 +69,7 @@ class Played:
 
 def standings(pool: ConnectionPool, game: str = OVERALL, limit: int = 200) -> list[Standing]:
     with pool.connection() as conn:
-        rows = conn.execute(STANDINGS_SQL, {"game": game, "limit": limit, "mu": MU,
-                                            "sigma": SIGMA}).fetchall()
+        rows = conn.execute(STANDINGS_SQL, {"game": game, "limit": limit}).fetchall()
     return [Standing(int(a), str(b), int(c), int(d), int(e), float(f), float(g))
             for a, b, c, d, e, f, g in rows]
 
@@ -150,8 +150,10 @@ def tables(pool: ConnectionPool) -> list[tuple[str, str, int]]:
 def games_played(pool: ConnectionPool) -> list[str]:
     """The games the league has results of."""
     with pool.connection() as conn:
-        rows = conn.execute("SELECT DISTINCT game FROM player_stats WHERE game <> 'all' "
-                            "ORDER BY game").fetchall()
+        rows = conn.execute(  # one index probe per game the registry knows
+            "SELECT g FROM unnest(%s::text[]) AS g WHERE EXISTS "
+            "(SELECT 1 FROM player_stats s WHERE s.game = g) ORDER BY g",
+            (sorted(games.available()),)).fetchall()
     return [str(r[0]) for r in rows]
 
 

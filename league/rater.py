@@ -28,7 +28,7 @@ _LATE = ("SELECT EXISTS (SELECT 1 FROM games g, rater r WHERE NOT g.rated AND r.
 
 
 def _reset(conn: Connection[Any]) -> None:
-    conn.execute("DELETE FROM ratings")
+    conn.execute("UPDATE ratings SET mu = %s, sigma = %s", (MU, SIGMA))
     conn.execute("UPDATE games SET rated = false WHERE rated")
     conn.execute("UPDATE rater SET finished_at = NULL, table_key = NULL, game_id = NULL, "
                  "dirty = false WHERE id = 1")

@@ -18,7 +18,7 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from companion.results import GameResult
-from companion.stats import OVERALL, key_of
+from companion.stats import MU, OVERALL, SIGMA, key_of
 
 JOIN_CODE_TTL_S = 7 * 24 * 3600
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed on phones
@@ -94,26 +94,37 @@ def table_of(pool: ConnectionPool, token: str) -> TableAuth | None:
 
 def _player_ids(conn: Connection[Any], names: list[str]) -> dict[str, int]:
     """The player of each name (by its key), made when new; keys locked in one order."""
-    keys = sorted({key_of(n): n for n in names}.items())
-    for key, name in keys:
-        conn.execute("INSERT INTO players (name, key, card) VALUES (%s, %s, %s) "
-                     "ON CONFLICT (key) WHERE merged_into IS NULL DO NOTHING",
-                     (" ".join(name.split()), key, secrets.token_hex(6)))
+    keys = sorted({key_of(n): " ".join(n.split()) for n in names}.items())
+    conn.execute(
+        "INSERT INTO players (name, key, card) SELECT n, k, c FROM unnest("
+        "%s::text[], %s::text[], %s::text[]) AS x(k, n, c) ORDER BY k "
+        "ON CONFLICT (key) WHERE merged_into IS NULL DO NOTHING",
+        ([k for k, _ in keys], [n for _, n in keys], [secrets.token_hex(6) for _ in keys]))
     rows = conn.execute("SELECT key, id FROM players WHERE merged_into IS NULL AND key = ANY(%s)",
                         ([k for k, _ in keys],)).fetchall()
     return {str(k): int(i) for k, i in rows}
 
 
 def _stats(conn: Connection[Any], game: str, lines: list[tuple[int, int]], sign: int) -> None:
-    """Add (``sign`` 1) or take away (-1) each (player, place) in ``game`` and overall."""
-    rows = [(g, pid, sign, sign * (1 if place == 1 else 0), sign * place)
-            for g in (game, OVERALL) for pid, place in sorted(lines)]
-    conn.cursor().executemany(
+    """Add (``sign`` 1) or take away (-1) each (player, place) in ``game`` and overall;
+    a player new to a game gets the starting rating (the standings read ratings first)."""
+    rows = [(g, pid, place) for g in sorted((game, OVERALL)) for pid, place in sorted(lines)]
+    params = ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], sign)
+    conn.execute(
         "INSERT INTO player_stats (game, player_id, played, wins, place_sum) "
-        "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (game, player_id) DO UPDATE SET "
+        "SELECT g, p, %(sign)s, CASE WHEN q = 1 THEN %(sign)s ELSE 0 END, %(sign)s * q "
+        "FROM unnest(%(g)s::text[], %(p)s::bigint[], %(q)s::int[]) AS x(g, p, q) "
+        "ON CONFLICT (game, player_id) DO UPDATE SET "
         "played = player_stats.played + excluded.played, "
         "wins = player_stats.wins + excluded.wins, "
-        "place_sum = player_stats.place_sum + excluded.place_sum", rows)
+        "place_sum = player_stats.place_sum + excluded.place_sum",
+        {"g": params[0], "p": params[1], "q": params[2], "sign": sign})
+    if sign > 0:
+        conn.execute(
+            "INSERT INTO ratings (game, player_id, mu, sigma) SELECT g, p, %(mu)s, %(sigma)s "
+            "FROM unnest(%(g)s::text[], %(p)s::bigint[]) AS x(g, p) "
+            "ON CONFLICT (game, player_id) DO NOTHING",
+            {"g": params[0], "p": params[1], "mu": MU, "sigma": SIGMA})
 
 
 def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
@@ -136,11 +147,14 @@ def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
             (table.id, table.key, result.game_id, result.seq, result.game,
              round(result.finished_at, 3), result.lower_wins, result.unit)).fetchone()
         assert ref is not None
-        seats = [(ref[0], i, ids[key_of(s.name)], s.place, s.score)
-                 for i, s in enumerate(result.seats)]
-        conn.cursor().executemany("INSERT INTO results (game_ref, seat, player_id, place, score) "
-                                  "VALUES (%s, %s, %s, %s, %s)", seats)
-        _stats(conn, result.game, [(pid, place) for _, _, pid, place, _ in seats], 1)
+        pids = [ids[key_of(s.name)] for s in result.seats]
+        conn.execute(
+            "INSERT INTO results (game_ref, seat, player_id, place, score) SELECT %s, "
+            "ordinality - 1, p, q, sc FROM unnest(%s::bigint[], %s::int[], %s::float8[]) "
+            "WITH ORDINALITY AS x(p, q, sc, ordinality)",
+            (ref[0], pids, [s.place for s in result.seats], [s.score for s in result.seats]))
+        _stats(conn, result.game, [(pid, s.place) for pid, s in zip(pids, result.seats,
+                                                                     strict=True)], 1)
     return "replaced" if old is not None else "stored"
 
 
@@ -161,12 +175,16 @@ def merge(pool: ConnectionPool, keep: int, gone: int) -> None:
         conn.execute("UPDATE results SET player_id = %s WHERE player_id = %s", (keep, gone))
         conn.execute("UPDATE players SET merged_into = %s WHERE id = %s", (keep, gone))
         conn.execute("DELETE FROM player_stats WHERE player_id = ANY(%s)", ([keep, gone],))
+        conn.execute("DELETE FROM ratings WHERE player_id = %s", (gone,))
         conn.execute(
             "INSERT INTO player_stats (game, player_id, played, wins, place_sum) "
             "SELECT g, %s, count(*), count(*) FILTER (WHERE r.place = 1), sum(r.place) "
             "FROM results r JOIN games ga ON ga.id = r.game_ref, "
             "LATERAL (VALUES (ga.game), ('all')) v(g) WHERE r.player_id = %s GROUP BY g",
             (keep, keep))
+        conn.execute(
+            "INSERT INTO ratings (game, player_id, mu, sigma) SELECT game, player_id, %s, %s "
+            "FROM player_stats WHERE player_id = %s ON CONFLICT DO NOTHING", (MU, SIGMA, keep))
         conn.execute("UPDATE rater SET dirty = true WHERE id = 1")
 
 

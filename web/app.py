@@ -28,9 +28,8 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from companion.config import WebConfig
 from companion.inputs import parse_json
 from companion.table import Table
-from web import api, clips, context, guards, host, public, render, seat, stream
+from web import api, clips, context, guards, host, league_link, public, render, seat, stats, stream
 from web import board as board_pages
-from web import league_link, stats
 from web import camera as camera_pages
 from web import cards as card_pages
 from web.auth import Guard, host_token

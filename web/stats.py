@@ -13,8 +13,8 @@ from companion import charts
 from companion.exports import bgstats_text, csv_text, title
 from companion.results import GameResult
 from companion.stats import OVERALL, head_to_head, history, key_of, standings
-from web.league_link import outbox
 from web.context import state
+from web.league_link import outbox
 
 bp = Blueprint("stats", __name__, url_prefix="/stats")
 HERE = "This table"
