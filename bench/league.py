@@ -54,6 +54,8 @@ class Figures:
     burst: list[float] = field(default_factory=list)
     standings: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
+    #: the time inside the league app (its Server-Timing header), by kind
+    app: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -109,9 +111,8 @@ def preload(dsn: str, scale: Scale, seed: int = 7) -> list[str]:
             with cur.copy("COPY ratings (game, player_id, mu, sigma) FROM STDIN") as cp:
                 for kind, pid in stats:
                     cp.write_row((kind, pid, rng.gauss(25, 4), rng.uniform(1.0, 8.3)))
-            for seq in ("league_tables_id_seq", "players_id_seq", "games_id_seq"):
-                table = seq.rsplit("_id_seq", 1)[0]
-                cur.execute(f"SELECT setval('{seq}', (SELECT max(id) FROM {table}))")
+            for name in ("league_tables", "players", "games"):
+                cur.execute(f"SELECT setval('{name}_id_seq', (SELECT max(id) FROM {name}))")
             cur.execute("UPDATE rater SET finished_at = %s, table_key = 't1', game_id = 'z' "
                         "WHERE id = 1", (t0 + (scale.games + 1) * 60.0,))
         conn.commit()
@@ -133,6 +134,9 @@ async def _request(client: Any, method: str, url: str, body: bytes | None,
         key = f"{kind}: {getattr(exc, 'code', type(exc).__name__)}"
         figures.errors[key] = figures.errors.get(key, 0) + 1
         return None
+    timing = resp.headers.get("Server-Timing", "")
+    if timing.startswith("app;dur="):
+        figures.app.setdefault(kind, []).append(float(timing[8:]))
     return (time.perf_counter() - start) * 1000.0
 
 
@@ -250,7 +254,9 @@ def _summary(scale: Scale, f: Figures, preload_s: float, stored: int) -> dict[st
     return {"scale": scale.__dict__, "preload_s": round(preload_s, 1), "games_stored": stored,
             "push": block(f.push), "push_burst": block(f.burst),
             "standings": block(f.standings), "errors": f.errors,
-            "goals_ms": GOALS_MS, "cpus": os.cpu_count()}
+            "in_app": {k: block(v) for k, v in f.app.items() if k != "warm-up"},
+            "goals_ms": GOALS_MS, "cpus": os.cpu_count(),
+            "load_average_1m_after": round(os.getloadavg()[0], 1)}
 
 
 def _print(out: dict[str, Any]) -> None:
@@ -265,9 +271,13 @@ def _print(out: dict[str, Any]) -> None:
         print(f"  {label:<27} n={b['n']:<6} median {b['median_ms']:>8.2f} ms  "
               f"p95 {b['p95_ms']:>8.2f} ms  p99 {b['p99_ms']:>8.2f} ms  "
               f"(goal p95 <= {goal:.0f} ms: {verdict})")
+    for kind, b in out["in_app"].items():
+        print(f"  inside the app, {kind:<11}   n={b['n']:<6} median {b['median_ms']:>8.2f} ms  "
+              f"p95 {b['p95_ms']:>8.2f} ms")
     if out["errors"]:
         print(f"  errors: {out['errors']}")
-    print(f"  games in the league after the run: {out['games_stored']}")
+    print(f"  games in the league after the run: {out['games_stored']}; load average "
+          f"{out['load_average_1m_after']} on {out['cpus']} CPUs (other work counts too)")
 
 
 def main(as_json: bool = False) -> int:

@@ -73,7 +73,8 @@ class GameResult:
         name = games.get(game).name  # a LookupError names the games there are
         seats = _seats(obj.get("seats"))
         finished, seq = obj.get("finished_at"), obj.get("seq", 0)
-        if not _number(finished) or not 0 <= float(finished) < 1e11:
+        if not isinstance(finished, int | float) or not _number(finished) or \
+                not 0 <= finished < 1e11:
             raise ValueError("'finished_at' must be a time in seconds since 1970")
         if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 2**31:
             raise ValueError("'seq' must be a whole number from 0")

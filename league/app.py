@@ -67,6 +67,7 @@ def csrf_token() -> str:
 
 
 def _check_csrf() -> None:
+    g.started = time.perf_counter()
     if request.method in ("GET", "HEAD", "OPTIONS") or request.path.startswith("/api/"):
         return
     origin = request.headers.get("Origin")
@@ -86,6 +87,9 @@ def _finish(resp: Response) -> Response:
     resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     resp.headers.setdefault("Referrer-Policy", "same-origin")
     resp.headers.setdefault("X-Frame-Options", "DENY")
+    started = getattr(g, "started", None)
+    if started is not None:  # the time spent in the app (the bench reads it)
+        resp.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
     if request.path.startswith(("/api/", "/admin")):
         resp.headers.setdefault("Cache-Control", "no-store")
     return resp

@@ -67,7 +67,7 @@ def open_pool(dsn: str, size: int = 8, timeout: float = 30.0) -> ConnectionPool:
         raise DatabaseError(
             f"cannot reach the league's PostgreSQL ({str(exc).strip()}); check --db "
             "(postgresql://user@host/dbname) and that the server runs") from None
-    pool = ConnectionPool(dsn, min_size=min(2, size), max_size=size, timeout=timeout,
+    pool = ConnectionPool(dsn, min_size=size, max_size=size, timeout=timeout,
                           open=False, kwargs={"autocommit": False})
     pool.open(wait=True, timeout=timeout)
     return pool
