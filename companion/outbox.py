@@ -44,7 +44,9 @@ CREATE TABLE IF NOT EXISTS link (
 CREATE TABLE IF NOT EXISTS outbox (
     game_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, body TEXT, finished_at REAL,
     status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
-    next_try REAL NOT NULL DEFAULT 0, last_error TEXT NOT NULL DEFAULT '');
+    next_try REAL NOT NULL DEFAULT 0, last_error TEXT NOT NULL DEFAULT '',
+    final INTEGER NOT NULL DEFAULT 1);
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
 
@@ -123,23 +125,36 @@ class Outbox:
         with self._lock:
             self._db.execute("DELETE FROM link")
 
+    def live(self) -> bool:
+        """Whether the host lets the league see the game being played (off by default)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = 'live'").fetchone()
+        return row is not None and row[0] == "1"
+
+    def set_live(self, on: bool) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO settings VALUES ('live', ?)",
+                             ("1" if on else "0",))
+
     # --- results ----------------------------------------------------------------------
 
     def collect(self, store: EventStore) -> int:
         """Write the result of each finished game not written yet; how many were new."""
         with self._lock:
             known = dict(self._db.execute("SELECT game_id, seq FROM outbox").fetchall())
+            finals = {g for (g,) in self._db.execute("SELECT game_id FROM outbox WHERE final")}
         new = 0
+        live = self.live() and self.link() is not None
         for info in store.games():
-            if info.closed and info.game_id in known:
+            if info.closed and info.game_id in finals:
                 continue
             try:
-                result = result_of_store(store, info.game_id)
+                result = result_of_store(store, info.game_id, live=live and not info.closed)
             except (StoreError, LookupError, ValueError) as exc:
                 log.error("cannot read game %s for the league: %s", info.game_id, exc)
                 continue
             if result is None:
-                if info.closed and info.game_id not in known:
+                if info.closed and info.game_id not in finals:
                     self._put(info.game_id, 0, None, "none")
                 continue
             if known.get(info.game_id) != result.seq:
@@ -150,25 +165,26 @@ class Outbox:
     def _put(self, game_id: str, seq: int, result: GameResult | None, status: str) -> None:
         body = None if result is None else json.dumps(result.to_json())
         at = None if result is None else result.finished_at
+        final = result is None or result.final
         with self._lock:
             self._db.execute(
-                "INSERT INTO outbox (game_id, seq, body, finished_at, status) VALUES "
-                "(?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, "
+                "INSERT INTO outbox (game_id, seq, body, finished_at, status, final) VALUES "
+                "(?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, "
                 "body = excluded.body, finished_at = excluded.finished_at, "
-                "status = excluded.status, attempts = 0, next_try = 0, last_error = ''",
-                (game_id, seq, body, at, status))
+                "status = excluded.status, attempts = 0, next_try = 0, last_error = '', "
+                "final = excluded.final", (game_id, seq, body, at, status, int(final)))
 
     def results(self) -> list[GameResult]:
         """Every finished game's result, oldest first (the table's own statistics)."""
         with self._lock:
-            rows = self._db.execute("SELECT body FROM outbox WHERE body IS NOT NULL "
+            rows = self._db.execute("SELECT body FROM outbox WHERE body IS NOT NULL AND final "
                                     "ORDER BY finished_at, game_id").fetchall()
         return [GameResult.from_json(json.loads(r[0])) for r in rows]
 
     def status(self) -> Status:
         with self._lock:
             counts = dict(self._db.execute(
-                "SELECT status, count(*) FROM outbox GROUP BY status").fetchall())
+                "SELECT status, count(*) FROM outbox WHERE final GROUP BY status").fetchall())
             err = self._db.execute("SELECT last_error FROM outbox WHERE last_error <> '' "
                                    "ORDER BY next_try DESC LIMIT 1").fetchone()
         return Status(self.link(), counts.get("pending", 0), counts.get("pushed", 0),

@@ -49,11 +49,12 @@ class GameResult:
     seq: int = 0  # the last stored event's seq (a game pushed again with more is newer)
     lower_wins: bool = False
     unit: str = ""
+    final: bool = True  # False: the game is still being played (places so far)
 
     def to_json(self) -> dict[str, Any]:
         return {"version": RESULT_VERSION, "game_id": self.game_id, "game": self.game,
                 "finished_at": round(self.finished_at, 3), "seq": self.seq,
-                "lower_wins": self.lower_wins, "unit": self.unit,
+                "lower_wins": self.lower_wins, "unit": self.unit, "final": self.final,
                 "seats": [{"name": s.name, "place": s.place, "score": s.score}
                           for s in self.seats]}
 
@@ -81,8 +82,11 @@ class GameResult:
         unit = obj.get("unit", "")
         if not isinstance(unit, str) or len(unit) > 20:
             raise ValueError("'unit' must be a short text")
+        final = obj.get("final", True)
+        if not isinstance(final, bool):
+            raise ValueError("'final' must be true or false")
         return cls(game_id, name, seats, float(finished), seq, bool(obj.get("lower_wins")),
-                   unit)
+                   unit, final)
 
 
 def _number(x: Any) -> bool:
@@ -117,7 +121,7 @@ def places(winners: Sequence[int], totals: Sequence[float] | None, n: int,
     """Each seat's place: winners 1st; the others by score (ties share), or all 2nd."""
     won = set(winners)
     others = [i for i in range(n) if i not in won]
-    out = [1 if i in won else 2 for i in range(n)]
+    out = [1 if i in won else (2 if won else 1) for i in range(n)]
     if totals is None or len(totals) < n:
         return out
     sign = 1.0 if lower_wins else -1.0
@@ -129,11 +133,13 @@ def places(winners: Sequence[int], totals: Sequence[float] | None, n: int,
     return out
 
 
-def _result(game_id: str, session: Session, finished_at: float, seq: int) -> GameResult | None:
+def _result(game_id: str, session: Session, finished_at: float, seq: int,
+            live: bool = False) -> GameResult | None:
     engine = session.engine
     state = engine.settle_record(session.state)
     outcome = engine.outcome(state)
-    if outcome is None or not outcome.winners:
+    finished = outcome is not None and bool(outcome.winners)
+    if not finished and not live:
         return None
     scores = engine.table_view(state)["scores"]
     totals = scores.get("totals") if isinstance(scores, Mapping) else None
@@ -141,21 +147,24 @@ def _result(game_id: str, session: Session, finished_at: float, seq: int) -> Gam
     unit = str(scores.get("unit", "")) if isinstance(scores, Mapping) else ""
     names = session.setup.seats
     numbers = [float(x) for x in totals] if isinstance(totals, list) else None
-    at = places(outcome.winners, numbers, len(names), lower)
+    at = places(outcome.winners if outcome is not None and finished else (), numbers,
+                len(names), lower)
     seats = tuple(SeatResult(name, at[i], numbers[i] if numbers and i < len(numbers) else None)
                   for i, name in enumerate(names))
-    return GameResult(game_id, engine.name, seats, finished_at, seq, lower, unit[:20])
+    return GameResult(game_id, engine.name, seats, finished_at, seq, lower, unit[:20],
+                      final=finished)
 
 
-def result_of_store(store: EventStore, game_id: str) -> GameResult | None:
-    """The result of a stored game, or None while it is not finished."""
+def result_of_store(store: EventStore, game_id: str, live: bool = False) -> GameResult | None:
+    """The result of a stored game, or None while it is not finished; with ``live``, a
+    game still being played gives its places so far (``final`` False)."""
     info = store.game(game_id)
     engine = games.get(info.game)
     rows = store.events(game_id)
     header = Header(info.game, info.seats, info.options, info.seed)
     session = Session.rebuild(engine, header.setup(), rows)
     seq = rows[-1].seq if rows else 0
-    return _result(game_id, session, info.created + session.last_t, seq)
+    return _result(game_id, session, info.created + session.last_t, seq, live)
 
 
 def result_of_record(game_id: str, lines: Iterable[str], created: float,

@@ -35,7 +35,7 @@ def _standings(game: str) -> str:
         game = OVERALL
     lines = queries.standings(st.pool, game)
     return render_template("standings.html", lines=lines, game=game, kinds=kinds,
-                           title=title, overall=OVERALL)
+                           title=title, overall=OVERALL, live=queries.playing_now(st.pool))
 
 
 def _me(pid: int) -> dict[str, Any]:

@@ -30,7 +30,7 @@ HISTORY_SQL = (
     "array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
     "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
     "FROM games g JOIN results r ON r.game_ref = g.id JOIN players p ON p.id = r.player_id "
-    "WHERE g.id IN (SELECT game_ref FROM results WHERE player_id = %(player)s) "
+    "WHERE g.id IN (SELECT game_ref FROM results WHERE player_id = %(player)s) AND g.final "
     "GROUP BY g.id ORDER BY g.finished_at DESC, g.id DESC LIMIT %(limit)s")
 
 
@@ -119,8 +119,23 @@ def everything(pool: ConnectionPool) -> list[Played]:
             "g.unit, array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
             "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
             "FROM games g JOIN results r ON r.game_ref = g.id "
-            "JOIN players p ON p.id = r.player_id GROUP BY g.id "
+            "JOIN players p ON p.id = r.player_id WHERE g.final GROUP BY g.id "
             "ORDER BY g.finished_at, g.table_key, g.game_id").fetchall()
+    return [_played(r) for r in rows]
+
+
+def playing_now(pool: ConnectionPool, hours: float = 6.0) -> list[Played]:
+    """Games tables share while they are played (received in the last ``hours``)."""
+    with pool.connection() as conn:
+        rows = conn.execute(
+            "SELECT g.id, t.name, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, "
+            "g.unit, array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
+            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
+            "FROM games g JOIN league_tables t ON t.id = g.table_id "
+            "JOIN results r ON r.game_ref = g.id JOIN players p ON p.id = r.player_id "
+            "WHERE NOT g.final AND g.received_at > now() - make_interval(secs => %s) "
+            "GROUP BY g.id, t.name ORDER BY g.received_at DESC LIMIT 20",
+            (hours * 3600,)).fetchall()
     return [_played(r) for r in rows]
 
 
@@ -158,4 +173,5 @@ def games_played(pool: ConnectionPool) -> list[str]:
 
 
 __all__ = ["HISTORY_SQL", "Played", "STANDINGS_SQL", "Standing", "everything", "find_players",
-           "games_played", "history", "player", "player_by_card", "standings", "tables"]
+           "games_played", "history", "player", "player_by_card", "playing_now", "standings",
+           "tables"]

@@ -20,10 +20,11 @@ from companion.stats import MU, OVERALL, SIGMA, rate
 
 BATCH = 200
 
-_NEXT = ("SELECT id, game, finished_at, table_key, game_id FROM games WHERE NOT rated "
+_NEXT = ("SELECT id, game, finished_at, table_key, game_id FROM games WHERE NOT rated AND final "
          "ORDER BY finished_at, table_key, game_id LIMIT %s")
 #: whether an unrated game sorts before the last game rated (then all are rated again)
-_LATE = ("SELECT EXISTS (SELECT 1 FROM games g, rater r WHERE NOT g.rated AND r.id = 1 AND "
+_LATE = ("SELECT EXISTS (SELECT 1 FROM games g, rater r WHERE NOT g.rated AND g.final "
+         "AND r.id = 1 AND "
          "(g.finished_at, g.table_key, g.game_id) < (r.finished_at, r.table_key, r.game_id))")
 
 

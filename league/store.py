@@ -130,22 +130,24 @@ def _stats(conn: Connection[Any], game: str, lines: list[tuple[int, int]], sign:
 def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
     """Store ``result`` of ``table``: "stored", "replaced" or "already stored"."""
     with pool.connection() as conn:
-        old = conn.execute("SELECT id, seq, game FROM games WHERE table_id = %s AND game_id = %s "
-                           "FOR UPDATE", (table.id, result.game_id)).fetchone()
-        if old is not None and int(old[1]) >= result.seq:
+        old = conn.execute("SELECT id, seq, game, final FROM games WHERE table_id = %s AND "
+                           "game_id = %s FOR UPDATE", (table.id, result.game_id)).fetchone()
+        if old is not None and (int(old[1]) >= result.seq or (old[3] and not result.final)):
             return "already stored"
-        if old is not None:
+        if old is not None and old[3]:  # a final result replaced: its figures go first
             lines = conn.execute("SELECT player_id, place FROM results WHERE game_ref = %s",
                                  (old[0],)).fetchall()
             _stats(conn, str(old[2]), [(int(p), int(q)) for p, q in lines], -1)
-            conn.execute("DELETE FROM games WHERE id = %s", (old[0],))
             conn.execute("UPDATE rater SET dirty = true WHERE id = 1")
+        if old is not None:
+            conn.execute("DELETE FROM games WHERE id = %s", (old[0],))
         ids = _player_ids(conn, [s.name for s in result.seats])
         ref = conn.execute(
             "INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, lower_wins, "
-            "unit) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            "unit, final) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
             (table.id, table.key, result.game_id, result.seq, result.game,
-             round(result.finished_at, 3), result.lower_wins, result.unit)).fetchone()
+             round(result.finished_at, 3), result.lower_wins, result.unit,
+             result.final)).fetchone()
         assert ref is not None
         pids = [ids[key_of(s.name)] for s in result.seats]
         conn.execute(
@@ -153,9 +155,10 @@ def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
             "ordinality - 1, p, q, sc FROM unnest(%s::bigint[], %s::int[], %s::float8[]) "
             "WITH ORDINALITY AS x(p, q, sc, ordinality)",
             (ref[0], pids, [s.place for s in result.seats], [s.score for s in result.seats]))
-        _stats(conn, result.game, [(pid, s.place) for pid, s in zip(pids, result.seats,
-                                                                     strict=True)], 1)
-    return "replaced" if old is not None else "stored"
+        if result.final:
+            _stats(conn, result.game, [(pid, s.place) for pid, s in zip(pids, result.seats,
+                                                                         strict=True)], 1)
+    return "replaced" if old is not None and old[3] else "stored"
 
 
 def merge(pool: ConnectionPool, keep: int, gone: int) -> None:
@@ -180,7 +183,8 @@ def merge(pool: ConnectionPool, keep: int, gone: int) -> None:
             "INSERT INTO player_stats (game, player_id, played, wins, place_sum) "
             "SELECT g, %s, count(*), count(*) FILTER (WHERE r.place = 1), sum(r.place) "
             "FROM results r JOIN games ga ON ga.id = r.game_ref, "
-            "LATERAL (VALUES (ga.game), ('all')) v(g) WHERE r.player_id = %s GROUP BY g",
+            "LATERAL (VALUES (ga.game), ('all')) v(g) WHERE r.player_id = %s AND ga.final "
+            "GROUP BY g",
             (keep, keep))
         conn.execute(
             "INSERT INTO ratings (game, player_id, mu, sigma) SELECT game, player_id, %s, %s "

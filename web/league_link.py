@@ -42,8 +42,13 @@ def _globals() -> dict[str, Any]:
 
 
 def _page(error: str | None = None, note: str | None = None, code: int = 200) -> tuple[str, int]:
+    box = outbox()
+    try:
+        live = box.live()
+    finally:
+        box.close()
     return render_template("league_link.html", status=league_status(), error=error,
-                           note=note), code
+                           note=note, live=live), code
 
 
 @bp.get("")
@@ -90,6 +95,19 @@ def push() -> tuple[str, int]:
     finally:
         box.close()
     return _page(note=f"{stored} game(s) reached the league.")
+
+
+@bp.post("/live")
+@host_required
+def live() -> BaseResponse:
+    """Let the league show the game being played (places and public scores so far)."""
+    box = outbox()
+    try:
+        box.set_live(request.form.get("live") == "1")
+        _push_now(box)
+    finally:
+        box.close()
+    return redirect("/host/league")
 
 
 @bp.post("/leave")

@@ -137,3 +137,21 @@ def test_ratings_follow_game_order_whatever_the_arrival(league: Any) -> None:
     for line in queries.standings(league.pool):
         mu, sigma = want.get("all", line.name.casefold())
         assert abs(line.mu - mu) < 1e-9 and abs(line.sigma - sigma) < 1e-9
+
+
+def test_a_game_being_played_counts_only_once_final(league: Any) -> None:
+    _, token = joined(league)
+    live = {**result("g1", ["Ana", "Ben"], [1, 1], seq=3), "final": False}
+    assert _push(league, token, live).get_json()["outcome"] == "stored"
+    assert [p.result.game_id for p in queries.playing_now(league.pool)] == ["g1"]
+    assert queries.standings(league.pool) == []
+    later = {**live, "seq": 5}
+    assert _push(league, token, later).get_json()["outcome"] == "stored"
+    final = result("g1", ["Ana", "Ben"], [1, 2], seq=9)
+    assert _push(league, token, final).get_json()["outcome"] == "stored"
+    late_live = {**live, "seq": 12}  # a live update that arrives after the end
+    assert _push(league, token, late_live).get_json()["outcome"] == "already stored"
+    assert queries.playing_now(league.pool) == []
+    lines = {s.name: s for s in queries.standings(league.pool)}
+    assert (lines["Ana"].played, lines["Ana"].wins, lines["Ben"].wins) == (1, 1, 0)
+    assert _count(league, "SELECT count(*) FROM games") == 1

@@ -103,3 +103,25 @@ def test_a_refused_result_is_kept_and_says_why(league: Any, tmp_path: Path) -> N
     assert status.pending == 3 and "join it again" in status.last_error
     assert send.sent == 1  # an unknown token stops the round: no hammering
     box.close()
+
+
+def test_the_host_may_share_the_game_being_played(league: Any, tmp_path: Path) -> None:
+    events = SqliteStore(tmp_path / "events.sqlite3")
+    game, name = FINISHED[0]
+    lines = record_lines(game, name, NAMES)
+    info = store_game(events, lines[:6], close=False)
+    code = store.new_join_code(league.pool, "Window")
+    joined = league.client.post("/api/v1/join", json={"code": code}).get_json()
+    box = Outbox(tmp_path / "outbox.sqlite3")
+    box.set_link(Link("http://league", joined["table"], joined["token"], "Window"), 0.0)
+    send = LeagueSender(league.client)
+    assert box.collect(events) == 0  # not shared unless the host says so
+    box.set_live(True)
+    assert box.collect(events) == 1
+    assert box.push_due(0.0, send) == 1
+    now = queries.playing_now(league.pool)
+    assert [p.result.game_id for p in now] == [info.game_id]
+    assert queries.standings(league.pool) == [] and box.results() == []
+    assert box.status().pending == 0 and box.status().pushed == 0  # finished games only
+    box.close()
+    events.close()

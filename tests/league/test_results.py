@@ -32,7 +32,8 @@ def test_a_result_holds_only_what_the_table_showed(tmp_path: Path, game: str,
     assert result is not None and result.game == game
     body = result.to_json()
     assert set(body) == {"version", "game_id", "game", "finished_at", "seq", "lower_wins",
-                         "unit", "seats"}
+                         "unit", "final", "seats"}
+    assert body["final"] is True
     assert all(set(s) == {"name", "place", "score"} for s in body["seats"])
     replay = replay_lines(lines)
     engine = games.get(game)
