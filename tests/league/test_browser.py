@@ -58,6 +58,7 @@ def table_url(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     events = SqliteStore(folder / "events.sqlite3")
     for k in range(GAMES):
         store_game(events, plan(k % 3, k))
+    store_game(events, plan(0, 0)[:5], close=False)  # the game being played now
     table = Table(events)
     table.start()
     app = create_web(table, web_config=WebConfig(port=8080), state_dir=folder, testing=True)
@@ -96,6 +97,8 @@ def test_join_from_the_host_page_then_walk_the_league(
     host.get_by_label("Join code").fill(code.lower())
     host.get_by_role("button", name="Join the league").click()
     expect(host.locator("main")).to_contain_text(f"{GAMES} game(s) sent")
+    host.get_by_role("button", name="Show the game being played").click()
+    expect(host.get_by_role("button", name="Stop showing the game being played")).to_be_visible()
     shot(host, "league-host-joined")
     league.app.extensions["league"].rate_now()
 
@@ -104,6 +107,7 @@ def test_join_from_the_host_page_then_walk_the_league(
         page.goto(league_url + "/")
         expect(page.get_by_role("heading", name="Standings")).to_be_visible()
         assert page.locator("table.standings tbody tr").count() == 7
+        expect(page.get_by_role("heading", name="Playing now")).to_be_visible()
         assert too_wide(page) == []
         shot(page, f"league-standings-{size}")
         page.get_by_role("link", name="Casablanca").click()
