@@ -167,9 +167,16 @@ class FakeNetworkManager:
         return "".join(":".join(_escape(r.get(f, "")) for f in fields) + "\n" for r in rows)
 
 
+def demo_runner() -> FakeNetworkManager:
+    """``companion serve --demo``: a flat's Wi-Fi joined, two more in reach."""
+    return FakeNetworkManager([FakeAP("Flat 3", 71, password="demo-password"),
+                               FakeAP("Neighbours 5G", 38), FakeAP("Caf\u00e9 guests", 22, "")],
+                              profiles=["Flat 3"], active="Flat 3")
+
+
 def _pairs(words: list[str]) -> dict[str, str]:
     """``key value key value ...`` (nmcli's settings) as a dict; ``type``/``ifname`` too."""
     return {words[i]: words[i + 1] for i in range(0, len(words) - 1, 2)}
 
 
-__all__ = ["FakeAP", "FakeNetworkManager", "FakeProfile"]
+__all__ = ["FakeAP", "FakeNetworkManager", "FakeProfile", "demo_runner"]

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from companion.config import NetworkConfig
 from companion.network import (
     HOTSPOT_ADDRESS,
     Choice,
@@ -345,6 +346,28 @@ class NetworkManager:
         return self.status()
 
 
+def open_network(config: NetworkConfig, state_dir: Path,
+                 runner: Runner | None = None) -> NetworkManager | None:
+    """The table's Wi-Fi control as ``[network] manage`` says, restored to the host's
+    choice; None when the Wi-Fi is left to the system. ``runner``: the demo's fake."""
+    if runner is None:
+        from hardware.pins import pi_model
+
+        wanted = config.manage == "yes" or (config.manage == "auto" and pi_model() is not None)
+        if not wanted or not nmcli_available():
+            return None
+        runner = SubprocessRunner()
+        net = NetworkManager(runner, state_dir, iface=config.iface or None)
+    else:
+        net = NetworkManager(runner, state_dir, iface=config.iface or None,
+                             defer=lambda job: job())
+    try:
+        net.restore()
+    except CommandError as exc:  # the table still serves on whatever network there is
+        log.warning("the Wi-Fi could not be restored: %s", exc)
+    return net
+
+
 def first_line(text: str) -> str:
     line = (text.strip().splitlines() or ["no reason given"])[0]
     return line.removeprefix("Error: ").strip().rstrip(".")
@@ -366,4 +389,4 @@ def check_home(ssid: str, password: str | None) -> tuple[str, str | None]:
 
 
 __all__ = ["HOTSPOT_CON", "CommandError", "NetworkManager", "Runner", "SubprocessRunner",
-           "check_home", "nmcli_available", "split_terse"]
+           "check_home", "nmcli_available", "open_network", "split_terse"]

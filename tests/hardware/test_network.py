@@ -231,3 +231,39 @@ def test_wifi_qr_payload_escapes_the_special_characters() -> None:
     payload = wifi_qr_payload('My;Net,"1":\\', "pa;ss:word")
     assert payload == 'WIFI:T:WPA;S:My\\;Net\\,\\"1\\"\\:\\\\;P:pa\\;ss\\:word;;'
     assert parse_wifi_qr(payload) == {"T": "WPA", "S": 'My;Net,"1":\\', "P": "pa;ss:word"}
+
+
+def test_doctor_reports_mode_clients_and_signal(tmp_path: Path) -> None:
+    from companion.config import Config
+    from companion.doctor import Level, check_wifi
+
+    fake = FakeNetworkManager([HOME], active=None)
+    net = control(tmp_path, fake)
+    net.use_hotspot()
+    (tmp_path / "leases-wlan0").write_text("1900 aa:bb:cc:00:00:01 10.42.0.17 anns-phone *\n")
+    conf = tmp_path / "table-companion.conf"
+    rows = {r.item: r for r in check_wifi(Config(), net, conf)}
+    assert rows["mode"].level is Level.OK and "Table Companion 4F2A" in rows["mode"].detail
+    assert rows["clients"].detail == "1 device(s) joined"
+    assert rows["captive portal"].level is Level.WARN  # the installer's file is missing
+    conf.write_text("address=/#/10.42.0.1\n")
+    assert {r.item: r for r in check_wifi(Config(), net, conf)}["captive portal"].level \
+        is Level.OK
+    weak = FakeNetworkManager([FakeAP("Flat 3", 20, password="x" * 8)], profiles=["Flat 3"],
+                              active="Flat 3")
+    rows = {r.item: r for r in check_wifi(Config(), control(tmp_path, weak), conf)}
+    assert rows["mode"].level is Level.WARN and "signal 20%" in rows["mode"].detail
+    assert "clients" not in rows
+    offline = FakeNetworkManager(device=None)
+    rows = {r.item: r for r in check_wifi(Config(), control(tmp_path, offline), conf)}
+    assert rows["mode"].level is Level.WARN and "no Wi-Fi device" in rows["mode"].detail
+
+
+def test_doctor_leaves_a_laptops_wifi_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.config import Config
+    from companion.doctor import check_wifi
+
+    monkeypatch.setattr("hardware.pins.MODEL_PATH", Path("/nonexistent/model"))
+    rows = check_wifi(Config())
+    assert [(r.item, r.detail) for r in rows] == [
+        ("control", "not a Raspberry Pi: the Wi-Fi is left to the system")]
