@@ -368,7 +368,16 @@ def open_network(config: NetworkConfig, state_dir: Path,
     return net
 
 
+#: what nmcli says, in words for the host
+PLAIN = (("Secrets were required", "the password was not accepted"),
+         ("No network with SSID", "it is not in reach"),
+         ("No suitable device", "it is not in reach"))
+
+
 def first_line(text: str) -> str:
+    for said, plain in PLAIN:
+        if said in text:
+            return plain
     line = (text.strip().splitlines() or ["no reason given"])[0]
     return line.removeprefix("Error: ").strip().rstrip(".")
 

@@ -146,7 +146,8 @@ def test_a_wrong_password_brings_the_hotspot_back_and_says_so(tmp_path: Path) ->
     assert fake.active == HOTSPOT_CON and "Flat 3" not in fake.profiles
     st = net.status()
     assert st.mode is Mode.HOTSPOT
-    assert "Could not join \u201cFlat 3\u201d" in st.error and "hotspot is on again" in st.error
+    assert "Could not join \u201cFlat 3\u201d (the password was not accepted)" in st.error
+    assert "hotspot is on again" in st.error
     assert load_choice(tmp_path).mode is Mode.HOTSPOT
 
 
