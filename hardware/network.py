@@ -18,6 +18,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -45,6 +46,7 @@ PRIORITY_FALLBACK = -100
 SETTLE_S = 2.0
 LEASES = "/var/lib/NetworkManager/dnsmasq-{iface}.leases"
 WIFI_TYPE = "802-11-wireless"
+SIMULATED = "Demo: a simulated NetworkManager; the real Wi-Fi is not touched."
 
 
 class CommandError(Exception):
@@ -112,8 +114,10 @@ class NetworkManager:
     def __init__(self, runner: Runner, state_dir: Path, *, iface: str | None = None,
                  defer: Callable[[Callable[[], None]], None] = _after_answer,
                  machine_id_file: Path = Path("/etc/machine-id"),
-                 leases: str = LEASES, clock: Callable[[], float] = time.time) -> None:
+                 leases: str = LEASES, clock: Callable[[], float] = time.time,
+                 note: str = "") -> None:
         self.run_nmcli = runner
+        self.note = note
         self.state_dir = state_dir
         self._iface = iface
         self.defer = defer
@@ -161,7 +165,7 @@ class NetworkManager:
         except CommandError as exc:
             st = NetworkStatus(Mode.OFFLINE, notes=(f"NetworkManager did not answer: {exc}",))
         self._captive = (st.address or HOTSPOT_ADDRESS) if st.mode is Mode.HOTSPOT else None
-        return st
+        return replace(st, notes=(*st.notes, self.note)) if self.note else st
 
     def _status(self) -> NetworkStatus:
         iface = self.iface()
@@ -360,7 +364,7 @@ def open_network(config: NetworkConfig, state_dir: Path,
         net = NetworkManager(runner, state_dir, iface=config.iface or None)
     else:
         net = NetworkManager(runner, state_dir, iface=config.iface or None,
-                             defer=lambda job: job())
+                             defer=lambda job: job(), note=SIMULATED)
     try:
         net.restore()
     except CommandError as exc:  # the table still serves on whatever network there is

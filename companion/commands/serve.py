@@ -108,7 +108,8 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
             print(_demo_text(game), flush=True)
         print(f"Buttons: {appliance.status().summary}", flush=True)
         if network is not None:
-            print(f"Wi-Fi: {network.status().summary()}", flush=True)
+            simulated = " (simulated in the demo)" if args.demo else ""
+            print(f"Wi-Fi{simulated}: {network.status().summary()}", flush=True)
         sdnotify.notify("READY=1\nSTATUS=serving the table on port " + str(port))
         if watchdog is not None:
             watchdog.start()

@@ -268,3 +268,24 @@ def test_doctor_leaves_a_laptops_wifi_alone(monkeypatch: pytest.MonkeyPatch) -> 
     rows = check_wifi(Config())
     assert [(r.item, r.detail) for r in rows] == [
         ("control", "not a Raspberry Pi: the Wi-Fi is left to the system")]
+
+
+def test_the_demo_says_its_wifi_is_simulated(tmp_path: Path) -> None:
+    from companion.config import NetworkConfig
+    from hardware.fake_network import demo_runner
+    from hardware.network import open_network
+
+    net = open_network(NetworkConfig(), tmp_path, runner=demo_runner())
+    assert net is not None
+    st = net.status()
+    assert st.mode is Mode.HOME and st.ssid == "Flat 3"
+    assert any("simulated" in n for n in st.notes)
+
+
+def test_auto_leaves_a_laptop_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.config import NetworkConfig
+    from hardware.network import open_network
+
+    monkeypatch.setattr("hardware.pins.MODEL_PATH", tmp_path / "no-model")
+    assert open_network(NetworkConfig(), tmp_path) is None
+    assert open_network(NetworkConfig(manage="no"), tmp_path) is None
