@@ -23,6 +23,7 @@ class FakeAP:
     signal: int = 60
     security: str = "WPA2"
     password: str = ""
+    hidden: bool = False  # not listed; joins only with ``hidden yes``
 
 
 @dataclass
@@ -123,13 +124,14 @@ class FakeNetworkManager:
         active = self._active_ssid() if self.active != HOTSPOT_CON else None
         return [{"IN-USE": "*" if ap.ssid == active else " ", "SSID": ap.ssid,
                  "SIGNAL": str(ap.signal), "SECURITY": ap.security or "--"}
-                for ap in self.in_reach]
+                for ap in self.in_reach if not ap.hidden]
 
     def _connect(self, ssid: str, rest: list[str]) -> str:
         ap = next((a for a in self.in_reach if a.ssid == ssid), None)
-        if ap is None:
+        options = _pairs(rest)
+        if ap is None or (ap.hidden and options.get("hidden") != "yes"):
             raise CommandError(["nmcli"], 10, f"Error: No network with SSID '{ssid}' found.")
-        given = _pairs(rest).get("password", "")
+        given = options.get("password", "")
         profile = self.profiles.setdefault(ssid, FakeProfile(ssid, {"802-11-wireless.ssid": ssid}))
         if given:
             profile.settings["wifi-sec.psk"] = given

@@ -253,13 +253,13 @@ class NetworkManager:
     def use_home(self, ssid: str, password: str | None) -> None:
         self._need_iface()
         ssid, password = check_home(ssid, password)
-        if password is None:
-            seen = {n.ssid: n for n in (self._seen or self.networks())}
-            net = seen.get(ssid)
-            if net is not None and net.secured and not net.known:
-                raise NetworkError(f"\u201c{ssid}\u201d needs its password: type it in the "
-                                   "password field, then choose Join.")
-        self.defer(self._guarded(lambda: self.home_now(ssid, password)))
+        seen = {n.ssid: n for n in (self._seen or self.networks())}
+        net = seen.get(ssid)
+        if password is None and net is not None and net.secured and not net.known:
+            raise NetworkError(f"\u201c{ssid}\u201d needs its password: type it in the "
+                               "password field, then choose Join.")
+        hidden = net is None  # typed by name: a network that does not announce itself
+        self.defer(self._guarded(lambda: self.home_now(ssid, password, hidden)))
 
     def _need_iface(self) -> None:
         try:
@@ -308,19 +308,19 @@ class NetworkManager:
         self._error = ""
         self._captive = HOTSPOT_ADDRESS
 
-    def home_now(self, ssid: str, password: str | None) -> None:
+    def home_now(self, ssid: str, password: str | None, hidden: bool = False) -> None:
         """Join ``ssid`` now; on failure open the hotspot again and say why."""
         iface = self.iface() or "wlan0"
         self.ensure_hotspot(PRIORITY_FALLBACK)
         profiles = self._profiles()
+        tail = ["ifname", iface, *(["hidden", "yes"] if hidden else [])]
         try:
             if password:
-                self.nmcli("device", "wifi", "connect", ssid, "password", password,
-                           "ifname", iface)
+                self.nmcli("device", "wifi", "connect", ssid, "password", password, *tail)
             elif ssid in profiles:
                 self.nmcli("connection", "up", "id", profiles[ssid])
             else:
-                self.nmcli("device", "wifi", "connect", ssid, "ifname", iface)
+                self.nmcli("device", "wifi", "connect", ssid, *tail)
         except CommandError as exc:
             if ssid not in profiles:  # a profile with a wrong password must not stay behind
                 try:

@@ -92,6 +92,7 @@ def test_joining_a_new_home_network_with_its_password(tmp_path: Path) -> None:
     fake = FakeNetworkManager([HOME, CAFE])
     net = control(tmp_path, fake)
     net.use_hotspot()
+    net.networks()  # the host's page lists them first
     fake.commands.clear()
     net.use_home("Flat 3", "correct horse")
     assert fake.commands == [
@@ -127,6 +128,7 @@ def test_a_wrong_password_brings_the_hotspot_back_and_says_so(tmp_path: Path) ->
     fake = FakeNetworkManager([HOME])
     net = control(tmp_path, fake)
     net.use_hotspot()
+    net.networks()  # the host's page lists them first
     fake.commands.clear()
     net.use_home("Flat 3", "wrong password")
     modify = ["nmcli", "connection", "modify", HOTSPOT_CON, "802-11-wireless.ssid",
@@ -289,3 +291,14 @@ def test_auto_leaves_a_laptop_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("hardware.pins.MODEL_PATH", tmp_path / "no-model")
     assert open_network(NetworkConfig(), tmp_path) is None
     assert open_network(NetworkConfig(manage="no"), tmp_path) is None
+
+
+def test_a_network_typed_by_name_is_joined_as_hidden(tmp_path: Path) -> None:
+    attic = FakeAP("Attic", 50, password="up the stairs", hidden=True)
+    fake = FakeNetworkManager([HOME, attic], active=None)
+    net = control(tmp_path, fake)
+    assert [n.ssid for n in net.networks()] == ["Flat 3"]
+    net.use_home("Attic", "up the stairs")
+    assert ["nmcli", "device", "wifi", "connect", "Attic", "password", "up the stairs",
+            "ifname", "wlan0", "hidden", "yes"] in fake.commands
+    assert fake.active == "Attic"
