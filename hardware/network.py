@@ -115,9 +115,10 @@ class NetworkManager:
                  defer: Callable[[Callable[[], None]], None] = _after_answer,
                  machine_id_file: Path = Path("/etc/machine-id"),
                  leases: str = LEASES, clock: Callable[[], float] = time.time,
-                 note: str = "") -> None:
+                 simulated: bool = False) -> None:
         self.run_nmcli = runner
-        self.note = note
+        #: the demo's fake: said on the panel, and nobody is sent to the hotspot's address
+        self.simulated = simulated
         self.state_dir = state_dir
         self._iface = iface
         self.defer = defer
@@ -165,7 +166,7 @@ class NetworkManager:
         except CommandError as exc:
             st = NetworkStatus(Mode.OFFLINE, notes=(f"NetworkManager did not answer: {exc}",))
         self._captive = (st.address or HOTSPOT_ADDRESS) if st.mode is Mode.HOTSPOT else None
-        return replace(st, notes=(*st.notes, self.note)) if self.note else st
+        return replace(st, notes=(*st.notes, SIMULATED)) if self.simulated else st
 
     def _status(self) -> NetworkStatus:
         iface = self.iface()
@@ -242,7 +243,7 @@ class NetworkManager:
         return found
 
     def captive_address(self) -> str | None:
-        return self._captive
+        return None if self.simulated else self._captive
 
     # --- switching ----------------------------------------------------------------------
 
@@ -364,7 +365,7 @@ def open_network(config: NetworkConfig, state_dir: Path,
         net = NetworkManager(runner, state_dir, iface=config.iface or None)
     else:
         net = NetworkManager(runner, state_dir, iface=config.iface or None,
-                             defer=lambda job: job(), note=SIMULATED)
+                             defer=lambda job: job(), simulated=True)
     try:
         net.restore()
     except CommandError as exc:  # the table still serves on whatever network there is

@@ -282,6 +282,9 @@ def test_the_demo_says_its_wifi_is_simulated(tmp_path: Path) -> None:
     st = net.status()
     assert st.mode is Mode.HOME and st.ssid == "Flat 3"
     assert any("simulated" in n for n in st.notes)
+    net.use_hotspot()
+    assert net.status().mode is Mode.HOTSPOT
+    assert net.captive_address() is None  # the demo's page is never sent to 10.42.0.1
 
 
 def test_auto_leaves_a_laptop_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
