@@ -13,6 +13,7 @@ hotspot when no known network is in reach), above them when the host chose the h
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import subprocess
 import threading
@@ -72,12 +73,19 @@ class SubprocessRunner:
     def __call__(self, argv: Sequence[str]) -> str:
         try:
             done = subprocess.run(list(argv), capture_output=True, text=True,
-                                  timeout=self.timeout_s)
+                                  timeout=self.timeout_s, env=nmcli_env())
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise CommandError(argv, -1, str(exc)) from exc
         if done.returncode != 0:
             raise CommandError(argv, done.returncode, done.stderr)
         return done.stdout
+
+
+def nmcli_env() -> dict[str, str]:
+    """nmcli's words ("connected", "Secrets were required") untranslated, text as UTF-8."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LANG")}
+    env["LC_ALL"] = "C.UTF-8"
+    return env
 
 
 def nmcli_available() -> bool:

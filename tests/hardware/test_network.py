@@ -305,3 +305,16 @@ def test_a_network_typed_by_name_is_joined_as_hidden(tmp_path: Path) -> None:
     assert ["nmcli", "device", "wifi", "connect", "Attic", "password", "up the stairs",
             "ifname", "wlan0", "hidden", "yes"] in fake.commands
     assert fake.active == "Attic"
+
+
+def test_the_real_runner_reads_nmcli_untranslated(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hardware.network import CommandError, SubprocessRunner, nmcli_env
+
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    monkeypatch.setenv("LANGUAGE", "de")
+    env = nmcli_env()
+    assert env["LC_ALL"] == "C.UTF-8" and "LANG" not in env and "LANGUAGE" not in env
+    run = SubprocessRunner(timeout_s=30)
+    assert run(["sh", "-c", "echo $LC_ALL"]) == "C.UTF-8\n"
+    with pytest.raises(CommandError, match="no such"):
+        run(["sh", "-c", "echo 'Error: no such device' >&2; exit 10"])
