@@ -13,6 +13,9 @@ mode="${1:-run}"
 # and PostgreSQL for the league's tests (a throwaway cluster; its service is not used).
 run_pkgs=(libzbar0)
 test_pkgs=(poppler-utils chromium fonts-dejavu-core systemd libatomic1 postgresql)
+# the hotspot test (tests/systemd/test_netns.py): a "phone" in its own network namespace
+# asks dnsmasq (NetworkManager's shared-mode DNS) and reaches port 80 through nftables
+test_pkgs+=(dnsmasq-base nftables iproute2)
 pkgs=("${run_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 
