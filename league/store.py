@@ -93,21 +93,30 @@ def table_of(pool: ConnectionPool, token: str) -> TableAuth | None:
 
 
 def _player_ids(conn: Connection[Any], names: list[str]) -> dict[str, int]:
-    """The player of each name (by its key), made when new; keys locked in one order."""
+    """The player of each name (by its key), made when new, in one round trip.
+
+    A name another push is creating at the same moment is not in this statement's
+    snapshot: it is read again by a second query."""
     keys = sorted({key_of(n): " ".join(n.split()) for n in names}.items())
-    conn.execute(
-        "INSERT INTO players (name, key, card) SELECT n, k, c FROM unnest("
-        "%s::text[], %s::text[], %s::text[]) AS x(k, n, c) ORDER BY k "
-        "ON CONFLICT (key) WHERE merged_into IS NULL DO NOTHING",
-        ([k for k, _ in keys], [n for _, n in keys], [secrets.token_hex(6) for _ in keys]))
-    rows = conn.execute("SELECT key, id FROM players WHERE merged_into IS NULL AND key = ANY(%s)",
-                        ([k for k, _ in keys],)).fetchall()
-    return {str(k): int(i) for k, i in rows}
+    wanted = [k for k, _ in keys]
+    rows = conn.execute(
+        "WITH x AS (SELECT * FROM unnest(%s::text[], %s::text[], %s::text[]) AS x(k, n, c)), "
+        "ins AS (INSERT INTO players (name, key, card) SELECT n, k, c FROM x ORDER BY k "
+        "ON CONFLICT (key) WHERE merged_into IS NULL DO NOTHING RETURNING key, id) "
+        "SELECT key, id FROM ins UNION ALL SELECT p.key, p.id FROM players p JOIN x "
+        "ON p.key = x.k WHERE p.merged_into IS NULL",
+        (wanted, [n for _, n in keys], [secrets.token_hex(6) for _ in keys])).fetchall()
+    found = {str(k): int(i) for k, i in rows}
+    if len(found) < len(wanted):
+        rows = conn.execute("SELECT key, id FROM players WHERE merged_into IS NULL AND "
+                            "key = ANY(%s)", (wanted,)).fetchall()
+        found = {str(k): int(i) for k, i in rows}
+    return found
 
 
 def _stats(conn: Connection[Any], game: str, lines: list[tuple[int, int]], sign: int) -> None:
-    """Add (``sign`` 1) or take away (-1) each (player, place) in ``game`` and overall;
-    a player new to a game gets the starting rating (the standings read ratings first)."""
+    """Add (``sign`` 1) or take away (-1) each (player, place) in ``game`` and overall
+    (a push adds through ``_INSERT``; a replaced or merged result is taken away here)."""
     rows = [(g, pid, place) for g in sorted((game, OVERALL)) for pid, place in sorted(lines)]
     params = ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], sign)
     conn.execute(
@@ -119,12 +128,6 @@ def _stats(conn: Connection[Any], game: str, lines: list[tuple[int, int]], sign:
         "wins = player_stats.wins + excluded.wins, "
         "place_sum = player_stats.place_sum + excluded.place_sum",
         {"g": params[0], "p": params[1], "q": params[2], "sign": sign})
-    if sign > 0:
-        conn.execute(
-            "INSERT INTO ratings (game, player_id, mu, sigma) SELECT g, p, %(mu)s, %(sigma)s "
-            "FROM unnest(%(g)s::text[], %(p)s::bigint[]) AS x(g, p) "
-            "ON CONFLICT (game, player_id) DO NOTHING",
-            {"g": params[0], "p": params[1], "mu": MU, "sigma": SIGMA})
 
 
 def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
@@ -142,23 +145,42 @@ def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
         if old is not None:
             conn.execute("DELETE FROM games WHERE id = %s", (old[0],))
         ids = _player_ids(conn, [s.name for s in result.seats])
-        ref = conn.execute(
-            "INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, lower_wins, "
-            "unit, final) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-            (table.id, table.key, result.game_id, result.seq, result.game,
-             round(result.finished_at, 3), result.lower_wins, result.unit,
-             result.final)).fetchone()
-        assert ref is not None
-        pids = [ids[key_of(s.name)] for s in result.seats]
-        conn.execute(
-            "INSERT INTO results (game_ref, seat, player_id, place, score) SELECT %s, "
-            "ordinality - 1, p, q, sc FROM unnest(%s::bigint[], %s::int[], %s::float8[]) "
-            "WITH ORDINALITY AS x(p, q, sc, ordinality)",
-            (ref[0], pids, [s.place for s in result.seats], [s.score for s in result.seats]))
-        if result.final:
-            _stats(conn, result.game, [(pid, s.place) for pid, s in zip(pids, result.seats,
-                                                                         strict=True)], 1)
+        _insert(conn, table, result, [ids[key_of(s.name)] for s in result.seats])
     return "replaced" if old is not None and old[3] else "stored"
+
+
+#: the game, its results, and (when final) its stats lines and starting ratings: one
+#: statement, one round trip
+_INSERT = (
+    "WITH g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, "
+    "lower_wins, unit, final) VALUES (%(table)s, %(key)s, %(game_id)s, %(seq)s, %(game)s, "
+    "%(at)s, %(lower)s, %(unit)s, %(final)s) RETURNING id), "
+    "r AS (INSERT INTO results (game_ref, seat, player_id, place, score) "
+    "SELECT g.id, x.o - 1, x.p, x.q, x.sc FROM g, unnest(%(p)s::bigint[], %(q)s::int[], "
+    "%(sc)s::float8[]) WITH ORDINALITY AS x(p, q, sc, o)), "
+    "l AS (SELECT * FROM unnest(%(lg)s::text[], %(lp)s::bigint[], %(lq)s::int[]) "
+    "AS l(g, p, q) WHERE %(final)s), "
+    "s AS (INSERT INTO player_stats (game, player_id, played, wins, place_sum) "
+    "SELECT g, p, 1, CASE WHEN q = 1 THEN 1 ELSE 0 END, q FROM l "
+    "ON CONFLICT (game, player_id) DO UPDATE SET "
+    "played = player_stats.played + 1, wins = player_stats.wins + excluded.wins, "
+    "place_sum = player_stats.place_sum + excluded.place_sum), "
+    "t AS (INSERT INTO ratings (game, player_id, mu, sigma) SELECT g, p, %(mu)s, %(sigma)s "
+    "FROM l ON CONFLICT (game, player_id) DO NOTHING) "
+    "SELECT id FROM g")
+
+
+def _insert(conn: Connection[Any], table: TableAuth, result: GameResult,
+            pids: list[int]) -> None:
+    lines = sorted((g, pid, s.place) for g in (result.game, OVERALL)
+                   for pid, s in zip(pids, result.seats, strict=True))
+    conn.execute(_INSERT, {
+        "table": table.id, "key": table.key, "game_id": result.game_id, "seq": result.seq,
+        "game": result.game, "at": round(result.finished_at, 3), "lower": result.lower_wins,
+        "unit": result.unit, "final": result.final, "p": pids,
+        "q": [s.place for s in result.seats], "sc": [s.score for s in result.seats],
+        "lg": [x[0] for x in lines], "lp": [x[1] for x in lines], "lq": [x[2] for x in lines],
+        "mu": MU, "sigma": SIGMA})
 
 
 def merge(pool: ConnectionPool, keep: int, gone: int) -> None:
