@@ -99,6 +99,8 @@ class Outbox:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
         self._lock = threading.Lock()
+        self._seen: dict[str, int] = {}  # game -> the last seq read (this process)
+        self._seen_as: dict[str, tuple[bool, bool]] = {}  # game -> (closed, live) then
 
     def close(self) -> None:
         with self._lock:
@@ -149,6 +151,8 @@ class Outbox:
             if info.closed and info.game_id in finals:
                 continue
             try:
+                if self._unchanged(store, info.game_id, info.closed, live):
+                    continue
                 result = result_of_store(store, info.game_id, live=live and not info.closed)
             except (StoreError, LookupError, ValueError) as exc:
                 log.error("cannot read game %s for the league: %s", info.game_id, exc)
@@ -161,6 +165,18 @@ class Outbox:
                 self._put(info.game_id, result.seq, result, "pending")
                 new += 1
         return new
+
+    def _unchanged(self, store: EventStore, game_id: str, closed: bool, live: bool) -> bool:
+        """Whether a game was read before with nothing new since (the running game is not
+        folded again every round: on a Pi that costs the table loop CPU)."""
+        rows = store.events(game_id, after_seq=self._seen.get(game_id, 0))
+        key = (closed, live)
+        if not rows and self._seen_as.get(game_id) == key:
+            return True
+        if rows:
+            self._seen[game_id] = rows[-1].seq
+        self._seen_as[game_id] = key
+        return False
 
     def _put(self, game_id: str, seq: int, result: GameResult | None, status: str) -> None:
         body = None if result is None else json.dumps(result.to_json())
