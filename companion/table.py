@@ -454,8 +454,15 @@ class Table:
         return Result(True)
 
     def _refuse(self, reason: str, source: Source) -> Result:
+        """Publish a refusal: to everyone when the camera, the host or the table made it;
+        a seat's own refusal goes to that seat only (the views are not built again)."""
         self._refusal = Refusal(reason, source, round(self.now(), 3))
-        self._publish([("refused", source.seat)])
+        if source.seat is None:
+            self._publish([("refused", None)])
+        else:
+            self._seq += 1
+            self._tell(self.hub.latest().told_only(self._seq, self._refusal),
+                       [("refused", source.seat)])
         return Result(False, reason=reason)
 
     def _signals(self, batches: list[Batch]) -> list[SignalOut]:
@@ -469,7 +476,9 @@ class Table:
 
     def _publish(self, signals: list[SignalOut]) -> None:
         self._seq += 1
-        snap = self._snapshot()
+        self._tell(self._snapshot(), signals)
+
+    def _tell(self, snap: Snapshot, signals: list[SignalOut]) -> None:
         self.hub.publish(snap)
         for listener in list(self._listeners):
             try:
