@@ -97,14 +97,56 @@ def post_json(client: FlaskClient, url: str, body: Any) -> Any:
     return client.post(url, json=body, headers={"X-CSRF-Token": csrf_of(client)})
 
 
+class FakeClock:
+    """A clock that moves only when a test says so (``advance``)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def _serve(app: Flask, **kwargs: Any) -> Iterator[Any]:
+    server = make_server(app, "127.0.0.1", 0, 24, **kwargs)
+    server.prepare()
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    yield server
+    stop(app, server)
+    thread.join(60)
+
+
 @pytest.fixture
 def live_url(app: Flask) -> Iterator[str]:
     """The app on the real server (web.server: Tornado) on a free loopback port."""
-    server = make_server(app, "127.0.0.1", 0, 24)
-    server.prepare()
-    port = server.bind_addr[1]
-    thread = threading.Thread(target=server.serve, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{port}"
-    stop(app, server)
-    thread.join(10)
+    for server in _serve(app):
+        yield f"http://127.0.0.1:{server.bind_addr[1]}"
+
+
+@pytest.fixture
+def clocked_url(app: Flask, clock: FakeClock) -> Iterator[str]:
+    """``live_url`` whose streams are timed by ``clock`` (throttle, keep-alives)."""
+    for server in _serve(app, clock=clock):
+        yield f"http://127.0.0.1:{server.bind_addr[1]}"
+
+
+def wait_for(condition: Any, safety: float = 300.0) -> None:
+    """Poll ``condition()`` until it holds; fails only after ``safety`` s (a hung test)."""
+    import time
+
+    limit = time.monotonic() + safety
+    while not condition():
+        assert time.monotonic() < limit, "waited minutes for a condition"
+        time.sleep(0.01)
