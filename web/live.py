@@ -1,9 +1,12 @@
 """One phone's open live stream on the server's event loop: written without waiting.
 
 ``Live.send`` writes a framed chunk straight to the socket when nothing is queued (no
-future, no callback: 500 phones per snapshot), else behind what is queued; a phone whose
-queue has not moved for ``write_timeout`` seconds stopped reading and its stream ends.
-Times are the server's clock (injected, so tests drive them).
+future, no callback: 500 phones per snapshot), else behind what is queued. Nothing more
+is queued behind a phone that has not taken the last write (``backed_up``): it gets the
+latest snapshot once it reads again, so a slow or hostile reader costs one event of
+memory, not every snapshot of ``write_timeout`` seconds. A phone whose queue has not moved
+for ``write_timeout`` seconds stopped reading and its stream ends. Times are the server's
+clock (injected, so tests drive them).
 """
 
 from __future__ import annotations
@@ -30,6 +33,19 @@ class Live:
         self.pending: Any = None
         self.since = 0.0
         self.dead = False
+
+    def backed_up(self, now: float) -> bool:
+        """Whether the last write still waits for the phone (then nothing more is sent);
+        past ``write_timeout`` the phone stopped reading: ``dead``."""
+        stream = self.conn.stream
+        if self.dead or stream.closed():
+            self.dead = True
+            return True
+        if not stream.writing() and (self.pending is None or self.pending.done()):
+            return False
+        if now - self.since > self.write_timeout:
+            self.dead = True
+        return True
 
     def send(self, chunk: bytes, now: float) -> None:
         """Write one framed chunk: straight to the socket when nothing is queued (no

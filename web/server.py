@@ -223,6 +223,10 @@ class Server:
         soonest: float | None = None
         framed: dict[int, bytes] = {}  # one chunk per distinct event, shared by every phone
         for push, stream in list(self._live.items()):
+            if stream.backed_up(now):  # latest wins: the tick sends it once the phone reads
+                if stream.dead:
+                    self._end(push)
+                continue
             data = push.poll(snap, now)
             if data is not None:
                 framed_data = framed.get(id(data))
@@ -394,6 +398,11 @@ class Server:
     def connections_of(self, address: str) -> int:
         """How many unproven connections ``address`` holds now (tests, the benchmark)."""
         return self.budget.of_address(address)
+
+    def queued_bytes(self) -> int:
+        """The most bytes any one live stream has queued, unsent (tests, the benchmark)."""
+        return max((len(getattr(live.conn.stream, "_write_buffer", b""))
+                    for live in list(self._live.values())), default=0)
 
     @property
     def streams_open(self) -> int:
