@@ -76,6 +76,9 @@ BODY_TIMEOUT_S = 10.0
 MAX_BUSY_PER_ADDRESS = 8
 HOST_THREADS = 4
 WRITE_TIMEOUT_S = 20.0
+#: bytes read from a socket at once (Tornado's 64 KB per read, for request heads of a
+#: few hundred bytes, only left the allocator with holes)
+READ_CHUNK = 4096
 TICK_S = 0.25  # how often keep-alives and the throttle's late sends are looked at
 
 Clock = Callable[[], float]
@@ -179,7 +182,8 @@ class Server:
                              MAX_CONNECTIONS_PER_ADDRESS)  # the limits in force now
         http = _Limited(self._handle, max_header_size=MAX_HEADER,
                         idle_connection_timeout=HEADER_TIMEOUT_S, body_timeout=BODY_TIMEOUT_S,
-                        max_body_size=MAX_BODY_SERVER, decompress_request=False)
+                        max_body_size=MAX_BODY_SERVER, decompress_request=False,
+                        chunk_size=READ_CHUNK)
         http.budget = self.budget
         http.add_sockets(self._sockets)
         return http
