@@ -85,7 +85,7 @@ def finish_response(resp: Response) -> Response:
 
 def is_host() -> bool:
     """Whether this request comes from the host's browser."""
-    return bool(getattr(g, "host_signed_in", False)) or state().guard.is_host(request)
+    return state().guard.is_host(request)
 
 
 def host_required(view: F) -> F:

@@ -71,7 +71,9 @@ def csrf_of(client: FlaskClient) -> str:
 def as_host(app: Flask, state_dir: Path) -> FlaskClient:
     """A client signed in as the host."""
     c = app.test_client()
-    assert c.get(f"/host?token={host_token(state_dir)}").status_code == 200
+    signed_in = c.get(f"/host?token={host_token(state_dir)}")
+    assert signed_in.status_code == 303 and signed_in.location == "/host"  # no token kept
+    assert c.get("/host").status_code == 200
     return c
 
 
