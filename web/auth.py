@@ -157,6 +157,8 @@ class JoinTokens:
         with self._lock:
             self._expire(time.monotonic())
             found = self._tokens.pop(token, None)
+            if found is not None and (found[0], found[1]) in self._joined:
+                found = None  # a joined seat changes phones only when the host hands it over
             if found is not None:
                 self._joined.add((found[0], found[1]))
                 self._save()

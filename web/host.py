@@ -55,9 +55,12 @@ def _joins(snap_game: str | None, players: list[str]) -> list[dict[str, Any]]:
     joins = state().guard.joins
     out = []
     for seat, name in enumerate(players):
+        if joins.joined(snap_game, seat):  # its code only after asking (web/handover.py)
+            out.append({"seat": seat, "name": name, "url": None, "qr": None, "joined": True})
+            continue
         url = f"{base_url()}join/{joins.for_seat(snap_game, seat)}"
         out.append({"seat": seat, "name": name, "url": url, "qr": qr_svg(url),
-                    "joined": joins.joined(snap_game, seat)})
+                    "joined": False})
     return out
 
 

@@ -36,6 +36,7 @@ MAX_STREAMS_PER_ADDRESS = 16
 TOO_MANY = ("Too many live pages are open on this device: close some tabs and reload "
             "this page.\n")
 
+DENIED = b"event: denied\ndata: {}\n\n"  # the phone reloads and is told why
 MIN_GAP_S = 0.05
 KEEPALIVE_S = 15.0
 POLL_S = 1.0  # how soon a stream notices that the server is closing
@@ -62,6 +63,9 @@ class Push:
     address: str
     #: whose stream: a seat's, or None (the public and the host's): which changes it sees
     seat: int | None = None
+    #: False once the stream is no longer this phone's (its seat handed to another phone):
+    #: asked at every poll, so the phone is told at once, not at the next snapshot
+    mine: Callable[[], bool] | None = None
     seq: int = -1
     sent_at: float = 0.0
     wrote_at: float = 0.0
@@ -83,6 +87,9 @@ class Push:
         when it shows something new), a keep-alive every ``KEEPALIVE_S``, or None."""
         if self.done:
             return None
+        if self.mine is not None and not self.mine():
+            self.done = True
+            return DENIED
         if snap.version_for(self.seat) > self.seq and now - self.sent_at >= MIN_GAP_S:
             data = self._encoded(snap, now)
             if data is not None:
@@ -104,7 +111,7 @@ class Push:
         version = snap.version_for(self.seat)
         if rendered is None:
             self.done = True
-            return b"event: denied\ndata: {}\n\n"
+            return DENIED
         data, shown = rendered
         self.seq = version
         if shown == self._shown:
@@ -146,7 +153,8 @@ def events(push: Push) -> Iterator[bytes]:
         push.close()
 
 
-def _response(st: WebState, encode: Encode, seat: int | None = None) -> Response:
+def _response(st: WebState, encode: Encode, seat: int | None = None,
+              mine: Callable[[], bool] | None = None) -> Response:
     last_id = request.headers.get("Last-Event-ID") or request.args.get("last")
     address = request.remote_addr or "?"
     if not st.stream_opened(address, None if is_host() else MAX_STREAMS_PER_ADDRESS):
@@ -154,7 +162,7 @@ def _response(st: WebState, encode: Encode, seat: int | None = None) -> Response
                         headers={"Retry-After": "5"})
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no",
                "Connection": "keep-alive"}
-    push = Push(st, encode, last_id, address, seat)
+    push = Push(st, encode, last_id, address, seat, mine)
     if PUSH_KEY in request.environ:  # web.server: its event loop writes the stream
         request.environ[PUSH_KEY] = push
         return Response(b"", mimetype="text/event-stream", headers=headers)
@@ -214,9 +222,12 @@ def seat_stream(n: int) -> Response:
     rendered = _encoder(st, f"seat{n}:{with_html}", lambda snap: render.seat_payload(snap, n),
                         html, seat=n)
 
+    def mine() -> bool:  # the host did not hand the seat to another phone
+        return st.guard.joins.generation(game_id or "", n) == generation
+
     def encode(snap: Snapshot) -> render.Rendered | None:
-        if snap.game_id != game_id or st.guard.joins.generation(game_id or "", n) != generation:
-            return None  # a new game, or the host re-issued the seat: no longer this phone's
+        if snap.game_id != game_id or not mine():
+            return None  # a new game, or the seat went to another phone: no longer this one's
         return rendered(snap)
 
-    return _response(st, encode, seat=n)
+    return _response(st, encode, seat=n, mine=mine)

@@ -162,7 +162,7 @@ def test_reissue_replaces_the_old_phone_and_a_new_game_asks_to_rejoin(
     assert resp.status_code == 303
     page = ben.get("/seat/1")
     assert page.status_code == 403
-    assert "New code: scan your code again" in page.get_data(as_text=True)
+    assert "Your seat was handed to another phone" in page.get_data(as_text=True)
     assert ben.get("/api/seat/1").status_code == 403
     assert "My seat" not in ben.get("/").get_data(as_text=True)
     ben2 = join(app, host, 1)  # the new code works
