@@ -42,12 +42,12 @@ def table() -> Iterator[Table]:
 def start_game(table: Table, players: list[str] | None = None, **args: Any) -> None:
     args.setdefault("game", "tally")
     args["players"] = players or ["Ann", "Ben", "Cy"]
-    res = table.submit(Command("start", args)).result(5)
+    res = table.submit(Command("start", args)).result(300)
     assert res.accepted, res.reason
 
 
 def act(table: Table, action: dict[str, Any], source: Source = HOST) -> Any:
-    return table.submit(Command("action", {"action": action}, source=source)).result(5)
+    return table.submit(Command("action", {"action": action}, source=source)).result(300)
 
 
 @pytest.fixture
@@ -127,7 +127,7 @@ def _serve(app: Flask, **kwargs: Any) -> Iterator[Any]:
     thread.start()
     yield server
     stop(app, server)
-    thread.join(60)
+    thread.join(300)
 
 
 @pytest.fixture

@@ -39,7 +39,7 @@ def served(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, i
     thread.start()
     yield server, server.bind_addr[1]
     srv.stop(app, server)
-    thread.join(60)
+    thread.join(300)
 
 
 def _flood(port: int, addresses: int, each: int, prefix: str) -> list[socket.socket]:

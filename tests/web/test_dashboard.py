@@ -69,7 +69,7 @@ def test_history_reads_as_sentences_without_secrets(app: Flask, table: Table) ->
     assert act(table, {"do": "secret", "seat": 1, "value": 4242}, Source.of_seat(1)).accepted
     from companion.inputs import Command
 
-    assert table.submit(Command("undo", {})).result(5).accepted
+    assert table.submit(Command("undo", {})).result(300).accepted
     html = app.test_client().get("/history").get_data(as_text=True)
     items = [re.sub(r"<[^>]+>", "", li).split() for li in
              re.findall(r"<li\b[^>]*>(.*?)</li>", html, re.S)]

@@ -46,7 +46,7 @@ def served(app: Flask, table: Table) -> Iterator[tuple[Any, int]]:
     thread.start()
     yield server, server.bind_addr[1]
     stop(app, server)
-    thread.join(60)
+    thread.join(300)
 
 
 def _post(port: int, path: str, body: Any, cookie: str, csrf: str) -> int:
@@ -105,7 +105,7 @@ def test_a_seats_refusal_is_a_snapshot_for_that_seat_alone(app: Flask, table: Ta
     start_game(table, ["Ann", "Ben"])
     before = table.hub.latest()
     result = table.submit(Command("action", {"action": {"do": "nope"}},
-                                  source=Source.of_seat(1))).result(60)
+                                  source=Source.of_seat(1))).result(300)
     assert not result.accepted
     snap = table.hub.latest()
     assert snap.seq == before.seq + 1
@@ -115,7 +115,7 @@ def test_a_seats_refusal_is_a_snapshot_for_that_seat_alone(app: Flask, table: Ta
     assert snap.seat_json(0) == before.seat_json(0)
     assert snap.seat_json(1)["refusal"]["reason"] == result.reason
     # a refusal of the host is everyone's
-    table.submit(Command("action", {"action": {"do": "nope"}})).result(60)
+    table.submit(Command("action", {"action": {"do": "nope"}})).result(300)
     host_refused = table.hub.latest()
     assert host_refused.version_for(0) == host_refused.seq == host_refused.version_for(None)
     assert host_refused.public_json()["refusal"] is not None
@@ -131,10 +131,10 @@ def test_a_stream_never_sends_what_it_already_shows(app: Flask, table: Table) ->
     first = push.start(0.0)
     assert b"event: snapshot" in first
     for _ in range(3):  # the camera refusing the same unknown tag again and again
-        table.submit(Command("action", {"action": {"do": "nope"}})).result(60)
+        table.submit(Command("action", {"action": {"do": "nope"}})).result(300)
     snap = table.hub.latest()
     assert push.poll(snap, 1.0) is not None  # the refusal is news once ...
-    table.submit(Command("action", {"action": {"do": "nope"}})).result(60)
+    table.submit(Command("action", {"action": {"do": "nope"}})).result(300)
     assert push.poll(table.hub.latest(), 2.0) is None  # ... and not again
     assert push.seq == table.hub.latest().seq  # it is not looked at again either
     act(table, {"do": "add", "n": 2})

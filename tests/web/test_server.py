@@ -117,7 +117,7 @@ def served(app: Any, monkeypatch: pytest.MonkeyPatch,
     thread.start()
     yield server, server.bind_addr[1]
     srv.stop(app, server)
-    thread.join(60)
+    thread.join(300)
 
 
 def _get(port: int, path: str, address: str = "127.0.0.1", cookie: str = "",
