@@ -77,12 +77,25 @@ def as_host(app: Flask, state_dir: Path) -> FlaskClient:
     return c
 
 
+def seat_links(html: str) -> dict[int, str]:
+    """The join links (paths) on a host panel, by seat: each seat is one
+    ``li.seat-join`` in seat order; a joined seat has none (it is handed over only after
+    asking, ``web/handover.py``)."""
+    blocks = re.split(r'<li class="[^"]*\bseat-join\b', html)[1:]
+    out = {}
+    for seat, block in enumerate(blocks):
+        found = re.search(r'href="https?://[^/"]+(/join/[^"]+)"', block.split("</li>")[0])
+        if found:
+            out[seat] = found.group(1)
+    return out
+
+
 def join_url(host: FlaskClient, seat: int) -> str:
     """The join link of ``seat`` as the host panel shows it (path only)."""
     html = host.get("/host").get_data(as_text=True)
-    links = re.findall(r'href="https?://[^/"]+(/join/[^"]+)"', html)
-    assert len(links) > seat, html
-    return str(links[seat])
+    links = seat_links(html)
+    assert seat in links, html
+    return links[seat]
 
 
 def join(app: Flask, host: FlaskClient, seat: int) -> FlaskClient:

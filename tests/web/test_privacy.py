@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 
 from flask import Flask
 
 from companion.table import Table
-from tests.web.conftest import start_game
+from tests.web.conftest import seat_links, start_game
 from tests.web.http import Browser
 from web.auth import host_token
 
@@ -17,7 +16,7 @@ SECRET = "4242"
 
 def _join(base: str, host: Browser, seat: int) -> Browser:
     _, html = host.get("/host")
-    paths = re.findall(r'href="https?://[^/"]+(/join/[^"]+)"', html)
+    paths = seat_links(html)
     phone = Browser(base)
     status, _ = phone.post(paths[seat], form={"csrf_token": phone.csrf()})
     assert status == 200  # followed the 303 to the seat page
