@@ -92,13 +92,18 @@ class RenderCache:
         return value
 
 
-def shown(payload: Payload) -> str:
-    """What ``payload`` shows: its JSON without the seq, the game time and the time of its
-    refusal (two payloads that differ only there look the same on a phone)."""
+def shown(payload: Payload, each_refusal: bool = False) -> str:
+    """What ``payload`` shows: its JSON without the seq and the game time (two payloads
+    that differ only there look the same on a phone) and without the time of its refusal.
+    With ``each_refusal`` every refusal counts as new (a seat's phone is told of each of
+    its own refused taps, even with the same reason; everyone else sees a repeated
+    refusal once)."""
     rest = {k: v for k, v in payload.items() if k not in ("seq", "now", "html")}
     refusal = rest.get("refusal")
     if isinstance(refusal, Mapping):
         rest["refusal"] = {k: v for k, v in refusal.items() if k != "t"}
+        if each_refusal:
+            rest["refused_at"] = payload.get("seq")
     return event_json(rest)
 
 

@@ -179,7 +179,7 @@ def _encoder(st: WebState, key: str, payload_of: Callable[[Snapshot], render.Pay
     def encode(snap: Snapshot) -> render.Rendered:
         def make() -> render.Rendered:
             payload = payload_of(snap)
-            shown = render.shown(payload)
+            shown = render.shown(payload, each_refusal=seat is not None)
             if fragment is not None:
                 with app.app_context():
                     payload["html"] = fragment(payload)

@@ -167,3 +167,24 @@ def test_a_seat_posting_too_fast_is_told_and_the_table_never_sees_it(
         ann.post("/seat/0/act", data={"do": "junk", "csrf_token": csrf_of(ann)})
     resp = ann.post("/seat/0/act", data={"do": "junk", "csrf_token": csrf_of(ann)})
     assert resp.status_code == 429 and "Too many actions" in resp.get_data(as_text=True)
+
+
+def test_a_seat_is_told_of_each_of_its_own_refusals(app: Flask, table: Table) -> None:
+    """The same reason twice is two taps refused: the seat's phone hears of both (its own
+    stream only), while the public stream saw neither."""
+    start_game(table, ["Ann", "Ben"])
+    st = app.extensions["table_companion"]
+    with app.test_request_context("/api/seat/0/stream"):
+        mine = stream._encoder(st, "seat0:False", lambda s: stream.render.seat_payload(s, 0),
+                               None, seat=0)
+        public = stream._encoder(st, "public:False", stream.render.public_payload, None)
+    seat_push = stream.Push(st, mine, None, "127.0.0.1", 0)
+    public_push = stream.Push(st, public, None, "127.0.0.2")
+    seat_push.start(0.0)
+    public_push.start(0.0)
+    for t in (1.0, 2.0):
+        table.submit(Command("action", {"action": {"do": "junk"}},
+                             source=Source.of_seat(0))).result(300)
+        assert b"Refused" not in (public_push.poll(table.hub.latest(), t) or b"")
+        sent = seat_push.poll(table.hub.latest(), t) or b""
+        assert b'"refusal":{"reason"' in sent
