@@ -1,1 +1,1 @@
-"""Benchmarks and their generators: figures, not tests; the Pi's service never imports them."""
+"""Benchmarks and generators: run by ``companion bench NAME``, never imported by the service."""
