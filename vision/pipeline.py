@@ -19,7 +19,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.config import TrackingConfig, ZonesConfig
-from companion.decks import CALIBRATION_CARD
 from companion.inputs import TagStatus
 from vision.calibration import SizeAdvice, advise
 from vision.frames import Decoder, Detection, Frame, FrameSource
@@ -28,6 +27,13 @@ from vision.tracking import TagEvent, TagTracker, Zones
 from vision.zonecrop import ZoneDecoder
 
 log = logging.getLogger(__name__)
+
+#: see ``VisionPipeline.delay_s`` (measured: the slowest reads came 11 frames at 30 fps
+#: after the landing, 0-1 frames after the hand left the tag)
+DELAY_S = 1.0
+#: the card name the resolver gives the calibration card (``companion.decks``; the
+#: pipeline does not import the decks, which load every game's engine)
+CALIBRATION_CARD = "calibration"
 
 Resolver = Callable[[str], Any]
 #: a live view that has not asked for a picture for this long is closed
@@ -104,6 +110,9 @@ class VisionPipeline:
         self.on_frame = on_frame
         self.zones = Zones.from_config(zones)
         self.tracker = TagTracker(tracker_config, self.zones)
+        #: how long after a card landed its ``TagSeen`` may reach the table: a hand
+        #: sliding it in covers the tag for a few frames, then ``seen_in`` frames confirm it
+        self.delay_s = DELAY_S
         self._resolve, self._clock = resolve, clock
         self._backoff, self._live_period = backoff, 1.0 / live_fps
         self._resolved: dict[str, Any] = {}

@@ -170,6 +170,7 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
                               resolve=resolve_tag,
                               clock=table.clock, on_frame=recorder.on_frame,
                               decode_zones=config.camera.decode == "zones")
+    table.input_delay_s = pipeline.delay_s  # a card in time reaches the table before its deadline
     pipeline.start()
     parts.append(pipeline)
     return ZoneSaver(pipeline)
