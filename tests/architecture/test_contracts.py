@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("companion", "vision", "hardware", "web")
+PACKAGES = ("companion", "vision", "hardware", "web", "bench")
 LINT = Path(sys.executable).with_name("lint-imports")
 
 #: (contract id, file to change, line to add, what the report must say)
@@ -35,6 +35,8 @@ BAD_IMPORTS = [
      "vision.tracking -> companion.table"),
     ("vision-frames-shared", "vision/frames.py", "import vision.decoding",
      "vision.frames -> vision.decoding"),
+    ("runtime-not-bench", "vision/pipeline.py", "import bench.vision_kit",
+     "vision.pipeline -> bench.vision_kit"),
     ("core-not-edges", "companion/table.py", "import web.render", "companion.table -> web"),
     ("no-cycles", "companion/games/nasty7/state.py", "import companion.games.nasty7.decide",
      "companion.games.nasty7.decide -> companion.games.nasty7"),

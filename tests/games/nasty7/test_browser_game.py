@@ -261,4 +261,5 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     lines = [json.loads(x) for x in path.read_text().splitlines()[1:] if x.strip()]
     done = [x["do"] for x in lines]
     assert {"replace_card", "reassign", "accuse", "rule", "count_seen"} <= set(done)
-    assert done.count("deadline") == 1  # Cy's real hesitation, and no other penalty
+    taken = [e.payload for e in table.store.events(table.info.game_id) if e.type == "PileTaken"]
+    assert [p["why"] for p in taken].count("hesitation") == 1  # Cy's real one, no other

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.benchkit import bench_payloads
-from vision.hardset import (
+from bench.vision_kit import bench_payloads
+from bench.vision_hardset import (
     SPLITS,
     HardTable,
     curved,

@@ -4,7 +4,7 @@ Figures, never tests (``tests/vision`` checks only the machinery, on a few frame
 Decoding is pinned to one core (process affinity, OpenCV single-threaded) and timed in
 CPU time of the decoding thread (``time.thread_time``), so a machine shared with other
 jobs shows what one core spends, not how long it waited for one. On the hard
-set (``vision.hardset``: 3-5 px modules, motion blur up to 7 px, fingers, glare, curved
+set (``bench.vision_hardset``: 3-5 px modules, motion blur up to 7 px, fingers, glare, curved
 cards, JPEG) the shipped decoder and zxing-cpp alone decode the same frames in the same
 run, on both splits (``held`` is the one that counts: the retry was tuned on ``tune``):
 
@@ -36,8 +36,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.benchkit import TABLE_ZONES, bench_payloads, scale, stats
-from vision.benchlive import run_child, zones_frames
+from bench.vision_kit import TABLE_ZONES, bench_payloads, scale, stats
+from bench.vision_live import run_child, zones_frames
 from vision.decoding import default_decoder
 from vision.frames import Decoder, Frame
 
@@ -114,7 +114,7 @@ def run_split(split: str, count: int, decoders: dict[str, Decoder], width: int =
               height: int = 720) -> dict[str, Any]:
     """Every decoder over ``count`` hard frames of ``split``; scores by decoder."""
     from vision.backends import to_gray
-    from vision.hardset import hard_frame_hazards
+    from bench.vision_hardset import hard_frame_hazards
 
     payloads = bench_payloads()
     scores = {name: Score() for name in decoders}
@@ -141,7 +141,7 @@ def run_split(split: str, count: int, decoders: dict[str, Decoder], width: int =
 def run_variants(split: str, count: int) -> dict[str, Any]:
     """Each retry variant alone on every code zxing-cpp located but could not read."""
     from vision.backends import to_gray, zx_corners
-    from vision.hardset import hard_frame
+    from bench.vision_hardset import hard_frame
     from vision.quads import is_real, overlap
     from vision.retry import ORDER, VARIANTS, RetryDecoder
 
@@ -179,7 +179,7 @@ def run_videos(split: str, videos: int, decoders: dict[str, Decoder], width: int
     """Nasty 7 videos through the real pipeline (lockstep): per-card events by decoder."""
     from companion.config import TrackingConfig, ZonesConfig
     from companion.inputs import TagLeft, TagSeen
-    from vision.hardset import HardTable
+    from bench.vision_hardset import HardTable
     from vision.pipeline import VisionPipeline
 
     payloads = bench_payloads()
@@ -245,7 +245,7 @@ def run_resolutions(per_size: int) -> dict[str, Any]:
     """ms a frame of the shipped decoder at each resolution: whole frame, and zones only."""
     import cv2
 
-    from vision.hardset import hard_frame
+    from bench.vision_hardset import hard_frame
     from vision.zonecrop import ZoneDecoder, area_share, zone_boxes
 
     payloads = bench_payloads()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision import bench, benchkit, benchlive
+from bench import vision as bench, vision_kit as benchkit, vision_live as benchlive
 
 
 def test_scores_the_shipped_decoder_against_zxing_alone() -> None:
