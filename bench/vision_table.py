@@ -149,6 +149,12 @@ class _Timed:
         self.decoder, self.name = decoder, decoder.name
         self.times: list[float] = []
 
+    def expect(self, texts: frozenset[str]) -> None:
+        """Passed on to the shipped decoder, as the pipeline tells it (``RetryDecoder``)."""
+        inner = getattr(self.decoder, "expect", None)
+        if inner is not None:
+            inner(texts)
+
     def decode(self, image: Image) -> list[Detection]:
         cpu0 = time.thread_time()
         found = self.decoder.decode(image)

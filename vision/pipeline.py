@@ -244,6 +244,9 @@ class VisionPipeline:
 
     def _process(self, frame: Frame) -> None:
         t0, cpu0 = time.perf_counter(), time.thread_time()
+        expect = getattr(self.decoder, "expect", None)
+        if expect is not None and self._latest is not None:  # what the last frame read
+            expect(frozenset(d.text for d in self._latest[1] if d.text and not d.damaged))
         detections = self.decoder.decode(frame.image)
         if self._resolve is not None:  # a text refused right on top of a card is no tag
             detections = drop_phantoms(detections, self._is_ok)

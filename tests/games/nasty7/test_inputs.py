@@ -197,3 +197,24 @@ def test_seat_buttons_and_the_hosts_ruling_at_the_table() -> None:
     public = table.hub.latest().public
     assert public["accusation"] is None and public["revealed"]["why"] == "upheld"
     assert [s["cards"] for s in public["seats"]] == [36, 36, 36]
+
+
+def test_a_card_in_time_that_the_camera_confirms_late_is_no_hesitation() -> None:
+    """The table holds a deadline for the camera's delay (``input_delay_s``): a card that
+    landed in time and reaches the table after the deadline is a play, not a penalty."""
+    from companion.inputs import TagSeen
+
+    table, clock = _table()
+    table.input_delay_s = 1.0
+    assert table.process(_seen(clock, "racketeer", 11)).accepted  # game time 0.0
+    clock.now += 3.5  # Ben's deadline was 3.0 s; his card landed at 2.5 s
+    table.tick()
+    assert table.hub.latest().public["revealed"] is None  # nobody penalised yet
+    late = TagSeen("P", at=clock.now - 1.0, zone="pile", status="ok", game="nasty7",
+                   card="gun", serial=12)
+    assert table.process(late).accepted
+    public = table.hub.latest().public
+    assert public["pile"] == 2 and public["turn"] == 2 and public["revealed"] is None
+    clock.now += 3.5  # Cy's deadline (5.5 s) passed more than the delay ago: now due
+    table.tick()
+    assert table.hub.latest().public["revealed"]["why"] == "hesitation"
