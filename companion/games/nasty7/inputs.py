@@ -16,6 +16,11 @@ from companion.games.nasty7.actions import ACTIONS, Accuse, Play, Rule, SeenBesi
 from companion.games.nasty7.state import FIGURES, State
 
 
+#: the zone names where a card is played: the configuration's ``pile``, or the ``play``
+#: zone the host draws on the camera page
+PILE_ZONES = ("pile", "play")
+
+
 def action_for_input(state: State, inp: TableInput) -> GameAction | None:
     """A card seen in zone ``pile`` is a play; a seat button accuses the last player.
 
@@ -43,7 +48,7 @@ def _tag(state: State, inp: TagInput) -> GameAction | None:
     serial = inp.serial
     if isinstance(serial, int) and serial in state.pile_serials:
         return None  # still on the pile, under a hand or another card: not a play
-    if inp.zone == "pile":
+    if inp.zone in PILE_ZONES:
         return _tag_play(state, inp)
     if inp.zone is not None or inp.card not in FIGURES or state.accusation is not None:
         return None  # another zone the host drew, or a foreign card off the pile
