@@ -115,8 +115,8 @@ def _hazards(h: Any) -> list[str]:
 def run_split(split: str, count: int, decoders: dict[str, Decoder], width: int = 1280,
               height: int = 720) -> dict[str, Any]:
     """Every decoder over ``count`` hard frames of ``split``; scores by decoder."""
-    from vision.backends import to_gray
     from bench.vision_hardset import hard_frame_hazards
+    from vision.backends import to_gray
 
     payloads = bench_payloads()
     scores = {name: Score() for name in decoders}
@@ -142,8 +142,8 @@ def run_split(split: str, count: int, decoders: dict[str, Decoder], width: int =
 
 def run_variants(split: str, count: int) -> dict[str, Any]:
     """Each retry variant alone on every code zxing-cpp located but could not read."""
-    from vision.backends import to_gray, zx_corners
     from bench.vision_hardset import hard_frame
+    from vision.backends import to_gray, zx_corners
     from vision.quads import is_real, overlap
     from vision.retry import ORDER, VARIANTS, RetryDecoder
 
@@ -179,9 +179,9 @@ def run_variants(split: str, count: int) -> dict[str, Any]:
 def run_videos(split: str, videos: int, decoders: dict[str, Decoder], width: int = 1280,
                height: int = 720, cards: int = 21) -> dict[str, Any]:
     """Nasty 7 videos through the real pipeline (lockstep): per-card events by decoder."""
+    from bench.vision_hardset import HardTable
     from companion.config import TrackingConfig, ZonesConfig
     from companion.inputs import TagLeft, TagSeen
-    from bench.vision_hardset import HardTable
     from vision.pipeline import VisionPipeline
 
     payloads = bench_payloads()

@@ -12,7 +12,6 @@ with ``damaged=True`` and an empty text).
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 
 from vision.backends import (

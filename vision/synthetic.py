@@ -70,7 +70,9 @@ class Patch:
         """The patch's outline in pixels (an ellipse, a little taller than wide)."""
         c = (int(self.center[0] * width), int(self.center[1] * height))
         r = int(self.radius * width)
-        return cv2.ellipse2Poly(c, (r, int(r * 1.3)), 20, 0, 360, 10).astype(np.float64)
+        points = np.asarray(cv2.ellipse2Poly(c, (r, int(r * 1.3)), 20, 0, 360, 10))
+        out: np.ndarray = points.astype(np.float64)
+        return out
 
 
 @dataclass(frozen=True)
@@ -258,11 +260,11 @@ class Renderer:
         for p in patches:
             if p.kind != "glare":
                 continue
-            mask = np.zeros((self.height, self.width), np.float32)
+            flat = np.zeros((self.height, self.width), np.float32)
             poly = np.round(p.polygon(self.width, self.height)).astype(np.int32)
-            cv2.fillPoly(mask, [poly], 1.0)
-            mask = cv2.GaussianBlur(mask, (0, 0), p.radius * self.width / 6)
-            spot = (np.clip(mask * 1.6, 0, 1) * 255).astype(np.uint8)
+            cv2.fillPoly(flat, [poly], 1.0)
+            soft = cv2.GaussianBlur(flat, (0, 0), p.radius * self.width / 6)
+            spot = (np.clip(soft * 1.6, 0, 1) * 255).astype(np.uint8)
             image = cv2.max(image, cv2.merge([spot, spot, spot]))
         return image
 

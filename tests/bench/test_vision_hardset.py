@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bench.vision_kit import bench_payloads
 from bench.vision_hardset import (
     SPLITS,
     HardTable,
@@ -14,6 +13,7 @@ from bench.vision_hardset import (
     hard_frame_hazards,
     pile_script,
 )
+from bench.vision_kit import bench_payloads
 from vision.synthetic import card_image
 
 PAYLOADS = bench_payloads()

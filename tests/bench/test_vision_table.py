@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from companion.decks import demo_deck, encode_payload, resolve_tag
-from companion.inputs import TagLeft, TagSeen
-
 from bench.vision_hardset import SPLITS as HARD_SPLITS
 from bench.vision_table import SPLITS, fold_events, run_table_videos, table_script
+from companion.decks import demo_deck, encode_payload, resolve_tag
+from companion.inputs import TagLeft, TagSeen
 from vision.decoding import default_decoder
 
 

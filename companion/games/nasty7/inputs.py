@@ -15,7 +15,6 @@ from companion.games.base import ButtonInput, IllegalAction, TableInput, TagInpu
 from companion.games.nasty7.actions import ACTIONS, Accuse, Play, Rule, SeenBeside
 from companion.games.nasty7.state import FIGURES, State
 
-
 #: the zone names where a card is played: the configuration's ``pile``, or the ``play``
 #: zone the host draws on the camera page
 PILE_ZONES = ("pile", "play")

@@ -18,12 +18,12 @@ from companion.games.nasty7.events import (
     CardPlayed,
     CardReassigned,
     CardReplaced,
+    CardSeenBeside,
     GameEnded,
     MissedCardAdded,
-    CardSeenBeside,
-    SeenCardSettled,
     PenaltyCardsGiven,
     PileTaken,
+    SeenCardSettled,
     WordSet,
 )
 from tests.games.nasty7.helpers import act, plays, run, start
