@@ -21,6 +21,7 @@ from typing import Any
 from companion.config import TrackingConfig, ZonesConfig
 from companion.inputs import TagStatus
 from vision.calibration import SizeAdvice, advise
+from vision.check import EVERY, CheckMeter
 from vision.frames import Decoder, Detection, Frame, FrameSource
 from vision.quads import drop_phantoms
 from vision.tracking import TagEvent, TagTracker, Zones
@@ -113,6 +114,9 @@ class VisionPipeline:
         #: how long after a card landed its ``TagSeen`` may reach the table: a hand
         #: sliding it in covers the tag for a few frames, then ``seen_in`` frames confirm it
         self.delay_s = DELAY_S
+        #: the pre-game check's figures (light, glare, reads, sizes), on the decode thread
+        self.check = CheckMeter()
+        self._check: dict[str, Any] = self.check.report()
         self._resolve, self._clock = resolve, clock
         self._backoff, self._live_period = backoff, 1.0 / live_fps
         self._resolved: dict[str, Any] = {}
@@ -252,12 +256,16 @@ class VisionPipeline:
             detections = drop_phantoms(detections, self._is_ok)
         size = (frame.image.shape[1], frame.image.shape[0])
         events = self.tracker.update(frame.at, detections, size)
+        self.check.update(frame.image, detections, self.zones.polygons)
+        check = self.check.report() if self._frames % EVERY == 0 else None
         with self._lock:
             self._decode_s.append(time.perf_counter() - t0)
             self._decode_cpu_s.append(time.thread_time() - cpu0)
             self._decoded.append(frame.at)
             self._frames += 1
             self._latest = (frame, detections)
+            if check is not None:
+                self._check = check
         if self.on_frame is not None:
             try:
                 self.on_frame(frame)
@@ -313,7 +321,8 @@ class VisionPipeline:
         ``state``: starting | running | reconnecting | stopped; ``attempt`` and
         ``next_retry_in_s`` while reconnecting; ``fps`` of decoded frames (last ~2 s);
         ``decode_ms`` (median of recent frames, wall time), ``decode_cpu_ms`` (the same in
-        CPU time of the decode thread), ``frames``, ``dropped``, ``last_error``.
+        CPU time of the decode thread), ``frames``, ``dropped``, ``last_error``; ``check``:
+        the pre-game check (``vision.check``: ``level``, ``verdicts``, ``warnings``).
         """
         with self._lock:
             now = self._clock()
@@ -333,6 +342,7 @@ class VisionPipeline:
                 "dropped": self._slot.dropped,
                 "last_error": self._last_error,
                 "tags": self.tracker.visible(),
+                "check": self._check,
             }
 
     def watching(self) -> bool:
