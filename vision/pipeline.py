@@ -391,4 +391,6 @@ class VisionPipeline:
         if info is None or getattr(info, "status", None) != "ok":
             return "unknown", False
         name = getattr(info, "name", None) or getattr(info, "card", None) or "card"
+        if self.zones.polygons and self.tracker.zone_of(d) is None:  # shown, never dropped
+            return f"{name}: outside every zone", True
         return str(name), True

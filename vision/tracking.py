@@ -73,6 +73,7 @@ class TagTracker:
         self.config = config
         self.zones = zones if isinstance(zones, Zones) else Zones.from_config(zones)
         self._tracks: dict[str, _Track] = {}
+        self._size: tuple[int, int] | None = None  # the last frame's width and height
 
     def visible(self) -> dict[str, str | None]:
         """The tags currently seen, with their zones."""
@@ -84,6 +85,10 @@ class TagTracker:
             return self.config.left_after_s
         return self.config.left_after_zone.get(zone, self.config.left_after_s)
 
+    def zone_of(self, d: Detection) -> str | None:
+        """The zone of a detection in the last frame's pixels (the live view's labels)."""
+        return self.locate(d, self._size) if self._size else None
+
     def locate(self, d: Detection, size: tuple[int, int]) -> str | None:
         """The zone of a detection's centre."""
         cx, cy = d.center()
@@ -91,6 +96,7 @@ class TagTracker:
 
     def update(self, at: float, detections: Sequence[Detection],
                size: tuple[int, int]) -> list[TagEvent]:
+        self._size = size
         present: dict[str, str | None] = {}
         for d in detections:
             if d.text and not d.damaged and d.text not in present:

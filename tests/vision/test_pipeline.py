@@ -267,3 +267,16 @@ def test_a_refused_read_on_top_of_a_card_is_no_event() -> None:
     run(pipeline)
     # the refused text beside the card is a real stranger's code: reported as unknown
     assert sorted((e.payload, e.status) for e in events) == [("CARD", "ok"), ("http://x", "unknown")]
+
+
+def test_the_live_view_says_which_card_is_outside_every_zone() -> None:
+    """A card of ours beside the pile is labelled so on the host's picture, never hidden."""
+    source = ScriptedSource(5)
+    inside = VisionPipeline(source, IndexDecoder(range(0, 5), source=source), TrackingConfig(),
+                            ZonesConfig(), lambda e: None,
+                            resolve=lambda p: Info("ok", "nasty7", "seven", 1, "Seven"))
+    run(inside)
+    (d,) = inside._latest[1] if inside._latest else ()
+    assert inside._label(d) == ("Seven", True)
+    inside.set_zones({"pile": [(0.0, 0.9), (0.1, 0.9), (0.1, 1.0)]})  # far from the card
+    assert inside._label(d) == ("Seven: outside every zone", True)
