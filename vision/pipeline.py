@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 #: see ``VisionPipeline.delay_s`` (measured: the slowest reads came 11 frames at 30 fps
 #: after the landing, 0-1 frames after the hand left the tag)
 DELAY_S = 1.0
+#: how far a zone drawn around the cards in view reaches beyond their codes (code sides)
+CARD_REACH = 1.5
 #: the card name the resolver gives the calibration card (``companion.decks``; the
 #: pipeline does not import the decks, which load every game's engine)
 CALIBRATION_CARD = "calibration"
@@ -343,7 +345,28 @@ class VisionPipeline:
                 "last_error": self._last_error,
                 "tags": self.tracker.visible(),
                 "check": self._check,
+                "cards_box": self._cards_box(),
             }
+
+    def _cards_box(self) -> list[list[float]] | None:
+        """A zone around the cards read in the newest frame (normalised corners), grown by
+        ``CARD_REACH`` code sides each way (a card reaches beyond its tag): the camera
+        page draws the pile from the cards the host laid there. Called under the lock."""
+        if self._latest is None:
+            return None
+        frame, detections = self._latest
+        h, w = frame.image.shape[:2]
+        quads = [d.corners for d in detections if d.text and not d.damaged]
+        if not quads:
+            return None
+        xs = [x / w for q in quads for x, _ in q]
+        ys = [y / h for q in quads for _, y in q]
+        side = max(max(x for x, _ in q) - min(x for x, _ in q) for q in quads) / w
+        x0, x1 = max(0.0, min(xs) - CARD_REACH * side), min(1.0, max(xs) + CARD_REACH * side)
+        y0 = max(0.0, min(ys) - CARD_REACH * side * w / h)
+        y1 = min(1.0, max(ys) + CARD_REACH * side * w / h)
+        return [[round(x0, 4), round(y0, 4)], [round(x1, 4), round(y0, 4)],
+                [round(x1, 4), round(y1, 4)], [round(x0, 4), round(y1, 4)]]
 
     def watching(self) -> bool:
         """True while a live view is open: it asked for a picture in the last ``WATCH_S``."""

@@ -58,3 +58,16 @@ def test_the_host_sees_the_camera_check_with_its_fixes(rig: Rig, phone: Any,
     expect(host.locator("#camera-check")).to_contain_text("Glare over the pile (")
     shot(host, "camera-check-camera-page")
     assert too_wide(host) == []
+
+    # The host draws the play zone around the two cards on the pile, and saves it.
+    host.get_by_label("This zone is").select_option(label="Play zone (cards played)")
+    host.get_by_role("button", name="Draw it around the cards in view").click()
+    expect(host.locator("#answer")).to_contain_text("drawn around the cards in view")
+    host.get_by_role("button", name="Finish this zone").click()
+    host.get_by_role("button", name="Save zones").click()
+    expect(host.locator("#zone-list")).to_contain_text("Play zone (cards played): 4 corners")
+    shot(host, "camera-zone-from-cards")
+    zones = rig.pipeline.zones.polygons
+    assert set(zones) == {"pile", "play"}
+    (x0, y0), _, (x1, y1), _ = zones["play"]
+    assert 0.1 < x0 < 0.45 < 0.55 < x1 < 0.9 and 0.0 <= y0 < 0.45 < 0.55 < y1 <= 1.0
