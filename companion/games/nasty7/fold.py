@@ -183,6 +183,7 @@ def _apply_pile(state: State, e: PileTaken) -> State:
         stacks=tuple(stacks),
         pile=(),
         pile_serials=(),
+        swept=state.pile_serials,
         figures=0,
         turn=e.starter,
         last_player=None,

@@ -51,6 +51,8 @@ def _tag(state: State, inp: TagInput) -> GameAction | None:
         return _tag_play(state, inp)
     if inp.zone is not None or inp.card not in FIGURES or state.accusation is not None:
         return None  # another zone the host drew, or a foreign card off the pile
+    if isinstance(serial, int) and serial in state.swept:
+        return None  # the last pile, being picked up
     seen: dict[str, Any] = {"do": SeenBeside.do, "card": inp.card}
     if isinstance(serial, int) and not isinstance(serial, bool):
         seen["serial"] = serial

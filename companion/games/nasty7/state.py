@@ -317,6 +317,8 @@ class State:
     dispute: Dispute | None = None
     #: a card seen beside the pile, waiting for the host's answer (no hesitation meanwhile)
     seen_beside: SeenCard | None = None
+    #: the serials of the last pile taken: its cards are swept off the table, not played
+    swept: tuple[int | None, ...] = ()
     #: the recent lines of the game, in words; the last is what Undo takes back
     log: tuple[str, ...] = ()
     #: the state before the last card and that card, while nothing happened since

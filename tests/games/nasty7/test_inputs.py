@@ -81,6 +81,14 @@ def test_a_card_seen_outside_every_zone_is_put_to_the_host() -> None:
     assert engine.next_deadline(ignored) == pytest.approx(4.0)  # the hesitation stands
 
 
+def test_the_cards_of_a_pile_being_picked_up_are_not_put_to_the_host() -> None:
+    state = act(_played(), {"do": "mistake", "seat": 1, "kind": "spoke_on_gun"}, 2.0)
+    assert state.swept == (5,)
+    assert engine.action_for_input(state, tag("racketeer", 5, zone=None)) is None  # type: ignore[arg-type]
+    seen = engine.action_for_input(state, tag("gun", 8, zone=None))  # type: ignore[arg-type]
+    assert _json(seen) == {"do": "seen_beside", "card": "gun", "serial": 8}
+
+
 def test_a_card_on_the_pile_settles_a_card_seen_beside_it() -> None:
     state = _played()
     state = act(state, {"do": "seen_beside", "card": "gun", "serial": 8}, 1.5)
