@@ -350,7 +350,7 @@ def main(as_json: bool) -> int:
             report["videos"][split] = run_videos(split, videos, _decoders(),
                                                  cards=21 if k >= 0.25 else 4)
             progress(f"{split}: {videos} Nasty 7 videos")
-        report["table"] = run_table_set(max(1, int(TABLE_VIDEOS * k)), 21 if k >= 0.25 else 4)
+        report["table"] = run_table_set(max(1, int(TABLE_VIDEOS * k)), 21 if k >= 0.25 else 2)
         progress("the table set")
         report["resolutions"] = run_resolutions(per_size)
         progress("resolutions")
