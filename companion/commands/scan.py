@@ -130,10 +130,12 @@ def _make_decoder(name: str) -> Decoder:
 
 
 def run(args: argparse.Namespace) -> int:
-    decoder = _make_decoder(args.decoder)
     resolve = _resolver()
-    if args.events:
-        return _run_events(args, decoder, resolve)
+    if args.events:  # the table's own decoder, as the table would see the video
+        from vision.decoding import default_decoder
+
+        return _run_events(args, default_decoder(args.decoder), resolve)
+    decoder = _make_decoder(args.decoder)
     is_ok = None if resolve is None else (
         lambda text: str(getattr(resolve(text), "status", "")) == "ok")
     status = 0
