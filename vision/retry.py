@@ -311,7 +311,7 @@ SCAN_ORDER: tuple[str, ...] = ("upscale2", "rectify", "pyzbar")
 #: of half-covered cards, or fingers over codes, must not cost retries on every frame
 MAX_RETRIES = 2
 #: a video frame's retries and search may take this share of the whole-frame pass's time
-BUDGET = 0.45
+BUDGET = 0.3
 #: at most this many smeared patches are sharpened in one frame (``RetryDecoder._search``)
 MAX_SEARCH = 3
 #: and at most this many sharp ones read binarised
