@@ -199,7 +199,7 @@ def clips_child(seconds: float = 14.0, fps: float = 30.0) -> dict[str, Any]:
 
 
 def run_child(call: str) -> dict[str, Any]:
-    code = f"import json; from vision import benchlive; print(json.dumps(benchlive.{call}))"
+    code = f"import json; from bench import vision_live; print(json.dumps(vision_live.{call}))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=300, check=False)
     if done.returncode != 0:
