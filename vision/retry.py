@@ -81,6 +81,7 @@ class RetryDecoder:
         self.order = [n for n in names if n != "pyzbar" or self._pz is not None]
         self._expected: frozenset[str] | None = None
         self._until: float | None = None  # this video frame's budget ends (thread time)
+        self._video_frames = 0
 
     def expect(self, texts: frozenset[str]) -> None:
         """The codes the next frame should hold (the camera read them a frame ago).
@@ -127,6 +128,9 @@ class RetryDecoder:
             elif self.report_damaged:
                 found.append(Detection("", corners, "auto", damaged=True))
         settled = bool(expected) and expected is not None and expected <= {d.text for d in first}
+        if expected is not None:  # a video: the search on one frame in SEARCH_EVERY at most
+            self._video_frames += 1
+            settled = settled or self._video_frames % SEARCH_EVERY != 0
         if self.search and not settled and not self._spent():
             rescued = self._search(gray, found)
             found = [d for d in found if not (d.damaged and any(
@@ -310,6 +314,9 @@ SCAN_ORDER: tuple[str, ...] = ("upscale2", "rectify", "pyzbar")
 #: at most this many located codes are retried in one frame (the largest first): a pile
 #: of half-covered cards, or fingers over codes, must not cost retries on every frame
 MAX_RETRIES = 2
+#: in a video, the search runs on one frame in this many at most (the tracker confirms a
+#: card in 2 of 3 frames: a new card the whole-frame pass misses is searched for soon)
+SEARCH_EVERY = 3
 #: a video frame's retries and search may take this share of the whole-frame pass's time
 BUDGET = 0.3
 #: at most this many smeared patches are sharpened in one frame (``RetryDecoder._search``)

@@ -183,6 +183,7 @@ def test_a_video_frame_that_reads_every_expected_code_is_not_searched(
     decoder = RetryDecoder()
     calls = _searches(monkeypatch, decoder)
     monkeypatch.setattr("vision.retry.BUDGET", 1e9)
+    monkeypatch.setattr("vision.retry.SEARCH_EVERY", 1)
     decoder.expect(frozenset({PAYLOAD}))
     assert texts(decoder, frame) == [PAYLOAD] and calls == []  # the table has not changed
     decoder.expect(frozenset({PAYLOAD, "K7Q2M9XH0002"}))  # a code the last frame read is gone
@@ -195,9 +196,22 @@ def test_a_video_frames_search_stops_at_its_budget(monkeypatch: pytest.MonkeyPat
     frame, _ = scene(6, 0)  # only the search reads it
     monkeypatch.setattr("vision.retry.time.thread_time", _Ticks())
     monkeypatch.setattr("vision.retry.BUDGET", 0.0)
+    monkeypatch.setattr("vision.retry.SEARCH_EVERY", 1)
     decoder = RetryDecoder()
     decoder.expect(frozenset({"K7Q2M9XH0002"}))
     assert texts(decoder, frame) == []  # no time left for the search
     monkeypatch.setattr("vision.retry.BUDGET", 1e9)
     decoder.expect(frozenset({"K7Q2M9XH0002"}))
     assert texts(decoder, frame) == [PAYLOAD]
+
+
+def test_a_video_is_searched_on_one_frame_in_search_every(monkeypatch: pytest.MonkeyPatch,
+                                                          ) -> None:
+    frame, _ = scene(6, 0)  # only the search reads it
+    monkeypatch.setattr("vision.retry.BUDGET", 1e9)
+    decoder = RetryDecoder()
+    calls = _searches(monkeypatch, decoder)
+    for _ in range(6):
+        decoder.expect(frozenset())
+        decoder.decode(frame)
+    assert len(calls) == 2  # frames 3 and 6
