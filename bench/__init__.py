@@ -1,1 +1,2 @@
-"""Benchmarks and generators: run by ``companion bench NAME``, never imported by the service."""
+"""The benchmarks and their generators: ``companion bench NAME`` loads them by module name
+(``companion.commands.bench.BENCHES``). The table's service never imports this package."""

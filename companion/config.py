@@ -48,14 +48,22 @@ class TrackingConfig(Section):
     seen_in: int = Field(2, ge=1, le=10)  # decoded in this many ...
     of_last: int = Field(3, ge=1, le=10)  # ... of the last frames -> seen
     left_after_s: float = Field(1.0, gt=0, le=60)
+    #: a longer leave time in some zones: a hand resting on the pile hides its top card
+    #: for seconds, and the card has not left (zone name -> seconds)
+    left_after_zone: dict[str, float] = Field(default_factory=lambda: {"pile": 3.0})
 
 
 class ZonesConfig(Section):
-    """Polygons in normalised frame coordinates (0..1), by zone name."""
+    """Polygons in normalised frame coordinates (0..1), by zone name.
+
+    The default pile covers the play area (a camera framed on the table), leaving a
+    margin at the edges where hands and players' stacks come in; a card seen in the
+    margin is shown to the host, never dropped.
+    """
 
     polygons: dict[str, list[tuple[float, float]]] = Field(
         default_factory=lambda: {
-            "pile": [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)],
+            "pile": [(0.05, 0.05), (0.95, 0.05), (0.95, 0.95), (0.05, 0.95)],
         }
     )
 

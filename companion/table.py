@@ -74,6 +74,8 @@ class Table:
         self.info: GameInfo | None = None
         self.session: Session | None = None
         self._origin = clock()
+        #: how late a camera input may reach the table after its own time (``tick``)
+        self.input_delay_s = 0.0
         self._seq = 0
         self._next_seq = 1
         self._refusal: Refusal | None = None
@@ -227,16 +229,21 @@ class Table:
         due = self.session.next_deadline() if self.session else None
         if due is None:
             return 0.5
-        return max(0.0, min(0.5, due - self.now()))
+        return max(0.0, min(0.5, due + self.input_delay_s - self.now()))
 
     def tick(self) -> None:
-        """Deliver the deadlines that are due now (the loop calls it; tests may too)."""
+        """Deliver the deadlines that are due now (the loop calls it; tests may too).
+
+        A deadline waits ``input_delay_s`` more: a card that landed in time reaches the
+        table that much later (the camera confirms a tag over frames), and it must come
+        first, or a player who played in time would be penalised.
+        """
         if self.session is None:
             return
         if self.clock() < self._store_retry_at:
             return
         try:
-            self._commit_deadlines(self.now())
+            self._commit_deadlines(self.now() - self.input_delay_s)
         except StoreError as exc:
             self._store_retry_at = self.clock() + 1.0  # no busy loop on a failing disk
             log.error("could not store a deadline: %s", exc)

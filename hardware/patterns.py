@@ -71,6 +71,13 @@ def pattern(name: str, seat: int | None, seats: int) -> list[Step]:
     if name == "game_over":  # a chase round the table, three beeps, the winner blinks
         chase = [Step(0.1, leds=frozenset({i}), colour=WHITE) for i in range(seats)]
         return chase + _beeps([0.2, 0.2, 0.2], 0.1, who, GREEN) + _blinks(5, 0.15, who, GREEN)
+    if name == "check_green":  # the camera check at boot: ready
+        return [Step(0.1, buzz=True, leds=who, colour=GREEN), Step(0.9, leds=who, colour=GREEN),
+                Step(0.1)]
+    if name == "check_amber":  # playable, look at the host page
+        return _beeps([0.1, 0.1], 0.15, who, AMBER) + _blinks(2, 0.3, who, AMBER)
+    if name == "check_red":  # fix it first (the host page says how)
+        return _beeps([0.5, 0.5, 0.5], 0.2, who, RED)
     return []  # "turn" and unknown names: the steady state says it
 
 
@@ -85,4 +92,10 @@ DESCRIPTIONS: dict[str, str] = {
     "refused": "two quick blips (60 ms) with the seat's LED, or all LEDs for a host input",
     "game_over": "the LEDs chase round the table, three beeps, the winner's LED blinks "
     "5 times and stays lit",
+    "check_green": "at start-up, the camera check is green: one short beep, every LED green "
+    "for a second",
+    "check_amber": "at start-up, the camera check is amber (playable; the host page says "
+    "what to check): two short beeps, every LED blinks amber twice",
+    "check_red": "at start-up, the camera check is red (fix it first; the host page says "
+    "how): three long beeps with every LED red",
 }

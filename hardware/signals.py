@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from hardware.patterns import BLUE, GREEN, OFF, Step, pattern
@@ -18,6 +19,42 @@ from hardware.patterns import BLUE, GREEN, OFF, Step, pattern
 log = logging.getLogger(__name__)
 
 Signal = tuple[str, int | None]
+#: frames the camera decodes before the start-up check is told (its window, ~3 s at 30 fps)
+CHECK_FRAMES = 90
+
+
+class BootCheck:
+    """At start-up, once the camera decoded ``frames`` frames, play its check's level
+    (``check_green``, ``check_amber`` or ``check_red``) on every LED and the buzzer.
+
+    ``status()`` is the camera's (``VisionPipeline.status``: ``frames``, ``check``). A
+    thread of its own polls it every ``poll_s`` until then, plays once and ends;
+    ``close()`` stops it sooner (safe twice).
+    """
+
+    def __init__(self, player: SignalPlayer, status: Callable[[], dict[str, Any]],
+                 frames: int = CHECK_FRAMES, poll_s: float = 0.5) -> None:
+        self.player, self.status, self.frames, self.poll_s = player, status, frames, poll_s
+        self.played: str | None = None
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="camera-check", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.poll_s):
+            try:
+                now = self.status()
+            except Exception:
+                log.exception("the camera check could not be read")
+                return
+            if int(now.get("frames") or 0) >= self.frames:
+                level = (now.get("check") or {}).get("level", "amber")
+                self.played = f"check_{level}"
+                self.player.play([(self.played, None)])
+                return
+
+    def close(self) -> None:
+        self._stop.set()
 
 
 class Outputs:

@@ -24,7 +24,7 @@ from companion.store import SqliteStore
 from companion.table import Table
 from vision.frames import Frame
 from vision.pipeline import VisionPipeline
-from vision.synthetic import CardPlay, SyntheticTable
+from vision.synthetic import CardPlay, Patch, SyntheticTable
 from web import create_app
 from web.server import make_server, stop
 
@@ -128,6 +128,7 @@ def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict
                before_app: Callable[[Table, Clock, list[Any]],
                                     Callable[[Frame], None] | None] | None = None,
                known_zones: dict[str, Polygon] | None = None,
+               patches: Sequence[Patch] = (),
                ) -> Iterator[Rig]:
     """A started game of ``game`` whose camera plays ``plays``; the dashboard on loopback.
 
@@ -135,6 +136,7 @@ def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict
     the pipeline's ``on_frame``; every part it appends is stopped (``stop()`` or
     ``close()``) when the rig ends. ``known_zones``: the zones the pipeline starts with
     (default ``zones``; ``{}`` when the test draws and saves them on the camera page).
+    ``patches``: hands resting over the cards and glare spots (``vision.synthetic.Patch``).
     """
     from companion.commands.serve import ZoneSaver
     from companion.decks import resolve_tag
@@ -148,7 +150,7 @@ def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict
                                          "options": options})).result(10)
     assert res.accepted, res.reason
     feed = SyntheticTable([], list(plays), width=size[0], height=size[1], fps=fps, seed=seed,
-                          zones=zones, realtime=False, clock=clock)
+                          zones=zones, realtime=False, clock=clock, patches=patches)
     camera = GatedCamera(feed, fps)
     parts: list[Any] = []
     if before_app is not None:

@@ -17,7 +17,7 @@ even *locate* the code, and no crop of a located code can help. Two steps rescue
 
 A sharp patch costs one structure tensor (about 0.05 ms); a smeared one one Wiener filter
 and one zxing-cpp call on the crop (about 0.5 ms). The constants were chosen on the tuning
-split of ``companion bench vision`` (``vision.hardset``), never on the held-apart one.
+split of ``companion bench vision`` (``bench.vision_hardset``), never on the held-apart one.
 Nothing here guesses a text: zxing-cpp's error correction decides whether a code was read.
 """
 

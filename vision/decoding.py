@@ -12,7 +12,6 @@ with ``damaged=True`` and an empty text).
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 
 from vision.backends import (
@@ -34,7 +33,6 @@ __all__ = [
     "OpenCVDecoder",
     "PyzbarDecoder",
     "ZxingDecoder",
-    "available_backends",
     "default_decoder",
     "to_gray",
 ]
@@ -57,21 +55,6 @@ def _make(name: str) -> Decoder:
 
         return RetryDecoder()
     raise ValueError(f"unknown decoder {name!r}: choose one of auto, {', '.join(BACKENDS)}")
-
-
-def available_backends() -> list[str]:
-    """The backends whose libraries import here (pyzbar also needs ``libzbar0``)."""
-    out = []
-    for name in BACKENDS:
-        module = {"zxing": "zxingcpp", "pyzbar": "pyzbar", "opencv": "cv2"}[name]
-        if importlib.util.find_spec(module) is None:
-            continue
-        try:
-            _make(name)
-        except DecoderUnavailableError:
-            continue
-        out.append(name)
-    return out
 
 
 def default_decoder(name: str = "auto") -> Decoder:

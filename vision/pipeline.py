@@ -19,15 +19,24 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.config import TrackingConfig, ZonesConfig
-from companion.decks import CALIBRATION_CARD
 from companion.inputs import TagStatus
 from vision.calibration import SizeAdvice, advise
+from vision.check import EVERY, CheckMeter
 from vision.frames import Decoder, Detection, Frame, FrameSource
 from vision.quads import drop_phantoms
 from vision.tracking import TagEvent, TagTracker, Zones
 from vision.zonecrop import ZoneDecoder
 
 log = logging.getLogger(__name__)
+
+#: see ``VisionPipeline.delay_s`` (measured: the slowest reads came 11 frames at 30 fps
+#: after the landing, 0-1 frames after the hand left the tag)
+DELAY_S = 1.0
+#: how far a zone drawn around the cards in view reaches beyond their codes (code sides)
+CARD_REACH = 1.5
+#: the card name the resolver gives the calibration card (``companion.decks``; the
+#: pipeline does not import the decks, which load every game's engine)
+CALIBRATION_CARD = "calibration"
 
 Resolver = Callable[[str], Any]
 #: a live view that has not asked for a picture for this long is closed
@@ -104,6 +113,12 @@ class VisionPipeline:
         self.on_frame = on_frame
         self.zones = Zones.from_config(zones)
         self.tracker = TagTracker(tracker_config, self.zones)
+        #: how long after a card landed its ``TagSeen`` may reach the table: a hand
+        #: sliding it in covers the tag for a few frames, then ``seen_in`` frames confirm it
+        self.delay_s = DELAY_S
+        #: the pre-game check's figures (light, glare, reads, sizes), on the decode thread
+        self.check = CheckMeter()
+        self._check: dict[str, Any] = self.check.report()
         self._resolve, self._clock = resolve, clock
         self._backoff, self._live_period = backoff, 1.0 / live_fps
         self._resolved: dict[str, Any] = {}
@@ -235,17 +250,24 @@ class VisionPipeline:
 
     def _process(self, frame: Frame) -> None:
         t0, cpu0 = time.perf_counter(), time.thread_time()
+        expect = getattr(self.decoder, "expect", None)
+        if expect is not None and self._latest is not None:  # what the last frame read
+            expect(frozenset(d.text for d in self._latest[1] if d.text and not d.damaged))
         detections = self.decoder.decode(frame.image)
         if self._resolve is not None:  # a text refused right on top of a card is no tag
             detections = drop_phantoms(detections, self._is_ok)
         size = (frame.image.shape[1], frame.image.shape[0])
         events = self.tracker.update(frame.at, detections, size)
+        self.check.update(frame.image, detections, self.zones.polygons)
+        check = self.check.report() if self._frames % EVERY == 0 else None
         with self._lock:
             self._decode_s.append(time.perf_counter() - t0)
             self._decode_cpu_s.append(time.thread_time() - cpu0)
             self._decoded.append(frame.at)
             self._frames += 1
             self._latest = (frame, detections)
+            if check is not None:
+                self._check = check
         if self.on_frame is not None:
             try:
                 self.on_frame(frame)
@@ -301,7 +323,8 @@ class VisionPipeline:
         ``state``: starting | running | reconnecting | stopped; ``attempt`` and
         ``next_retry_in_s`` while reconnecting; ``fps`` of decoded frames (last ~2 s);
         ``decode_ms`` (median of recent frames, wall time), ``decode_cpu_ms`` (the same in
-        CPU time of the decode thread), ``frames``, ``dropped``, ``last_error``.
+        CPU time of the decode thread), ``frames``, ``dropped``, ``last_error``; ``check``:
+        the pre-game check (``vision.check``: ``level``, ``verdicts``, ``warnings``).
         """
         with self._lock:
             now = self._clock()
@@ -321,7 +344,29 @@ class VisionPipeline:
                 "dropped": self._slot.dropped,
                 "last_error": self._last_error,
                 "tags": self.tracker.visible(),
+                "check": self._check,
+                "cards_box": self._cards_box(),
             }
+
+    def _cards_box(self) -> list[list[float]] | None:
+        """A zone around the cards read in the newest frame (normalised corners), grown by
+        ``CARD_REACH`` code sides each way (a card reaches beyond its tag): the camera
+        page draws the pile from the cards the host laid there. Called under the lock."""
+        if self._latest is None:
+            return None
+        frame, detections = self._latest
+        h, w = frame.image.shape[:2]
+        quads = [d.corners for d in detections if d.text and not d.damaged]
+        if not quads:
+            return None
+        xs = [x / w for q in quads for x, _ in q]
+        ys = [y / h for q in quads for _, y in q]
+        side = max(max(x for x, _ in q) - min(x for x, _ in q) for q in quads) / w
+        x0, x1 = max(0.0, min(xs) - CARD_REACH * side), min(1.0, max(xs) + CARD_REACH * side)
+        y0 = max(0.0, min(ys) - CARD_REACH * side * w / h)
+        y1 = min(1.0, max(ys) + CARD_REACH * side * w / h)
+        return [[round(x0, 4), round(y0, 4)], [round(x1, 4), round(y0, 4)],
+                [round(x1, 4), round(y1, 4)], [round(x0, 4), round(y1, 4)]]
 
     def watching(self) -> bool:
         """True while a live view is open: it asked for a picture in the last ``WATCH_S``."""
@@ -369,4 +414,6 @@ class VisionPipeline:
         if info is None or getattr(info, "status", None) != "ok":
             return "unknown", False
         name = getattr(info, "name", None) or getattr(info, "card", None) or "card"
+        if self.zones.polygons and self.tracker.zone_of(d) is None:  # shown, never dropped
+            return f"{name}: outside every zone", True
         return str(name), True

@@ -17,6 +17,7 @@ Built from the backends in ``vision.backends``; ``vision.decoding`` hands it out
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -78,8 +79,29 @@ class RetryDecoder:
         if unknown:
             raise ValueError(f"unknown retry variant(s) {unknown}: choose from {sorted(VARIANTS)}")
         self.order = [n for n in names if n != "pyzbar" or self._pz is not None]
+        self._expected: frozenset[str] | None = None
+        self._until: float | None = None  # this video frame's budget ends (thread time)
+        self._video_frames = 0
+
+    def expect(self, texts: frozenset[str]) -> None:
+        """The codes the next frame should hold (the camera read them a frame ago).
+
+        When the whole-frame pass reads every one of them again, the next ``decode``
+        skips the search: the table it looks at has not changed, and the search costs
+        2-3x zxing-cpp's own time. A card sliding in is read once it lands, a frame
+        or two later; a frame that lost an expected code is searched. Only for the next
+        frame: a photo (``companion scan``) is never told and always searched.
+
+        A frame of a video (one that was told) also has a budget: its retries and search
+        stop once they took ``BUDGET`` times what the whole-frame pass took, so a frame
+        costs at most about ``1 + BUDGET`` times zxing-cpp alone (the camera confirms a
+        card in two of three frames: a code missed now is read a frame later).
+        """
+        self._expected = texts
 
     def decode(self, image: Image) -> list[Detection]:
+        start = time.thread_time()
+        expected, self._expected = self._expected, None
         gray = to_gray(image)
         first: list[Detection] = []
         failed: list[Corners] = []
@@ -91,7 +113,11 @@ class RetryDecoder:
                 failed.append(corners)
         found = list(first)
         failed.sort(key=area, reverse=True)
+        now = time.thread_time()
+        self._until = None if expected is None else now + (now - start) * BUDGET
         for corners in failed if self.report_damaged else failed[:MAX_RETRIES]:
+            if self._spent():
+                break
             if any(overlap(corners, d.corners) for d in found):
                 continue  # the same code, read (or reported) on another pass
             rescued = self.retry(gray, corners)
@@ -101,7 +127,11 @@ class RetryDecoder:
                 found.extend(rescued)
             elif self.report_damaged:
                 found.append(Detection("", corners, "auto", damaged=True))
-        if self.search:
+        settled = bool(expected) and expected is not None and expected <= {d.text for d in first}
+        if expected is not None:  # a video: the search on one frame in SEARCH_EVERY at most
+            self._video_frames += 1
+            settled = settled or self._video_frames % SEARCH_EVERY != 0
+        if self.search and not settled and not self._spent():
             rescued = self._search(gray, found)
             found = [d for d in found if not (d.damaged and any(
                 overlap(d.corners, r.corners) for r in rescued))] + rescued
@@ -132,6 +162,8 @@ class RetryDecoder:
         tries = [("smeared", p) for p in sorted(patches["smeared"], key=lambda p: p[0])
                  [:MAX_SEARCH]] + [("sharp", p) for p in patches["sharp"][:MAX_PLAIN]]
         for kind, (_, q, box, angle) in tries:
+            if self._spent():
+                break
             if any(overlap(q, d.corners) for d in out):
                 continue
             crop, (x0, y0) = _crop(gray, q, SEARCH_MARGIN)
@@ -142,6 +174,10 @@ class RetryDecoder:
                     texts.add(d.text)
                     out.append(_moved(d, x0, y0, f"search-{kind}"))
         return out
+
+    def _spent(self) -> bool:
+        """This video frame's budget for retries and the search is used up."""
+        return self._until is not None and time.thread_time() > self._until
 
     def retry(self, gray: Image, corners: Corners, order: Sequence[str] | None = None
               ) -> list[Detection]:
@@ -278,6 +314,11 @@ SCAN_ORDER: tuple[str, ...] = ("upscale2", "rectify", "pyzbar")
 #: at most this many located codes are retried in one frame (the largest first): a pile
 #: of half-covered cards, or fingers over codes, must not cost retries on every frame
 MAX_RETRIES = 2
+#: in a video, the search runs on one frame in this many at most (the tracker confirms a
+#: card in 2 of 3 frames: a new card the whole-frame pass misses is searched for soon)
+SEARCH_EVERY = 3
+#: a video frame's retries and search may take this share of the whole-frame pass's time
+BUDGET = 0.3
 #: at most this many smeared patches are sharpened in one frame (``RetryDecoder._search``)
 MAX_SEARCH = 3
 #: and at most this many sharp ones read binarised

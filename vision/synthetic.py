@@ -51,6 +51,31 @@ class CardPlay:
 
 
 @dataclass(frozen=True)
+class Patch:
+    """Something over the table from ``at`` to ``until`` seconds: a resting ``hand`` (a
+    skin-coloured blob that hides what is under it) or a lamp's ``glare`` (a spot washed
+    out to white). ``center`` is normalised; ``radius`` a share of the frame's width.
+    """
+
+    kind: str
+    at: float
+    until: float
+    center: Point
+    radius: float = 0.08
+
+    def active(self, t: float) -> bool:
+        return self.at <= t < self.until
+
+    def polygon(self, width: int, height: int) -> np.ndarray:
+        """The patch's outline in pixels (an ellipse, a little taller than wide)."""
+        c = (int(self.center[0] * width), int(self.center[1] * height))
+        r = int(self.radius * width)
+        points = np.asarray(cv2.ellipse2Poly(c, (r, int(r * 1.3)), 20, 0, 360, 10))
+        out: np.ndarray = points.astype(np.float64)
+        return out
+
+
+@dataclass(frozen=True)
 class TagTruth:
     """Where a tag is in a frame: its code corners in pixels and the share of it visible."""
 
@@ -223,12 +248,36 @@ class Renderer:
         decoded = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)  # like a camera's MJPEG
         return out if not ok or decoded is None else decoded
 
-    def truth(self, cards: Sequence[_Placed]) -> tuple[TagTruth, ...]:
-        """Each card's code corners and visible share (covered by later cards, or off-frame)."""
+    def draw_patches(self, canvas: Image, patches: Sequence[Patch]) -> None:
+        """Hands over the cards (before the lighting: a hand is lit like the table)."""
+        for p in patches:
+            if p.kind == "hand":
+                poly = np.round(p.polygon(self.width, self.height)).astype(np.int32)
+                cv2.fillPoly(canvas, [poly], (120, 150, 205))
+
+    def glare(self, image: Image, patches: Sequence[Patch]) -> Image:
+        """Lamp spots: washed out to white at the centre, fading at the edge."""
+        for p in patches:
+            if p.kind != "glare":
+                continue
+            flat = np.zeros((self.height, self.width), np.float32)
+            poly = np.round(p.polygon(self.width, self.height)).astype(np.int32)
+            cv2.fillPoly(flat, [poly], 1.0)
+            soft = cv2.GaussianBlur(flat, (0, 0), p.radius * self.width / 6)
+            spot = (np.clip(soft * 1.6, 0, 1) * 255).astype(np.uint8)
+            image = cv2.max(image, cv2.merge([spot, spot, spot]))
+        return image
+
+    def truth(self, cards: Sequence[_Placed], hands: Sequence[Patch] = ()
+              ) -> tuple[TagTruth, ...]:
+        """Each card's code corners and visible share (covered by later cards or a hand,
+        or off-frame)."""
         out = []
+        over = [p.polygon(self.width, self.height) for p in hands if p.kind == "hand"]
         for i, pc in enumerate(cards):
             corners = _apply(pc.homography, tag_corners_canvas())
             covers = [np.array(_apply(c.homography, _card_quad())) for c in cards[i + 1 :]]
+            covers += over
             visible = self._visible_share(np.array(corners), covers)
             out.append(TagTruth(pc.payload, tuple(corners), visible, pc.landed, pc.zone))
         return tuple(out)
@@ -312,6 +361,7 @@ class SyntheticTable:
     frame clock (``start``: ``clock()`` at the first read): the same times on any machine.
     ``loop``: start the script again after its last event (for the demo feed).
     ``zones``: polygons by name in normalised coordinates, for ``CardPlay.zone``.
+    ``patches``: hands resting over cards and glare spots, each for a while.
     """
 
     def __init__(
@@ -328,6 +378,7 @@ class SyntheticTable:
         loop: bool = False,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], object] | None = None,
+        patches: Sequence[Patch] = (),
     ) -> None:
         if not payloads and script is None:
             raise ValueError("SyntheticTable needs tag payloads (a list of strings) or a script")
@@ -335,6 +386,7 @@ class SyntheticTable:
         self.fps, self.seed, self.realtime, self.loop = fps, seed, realtime, loop
         self.zones = dict(zones or {"pile": [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]})
         self.renderer = Renderer(width, height, seed)
+        self.patches = tuple(patches)
         self._clock = clock
         self._sleep = sleep
         self._start: float | None = None
@@ -392,10 +444,13 @@ class SyntheticTable:
         """Frame ``index``: the same pixels and truth for the same seed, script and index."""
         t = self.scene_time(index)
         cards = self.placed(t)
+        patches = [p for p in self.patches if p.active(t)]
         canvas = self.renderer.background()
         self.renderer.draw_cards(canvas, cards)
+        self.renderer.draw_patches(canvas, patches)
         image = self.renderer.finish(canvas, np.random.default_rng([self.seed, 4, index]))
-        return SyntheticFrame(index, t, image, self.renderer.truth(cards))
+        image = self.renderer.glare(image, patches)
+        return SyntheticFrame(index, t, image, self.renderer.truth(cards, patches))
 
     def read(self) -> Frame | None:
         """The next frame (``FrameSource``); None once closed or, without ``loop``, at the end."""

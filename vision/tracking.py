@@ -2,8 +2,10 @@
 
 A tag is *seen* once it is decoded in ``seen_in`` of the last ``of_last`` frames; the
 event's ``at`` is the capture time of the first frame of that run. It has *left* once
-it has not been decoded for ``left_after_s`` seconds of frame time (only frames move
-the clock: a camera that stops delivering frames does not make cards leave). A tag
+it has not been decoded for ``left_after_s`` seconds of frame time, or its zone's own
+time in ``left_after_zone`` (a hand resting on the pile hides its top card for seconds;
+only frames move the clock: a camera that stops delivering frames does not make cards
+leave). A tag
 that settles in another zone leaves the old zone and is seen in the new one. Pure:
 no threads, no clock; the pipeline feeds it frames.
 """
@@ -71,10 +73,21 @@ class TagTracker:
         self.config = config
         self.zones = zones if isinstance(zones, Zones) else Zones.from_config(zones)
         self._tracks: dict[str, _Track] = {}
+        self._size: tuple[int, int] | None = None  # the last frame's width and height
 
     def visible(self) -> dict[str, str | None]:
         """The tags currently seen, with their zones."""
         return {t.payload: t.zone for t in self._tracks.values() if t.seen}
+
+    def leave_time(self, zone: str | None) -> float:
+        """How long a tag of ``zone`` may go unread before it has left."""
+        if zone is None:
+            return self.config.left_after_s
+        return self.config.left_after_zone.get(zone, self.config.left_after_s)
+
+    def zone_of(self, d: Detection) -> str | None:
+        """The zone of a detection in the last frame's pixels (the live view's labels)."""
+        return self.locate(d, self._size) if self._size else None
 
     def locate(self, d: Detection, size: tuple[int, int]) -> str | None:
         """The zone of a detection's centre."""
@@ -83,6 +96,7 @@ class TagTracker:
 
     def update(self, at: float, detections: Sequence[Detection],
                size: tuple[int, int]) -> list[TagEvent]:
+        self._size = size
         present: dict[str, str | None] = {}
         for d in detections:
             if d.text and not d.damaged and d.text not in present:
@@ -113,7 +127,7 @@ class TagTracker:
     def _update_seen(self, track: _Track, at: float, zone: str | None,
                      hit: bool) -> list[TagEvent]:
         if not hit:
-            if at - track.last_at >= self.config.left_after_s:
+            if at - track.last_at >= self.leave_time(track.zone):
                 del self._tracks[track.payload]
                 return [TagLeft(track.payload, at=track.last_at, zone=track.zone)]
             return []

@@ -13,6 +13,18 @@ When calibration codes are read (the calibration card), the record also says whi
 ``--size`` to print: ``"calibration": {"px_per_mm", "size_mm", "advice"}``.
 A file that cannot be read (or whose header claims more than ``MAX_PIXELS``, checked
 before decoding) gets an ``"error"`` key and the exit status is 1.
+
+``--events`` runs each video through the table's own camera path (``vision.replay``: the
+shipped decoder, the tracker and the zones of the configuration, every frame in turn)
+and lists what the table would get, in order::
+
+    {"file": "game.mp4", "events": [{"event": "seen", "t": 1.233, "zone": "pile",
+      "status": "ok", "game": "<game>", "card": "<card id>", "serial": 12,
+      "payload": "..."}, {"event": "left", ...}]}
+
+``t`` is the video time in seconds of the first frame of the run that confirmed the tag
+(``seen``) or of the last frame it was read in (``left``); ``zone`` is null outside
+every zone.
 """
 
 from __future__ import annotations
@@ -37,6 +49,11 @@ VIDEO_STEP = 3
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="photos or videos")
     parser.add_argument("--json", action="store_true", help="one JSON object per file")
+    parser.add_argument("--events", action="store_true",
+                        help="videos: the TagSeen/TagLeft events the table would get, with "
+                             "frame time, zone and serial")
+    parser.add_argument("--config", type=Path,
+                        help="configuration file (TOML) for --events: tracking and zones")
     parser.add_argument("--decoder", default="auto",
                         choices=["auto", "zxing", "pyzbar", "opencv"],
                         help="decoder backend (default: the shipped pipeline)")
@@ -113,8 +130,12 @@ def _make_decoder(name: str) -> Decoder:
 
 
 def run(args: argparse.Namespace) -> int:
-    decoder = _make_decoder(args.decoder)
     resolve = _resolver()
+    if args.events:  # the table's own decoder, as the table would see the video
+        from vision.decoding import default_decoder
+
+        return _run_events(args, default_decoder(args.decoder), resolve)
+    decoder = _make_decoder(args.decoder)
     is_ok = None if resolve is None else (
         lambda text: str(getattr(resolve(text), "status", "")) == "ok")
     status = 0
@@ -136,6 +157,46 @@ def run(args: argparse.Namespace) -> int:
             status = 1
         _print(record, args.json)
     return status
+
+
+def _run_events(args: argparse.Namespace, decoder: Decoder,
+                resolve: Callable[[str], Any] | None) -> int:
+    from companion.config import ConfigError, load_config
+    from companion.paths import default_config_path
+    from vision.replay import event_record, video_events
+
+    try:
+        config = load_config(args.config or default_config_path())
+    except ConfigError as exc:
+        print(f"companion scan: {exc}", file=sys.stderr)
+        return 2
+    status = 0
+    for name in args.files:
+        path = Path(name)
+        record: dict[str, Any] = {"file": name, "events": []}
+        try:
+            if not path.is_file():
+                raise ValueError(f"{name} does not exist or is not a file: check the path")
+            if path.suffix.lower() in IMAGE_SUFFIXES:
+                raise ValueError(f"{name} is a photo: --events needs a video")
+            events = video_events(path, config, decoder, resolve)
+            record["events"] = [event_record(e) for e in events]
+        except ValueError as exc:
+            record["error"] = str(exc)
+            status = 1
+        _print_events(record, args.json)
+    return status
+
+
+def _print_events(record: dict[str, Any], as_json: bool) -> None:
+    if as_json or "error" in record:
+        _print(record, as_json)
+        return
+    print(f"{record['file']}: {len(record['events'])} event(s)")
+    for e in record["events"]:
+        what = f"{e['card']} #{e['serial']}" if e["status"] == "ok" else e["status"]
+        where = f"in {e['zone']}" if e["zone"] else "outside every zone"
+        print(f"  {e['t']:8.3f} s  {e['event']:<4}  {what} {where}")
 
 
 def _print(record: dict[str, Any], as_json: bool) -> None:

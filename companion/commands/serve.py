@@ -90,6 +90,9 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     game = games.get(args.game or games.DEFAULT_GAME).name  # canonical from here on
     camera = _start_vision(config, table, args.demo, game, parts)
     appliance, press = _start_hardware(config, table, args.demo, parts)
+    if camera is not None and appliance.player is not None:  # the camera check at start-up
+        from hardware.signals import BootCheck
+        parts.append(BootCheck(appliance.player, camera.status))
     if args.demo:
         parts.append(_start_demo(table, game, press))
     app = create_app(table, web_config=config.web, state_dir=folder, camera=camera)
@@ -189,6 +192,7 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
                               resolve=resolve_tag,
                               clock=table.clock, on_frame=recorder.on_frame,
                               decode_zones=config.camera.decode == "zones")
+    table.input_delay_s = pipeline.delay_s  # a card in time reaches the table before its deadline
     pipeline.start()
     parts.append(pipeline)
     return ZoneSaver(pipeline)

@@ -35,6 +35,8 @@ BAD_IMPORTS = [
      "vision.tracking -> companion.table"),
     ("vision-frames-shared", "vision/frames.py", "import vision.decoding",
      "vision.frames -> vision.decoding"),
+    ("runtime-not-bench", "vision/pipeline.py", "import bench.vision_kit",
+     "vision.pipeline -> bench.vision_kit"),
     ("core-not-edges", "companion/table.py", "import web.render", "companion.table -> web"),
     ("league-edges", "league/pages.py", "import web.render", "league.pages -> web.render"),
     ("nothing-imports-league", "web/stats.py", "import league.queries",

@@ -82,3 +82,36 @@ def test_rgb_led_shows_colours(mock_factory: Any) -> None:
         assert "RGB" in box.status().summary
     red, green = mock_factory.pin(10), mock_factory.pin(11)
     assert any(s.state for s in red.states) and any(s.state for s in green.states)
+
+
+CHECKS = ("check_green", "check_amber", "check_red")
+
+
+def test_the_camera_checks_signals_are_documented_and_light_every_seat() -> None:
+    text = README.read_text(encoding="utf-8")
+    for name in CHECKS:
+        assert f"| `{name}` | {DESCRIPTIONS[name]} |" in text, name
+        steps = pattern(name, None, seats=3)
+        assert set().union(*(s.leds for s in steps)) == {0, 1, 2} and any(s.buzz for s in steps)
+        assert steps[-1].leds == frozenset() and not steps[-1].buzz
+
+
+def test_the_camera_check_at_start_up_plays_its_level_once(mock_factory: Any) -> None:
+    """Once the camera decoded its window of frames, the table beeps its check's level."""
+    from hardware.signals import BootCheck
+
+    frames = iter([10, 40, 95, 200])
+    asked: list[int] = []
+
+    def status() -> dict[str, Any]:
+        asked.append(n := next(frames))
+        return {"frames": n, "check": {"level": "red"}}
+
+    with play(mock_factory, SignalsConfig()) as box:
+        assert box.player is not None
+        check = BootCheck(box.player, status, frames=90, poll_s=0.0)
+        check.thread.join(60)  # a safety net: it ends after the third poll
+        assert box.wait_idle(60)
+        assert asked == [10, 40, 95] and check.played == "check_red"
+        assert box.player.played[-1] == ("check_red", None)
+        check.close()

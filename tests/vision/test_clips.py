@@ -117,9 +117,9 @@ def test_without_frames_there_is_no_clip(tmp_path: Path) -> None:
 
 
 def test_the_bench_reports_the_buffers_memory_and_cost() -> None:
-    from vision import benchlive
+    from bench import vision_live
 
-    c = benchlive.clips_child(seconds=1.0)
+    c = vision_live.clips_child(seconds=1.0)
     assert c["frames"] == 15 and c["kept_fps"] == 15.0  # 30 fps in, every second kept
     assert 0 < c["buffer_mb"] <= c["budget_mb"] <= 40
     assert c["ms_per_camera_frame"] > 0 and c["ms_per_kept_frame"]["median"] is not None

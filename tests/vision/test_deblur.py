@@ -7,6 +7,7 @@ of 3 px modules on a noisy table, smeared by a line blur as a sliding card is.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -150,3 +151,67 @@ def test_noise_and_pictures_give_no_reads() -> None:
         cv2.putText(frame, "K7Q2", (10 + 50 * i, 300), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 255, 1)
     assert RetryDecoder().decode(frame) == []
     assert RetryDecoder().decode(line_blur(frame, 6, 45)) == []
+
+
+class _Ticks:
+    """A thread clock that moves one second a call: budgets become exact."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def _searches(monkeypatch: pytest.MonkeyPatch, decoder: RetryDecoder) -> list[int]:
+    calls: list[int] = []
+    original = decoder._search
+
+    def counted(gray: Image, found: list[Any]) -> list[Any]:
+        calls.append(len(found))
+        return original(gray, found)
+
+    monkeypatch.setattr(decoder, "_search", counted)
+    return calls
+
+
+def test_a_video_frame_that_reads_every_expected_code_is_not_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    frame, _ = scene()  # a sharp code zxing-cpp reads
+    decoder = RetryDecoder()
+    calls = _searches(monkeypatch, decoder)
+    monkeypatch.setattr("vision.retry.BUDGET", 1e9)
+    monkeypatch.setattr("vision.retry.SEARCH_EVERY", 1)
+    decoder.expect(frozenset({PAYLOAD}))
+    assert texts(decoder, frame) == [PAYLOAD] and calls == []  # the table has not changed
+    decoder.expect(frozenset({PAYLOAD, "K7Q2M9XH0002"}))  # a code the last frame read is gone
+    assert texts(decoder, frame) == [PAYLOAD] and calls == [1]
+    assert texts(decoder, frame) == [PAYLOAD] and calls == [1, 1]  # a photo: always searched
+
+
+def test_a_video_frames_search_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Retries and the search may take ``BUDGET`` times the whole-frame pass, no more."""
+    frame, _ = scene(6, 0)  # only the search reads it
+    monkeypatch.setattr("vision.retry.time.thread_time", _Ticks())
+    monkeypatch.setattr("vision.retry.BUDGET", 0.0)
+    monkeypatch.setattr("vision.retry.SEARCH_EVERY", 1)
+    decoder = RetryDecoder()
+    decoder.expect(frozenset({"K7Q2M9XH0002"}))
+    assert texts(decoder, frame) == []  # no time left for the search
+    monkeypatch.setattr("vision.retry.BUDGET", 1e9)
+    decoder.expect(frozenset({"K7Q2M9XH0002"}))
+    assert texts(decoder, frame) == [PAYLOAD]
+
+
+def test_a_video_is_searched_on_one_frame_in_search_every(monkeypatch: pytest.MonkeyPatch,
+                                                          ) -> None:
+    frame, _ = scene(6, 0)  # only the search reads it
+    monkeypatch.setattr("vision.retry.BUDGET", 1e9)
+    decoder = RetryDecoder()
+    calls = _searches(monkeypatch, decoder)
+    for _ in range(6):
+        decoder.expect(frozenset())
+        decoder.decode(frame)
+    assert len(calls) == 2  # frames 3 and 6

@@ -21,7 +21,7 @@ class Block(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(name, name=name)
 sys.meta_path.insert(0, Block())
 import vision.frames, vision.backends, vision.decoding, vision.sources
-import vision.tracking, vision.pipeline, vision.bench
+import vision.tracking, vision.pipeline, vision.replay, bench.vision
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=60, check=False)

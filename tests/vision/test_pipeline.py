@@ -77,6 +77,12 @@ class Info:
     name: str | None = None
 
 
+#: one leave time everywhere (the pile's own 3 s is not what these tests are about)
+LEAVE_1S = TrackingConfig(left_after_zone={})
+#: a pile drawn in the middle of the frame (the default covers the whole play area)
+PILE = [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]
+
+
 def run(pipeline: VisionPipeline) -> None:
     pipeline.start()
     assert pipeline.wait_ended(timeout=120)  # a safety net, not a speed limit
@@ -92,7 +98,7 @@ def test_events_carry_capture_time_zone_and_registry_fields() -> None:
     events, on_event = collect()
     source = ScriptedSource(60)
     info = Info("ok", "nasty7", "seven", 12, "Seven")
-    pipeline = VisionPipeline(source, IndexDecoder(range(5, 20), source=source), TrackingConfig(), ZonesConfig(),
+    pipeline = VisionPipeline(source, IndexDecoder(range(5, 20), source=source), LEAVE_1S, ZonesConfig(),
                               on_event, resolve=lambda p: info)  # type: ignore[arg-type]
     run(pipeline)
     assert events == [
@@ -116,7 +122,7 @@ def test_malformed_is_reported_as_unknown() -> None:
 def test_camera_failure_is_retried_and_no_event_is_lost() -> None:
     events, on_event = collect()
     source = ScriptedSource(80, fail_at=(10, 10, 25))
-    pipeline = VisionPipeline(source, IndexDecoder(range(8, 30), source=source), TrackingConfig(),
+    pipeline = VisionPipeline(source, IndexDecoder(range(8, 30), source=source), LEAVE_1S,
                               ZonesConfig(),
                               on_event, backoff=(0.01, 0.05))  # type: ignore[arg-type]
     run(pipeline)
@@ -208,8 +214,8 @@ def test_synthetic_feed_end_to_end(payloads: list[str]) -> None:
     from vision.decoding import default_decoder
 
     decoder = default_decoder()
-    pipeline = VisionPipeline(table, decoder, TrackingConfig(), ZonesConfig(), events.append,
-                              lockstep=True)
+    pipeline = VisionPipeline(table, decoder, TrackingConfig(), ZonesConfig(polygons={"pile": PILE}),
+                              events.append, lockstep=True)
     run(pipeline)
     seen = sorted((e.payload, e.zone) for e in events if isinstance(e, TagSeen))
     assert seen == [(payloads[0], "pile"), (payloads[1], None)]
@@ -261,3 +267,16 @@ def test_a_refused_read_on_top_of_a_card_is_no_event() -> None:
     run(pipeline)
     # the refused text beside the card is a real stranger's code: reported as unknown
     assert sorted((e.payload, e.status) for e in events) == [("CARD", "ok"), ("http://x", "unknown")]
+
+
+def test_the_live_view_says_which_card_is_outside_every_zone() -> None:
+    """A card of ours beside the pile is labelled so on the host's picture, never hidden."""
+    source = ScriptedSource(5)
+    inside = VisionPipeline(source, IndexDecoder(range(0, 5), source=source), TrackingConfig(),
+                            ZonesConfig(), lambda e: None,
+                            resolve=lambda p: Info("ok", "nasty7", "seven", 1, "Seven"))
+    run(inside)
+    (d,) = inside._latest[1] if inside._latest else ()
+    assert inside._label(d) == ("Seven", True)
+    inside.set_zones({"pile": [(0.0, 0.9), (0.1, 0.9), (0.1, 1.0)]})  # far from the card
+    assert inside._label(d) == ("Seven: outside every zone", True)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from companion.config import TrackingConfig, ZonesConfig
 from companion.inputs import TagLeft, TagSeen
 from vision.frames import Detection
@@ -21,7 +23,7 @@ def det(text: str, at: tuple[float, float] = PILE) -> Detection:
                      "test")
 
 
-def tracker(**kw: float) -> TagTracker:
+def tracker(**kw: Any) -> TagTracker:
     return TagTracker(TrackingConfig(**kw), ZONES)
 
 
@@ -60,12 +62,26 @@ def test_a_card_held_for_minutes_is_one_event() -> None:
 
 
 def test_left_after_the_configured_time_with_last_seen_time() -> None:
-    t = tracker(left_after_s=0.5)
+    t = tracker(left_after_s=0.5, left_after_zone={})
     for i in range(5):
         t.update(i * 0.1, [det("A")], SIZE)
     assert t.update(0.8, [], SIZE) == []
     assert t.update(0.9, [], SIZE) == [TagLeft("A", at=0.4, zone="pile")]
     assert t.visible() == {}
+
+
+def test_a_hand_resting_on_the_pile_for_two_seconds_is_no_leaving() -> None:
+    """The pile keeps its cards longer (3 s by default): a hand hides the top card."""
+    t = tracker()
+    events = []
+    for i in range(120):  # 4 s at 30 fps; a hand over the pile from 1.0 to 3.0 s
+        t_now = i / 30
+        hidden = 1.0 <= t_now < 3.0
+        events += t.update(t_now, [] if hidden else [det("A"), det("B", SEAT1)], SIZE)
+    assert events.count(TagSeen("A", at=0.0, zone="pile")) == 1
+    assert [e for e in events if isinstance(e, TagLeft)] == [TagLeft("B", at=29 / 30,
+                                                                     zone="seat1")]
+    assert tracker().leave_time("pile") == 3.0 and tracker().leave_time(None) == 1.0
 
 
 def test_no_frames_no_leaving() -> None:

@@ -63,6 +63,19 @@ function camera(box) {
     zones[name] = draft; draft = []; draw();
     say(`${labels[name] || name}: done. Draw the next zone, or save.`, false);
   });
+  document.getElementById("zone-from-cards").addEventListener("click", async () => {
+    let box = null;
+    try {
+      const data = await (await fetch("/api/camera", { credentials: "same-origin" })).json();
+      box = (data.camera || {}).cards_box;
+    } catch (err) { box = null; }
+    if (!box) {
+      say("No card in view: lay the calibration card or a few cards where the zone is, then try again.", true);
+      return;
+    }
+    draft = box; draw();
+    say("The zone is drawn around the cards in view: finish it, then save the zones.", false);
+  });
   document.getElementById("zone-undo").addEventListener("click", () => { draft.pop(); draw(); });
   document.getElementById("zone-clear").addEventListener("click", () => {
     Object.keys(zones).forEach((k) => delete zones[k]); draft = []; draw();

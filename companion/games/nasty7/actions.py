@@ -135,6 +135,31 @@ class Hesitation(GameAction):
     against: Annotated[int, Spec("the player who hesitated", 0, 11)] | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class SeenBeside(GameAction):
+    """The camera: a card of this game seen outside every zone (beside the pile, say).
+
+    Not a play: the host is asked whether to count it, and while the question is open the
+    hesitation clock penalises nobody.
+    """
+
+    do: ClassVar[str] = "seen_beside"
+    label: ClassVar[str] = "A card seen beside the pile"
+    by: ClassVar[Sender] = "table"
+    card: Annotated[Card, Spec("the card")]
+    serial: Annotated[int, Spec("the card's number", 0, MAX)] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CountSeen(GameAction):
+    """The host: count the card seen beside the pile as played (when it landed), or not."""
+
+    do: ClassVar[str] = "count_seen"
+    label: ClassVar[str] = "Count the card seen beside the pile"
+    by: ClassVar[Sender] = "host"
+    count: Annotated[bool, Spec("count it")]
+
+
 assert set(Card.__args__) == set(CARDS)  # type: ignore[attr-defined]
 
 ACTIONS = ActionSet(
@@ -149,4 +174,6 @@ ACTIONS = ActionSet(
     ReplaceCard,
     MissedCard,
     Hesitation,
+    SeenBeside,
+    CountSeen,
 )

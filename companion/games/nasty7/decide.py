@@ -15,6 +15,7 @@ from companion.games.base import Action, IllegalAction, Outcome, require
 from companion.games.nasty7.actions import (
     ACTIONS,
     Accuse,
+    CountSeen,
     Hesitation,
     MissedCard,
     Mistake,
@@ -22,6 +23,7 @@ from companion.games.nasty7.actions import (
     Reassign,
     ReplaceCard,
     Rule,
+    SeenBeside,
     Withdraw,
     Word,
 )
@@ -33,11 +35,13 @@ from companion.games.nasty7.events import (
     CardPlayed,
     CardReassigned,
     CardReplaced,
+    CardSeenBeside,
     Event,
     GameEnded,
     MissedCardAdded,
     PenaltyCardsGiven,
     PileTaken,
+    SeenCardSettled,
     WordSet,
 )
 from companion.games.nasty7.fold import ALLEGED, apply
@@ -135,6 +139,33 @@ def _decide_missed_card(state: State, action: MissedCard, now: float) -> list[Ev
     seat = state.turn
     require(state.stacks[seat] > 0, f"{state.seats[seat]} has no cards left to play.")
     return [MissedCardAdded(seat, card, landed, now)]
+
+
+def _decide_seen_beside(state: State, action: SeenBeside, now: float) -> list[Event]:
+    """The camera saw a card of the game outside every zone: the host is asked."""
+    _require_no_accusation(state)
+    require(
+        action.serial is None or action.serial not in state.pile_serials,
+        f"Card #{action.serial} is on the pile already.",
+    )
+    return [CardSeenBeside(state.turn, _card(state, action.card), now, action.serial)]
+
+
+def _decide_count_seen(state: State, action: CountSeen, now: float) -> list[Event]:
+    """The host: the card seen beside the pile was played when it landed, or it was not."""
+    _require_host(action)
+    seen = state.seen_beside
+    require(seen is not None, "No card seen beside the pile is waiting for an answer.")
+    assert seen is not None
+    if not action.count:
+        return [SeenCardSettled(False, now)]
+    _require_no_accusation(state)
+    if state.finisher is not None:  # a card after the finisher's last: the game ended
+        return [SeenCardSettled(True, now), GameEnded((state.finisher,))]
+    require(state.stacks[seen.seat] > 0, f"{state.seats[seen.seat]} has no cards left to play.")
+    landed = max(state.landed[-1] if state.landed else 0.0, seen.at)
+    return [SeenCardSettled(True, now), MissedCardAdded(seen.seat, seen.card, landed, now,
+                                                        seen.serial)]
 
 
 def _decide_accuse(state: State, action: Accuse, now: float) -> list[Event]:
@@ -275,6 +306,8 @@ _HANDLERS: dict[type[GameAction], Handler] = {
     ReplaceCard: _decide_replace_card,
     MissedCard: _decide_missed_card,
     Hesitation: _decide_hesitation,
+    SeenBeside: _decide_seen_beside,
+    CountSeen: _decide_count_seen,
 }
 
 

@@ -89,6 +89,28 @@ class MissedCardAdded:
     card: str
     landed: float
     at: float
+    serial: int | None = None
+
+
+@dataclass(frozen=True)
+class CardSeenBeside:
+    """The camera saw ``card`` outside every zone at ``at`` while ``seat`` was to play.
+
+    The host is asked whether it counts; until then nobody is penalised for hesitating.
+    """
+
+    seat: int
+    card: str
+    at: float
+    serial: int | None = None
+
+
+@dataclass(frozen=True)
+class SeenCardSettled:
+    """The host answered: the card seen beside the pile counts (``counted``) or not."""
+
+    counted: bool
+    at: float
 
 
 @dataclass(frozen=True)
@@ -129,6 +151,8 @@ EVENT_TYPES: dict[str, type] = {
         CardReassigned,
         CardReplaced,
         MissedCardAdded,
+        CardSeenBeside,
+        SeenCardSettled,
     )
 }
 
@@ -145,4 +169,6 @@ Event = (
     | CardReassigned
     | CardReplaced
     | MissedCardAdded
+    | CardSeenBeside
+    | SeenCardSettled
 )

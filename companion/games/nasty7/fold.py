@@ -19,11 +19,13 @@ from companion.games.nasty7.events import (
     CardPlayed,
     CardReassigned,
     CardReplaced,
+    CardSeenBeside,
     Event,
     GameEnded,
     MissedCardAdded,
     PenaltyCardsGiven,
     PileTaken,
+    SeenCardSettled,
     WordSet,
 )
 from companion.games.nasty7.state import (
@@ -33,6 +35,7 @@ from companion.games.nasty7.state import (
     Accusation,
     Dispute,
     Reveal,
+    SeenCard,
     State,
     card_phrase,
 )
@@ -70,13 +73,24 @@ def apply(state: State, event: Event) -> State:
     after = fold(state, event)
     line = event_sentence(event, state.seats)
     log = (*state.log, line)[-MAX_LOG:] if line else state.log
-    if isinstance(event, CardPlayed | CardReassigned | CardReplaced | MissedCardAdded):
+    if isinstance(event, CardPlayed | MissedCardAdded | PileTaken | GameEnded):
+        after = replace(after, seen_beside=None)  # the card seen beside it is settled
+    if isinstance(event, CardPlayed | CardReassigned | CardReplaced | MissedCardAdded
+                  | CardSeenBeside):
         return replace(after, log=log)
     return replace(after, log=log, before_card=None, last_card=None)
 
 
+def _apply_seen(state: State, e: CardSeenBeside) -> State:
+    return replace(state, seen_beside=SeenCard(e.seat, e.card, e.at, e.serial))
+
+
+def _apply_settled(state: State, e: SeenCardSettled) -> State:
+    return replace(state, seen_beside=None)
+
+
 def _apply_missed(state: State, e: MissedCardAdded) -> State:
-    card = CardPlayed(e.seat, e.card, e.landed)
+    card = CardPlayed(e.seat, e.card, e.landed, True, e.serial)
     return replace(_apply_card(state, card), timer_from=e.at)
 
 
@@ -169,6 +183,7 @@ def _apply_pile(state: State, e: PileTaken) -> State:
         stacks=tuple(stacks),
         pile=(),
         pile_serials=(),
+        swept=state.pile_serials,
         figures=0,
         turn=e.starter,
         last_player=None,
@@ -203,6 +218,8 @@ _APPLY: dict[type, Callable[[State, Any], State]] = {
     CardReassigned: _apply_correction,
     CardReplaced: _apply_correction,
     MissedCardAdded: _apply_missed,
+    CardSeenBeside: _apply_seen,
+    SeenCardSettled: _apply_settled,
     AccusationOpened: _apply_opened,
     AccusersJoined: _apply_joined,
     AccusationRuled: _apply_ruled,
@@ -234,6 +251,10 @@ def event_sentence(e: Event, players: Sequence[str]) -> str:
         return f"the host corrected the last card: it was {card_phrase(e.card)}"
     if isinstance(e, MissedCardAdded):
         return f"the host added {card_phrase(e.card)} the camera missed, played by {n(e.seat)}"
+    if isinstance(e, CardSeenBeside):
+        return f"the camera saw {card_phrase(e.card)} beside the pile while {n(e.seat)} was to play"
+    if isinstance(e, SeenCardSettled):
+        return "" if e.counted else "the host did not count the card seen beside the pile"
     if isinstance(e, AccusationOpened):
         what = f" of {ALLEGED[e.kind]}" if e.kind in ALLEGED else ""
         return f"{' and '.join(n(s) for s in e.by)} accused {n(e.against)}{what}"

@@ -25,6 +25,7 @@ from companion.games.nasty7.state import (
     Accusation,
     State,
     card_name,
+    card_phrase,
     number_for,
 )
 
@@ -126,7 +127,7 @@ def _word_moves(state: State, seat: int) -> list[Move]:
 def _host_moves(state: State) -> list[Move]:
     if state.accusation is not None:
         return _ruling_moves(state, state.accusation)
-    out = [_play_move(state), *_host_accusations(state)]
+    out = [*_seen_moves(state), _play_move(state), *_host_accusations(state)]
     if state.pile:
         out += [
             _mistake_move(state),
@@ -138,6 +139,28 @@ def _host_moves(state: State) -> list[Move]:
         ]
     out += _corrections(state)
     return out
+
+
+def _seen_moves(state: State) -> list[Move]:
+    """A card seen beside the pile: the host counts it (played when it landed) or not."""
+    seen = state.seen_beside
+    if seen is None:
+        return []
+    name = state.seats[seen.seat]
+    return [
+        Move("count_seen", f"Count it: {name} played {card_phrase(seen.card)}",
+             {"count": True}, group="seen"),
+        Move("count_seen", "Ignore it: not a card played", {"count": False}, group="seen"),
+    ]
+
+
+def seen_sentence(state: State) -> str | None:
+    """The host's question about a card seen beside the pile, or ``None``."""
+    seen = state.seen_beside
+    if seen is None:
+        return None
+    return (f"{state.seats[seen.seat]}'s card ({card_name(seen.card)}) was seen beside the "
+            "pile: count it?")
 
 
 def _ruling_moves(state: State, acc: Accusation) -> list[Move]:
@@ -339,6 +362,9 @@ def waiting(state: State) -> Waiting:
             host=True,
         )
     why = _play_sentence(state)
+    seen = seen_sentence(state)
+    if seen is not None:  # the clock waits for the host's answer
+        return Waiting((state.turn,), "seen", f"{why}. {seen}", host=True)
     chooser = word_chooser(state)
     if chooser is None:
         return Waiting((state.turn,), "camera", why + ".")

@@ -269,6 +269,19 @@ class CardPlayed:
 
 
 @dataclass(frozen=True)
+class SeenCard:
+    """A card of the game the camera saw outside every zone while ``seat`` was to play.
+
+    The host is asked whether it counts; ``at`` is when it was first seen (game time).
+    """
+
+    seat: int
+    card: str
+    at: float
+    serial: int | None = None
+
+
+@dataclass(frozen=True)
 class State:
     """The whole table: stacks (card counts), the pile, the count, whose turn.
 
@@ -302,6 +315,10 @@ class State:
     #: landing times of this round's cards (the dispute clip and the hesitation gap)
     landed: tuple[float, ...] = ()
     dispute: Dispute | None = None
+    #: a card seen beside the pile, waiting for the host's answer (no hesitation meanwhile)
+    seen_beside: SeenCard | None = None
+    #: the serials of the last pile taken: its cards are swept off the table, not played
+    swept: tuple[int | None, ...] = ()
     #: the recent lines of the game, in words; the last is what Undo takes back
     log: tuple[str, ...] = ()
     #: the state before the last card and that card, while nothing happened since
@@ -329,13 +346,15 @@ class State:
 def deadline(state: State) -> float | None:
     """When the seat to play is penalised for hesitating (game time), or ``None``.
 
-    No deadline before a round's first card, while an accusation waits, or once the game
-    is over. The rules penalise hesitating *more than* ``hesitation_s``: a card at exactly
+    No deadline before a round's first card, while an accusation waits or a card seen
+    beside the pile waits for the host, or once the game is over. The rules penalise hesitating *more than* ``hesitation_s``: a card at exactly
     ``timer_from + hesitation_s`` is in time, so the deadline falls one microsecond later
     (times are rounded to microseconds, so 1.2 + 3.0 compares exactly with 4.2). With
     ``late_at_limit`` (version-1 records) the deadline is that moment itself.
     """
     if state.over or state.accusation is not None or state.timer_from is None:
+        return None
+    if state.seen_beside is not None:  # a card was seen: the host decides, not the clock
         return None
     tick = 0.0 if state.options.late_at_limit else TICK
     return round(state.timer_from + state.options.hesitation_s + tick, 6)

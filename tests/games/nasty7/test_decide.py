@@ -18,10 +18,12 @@ from companion.games.nasty7.events import (
     CardPlayed,
     CardReassigned,
     CardReplaced,
+    CardSeenBeside,
     GameEnded,
     MissedCardAdded,
     PenaltyCardsGiven,
     PileTaken,
+    SeenCardSettled,
     WordSet,
 )
 from tests.games.nasty7.helpers import act, plays, run, start
@@ -506,6 +508,9 @@ SAMPLE_EVENTS = [
     CardReassigned(2, False),
     CardReplaced("twin_phone"),
     MissedCardAdded(1, "gun", 4.5, 6.25),
+    MissedCardAdded(1, "gun", 4.5, 6.25, 31),
+    CardSeenBeside(2, "twin_racketeer", 3.5, 40),
+    SeenCardSettled(True, 7.0),
     PenaltyCardsGiven(1, (0, 2, 3)),
     WordSet(1, "peek-a-boo"),
     GameEnded((1,)),

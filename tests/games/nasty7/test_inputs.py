@@ -49,9 +49,53 @@ def _json(action: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return None if action is None else dict(action)
 
 
-def test_the_same_card_seen_again_on_the_pile_is_refused() -> None:
-    with pytest.raises(IllegalAction, match="#5 is already on the pile"):
-        engine.action_for_input(_played(), tag("racketeer", 5))
+def test_a_card_still_on_the_pile_seen_again_is_no_play_and_no_refusal() -> None:
+    """A hand rested over the pile longer than the leave time: the camera sees #5 again."""
+    state = _played()
+    assert engine.action_for_input(state, tag("racketeer", 5)) is None
+    assert engine.action_for_input(state, tag("racketeer", 5, zone=None)) is None  # type: ignore[arg-type]
+    state = act(state, {"do": "play", "card": "gun", "serial": 6}, 2.0)
+    assert engine.action_for_input(state, tag("racketeer", 5)) is None  # under the top card
+    state = act(state, {"do": "mistake", "seat": 1, "kind": "spoke_on_gun"}, 3.0)
+    again = engine.action_for_input(state, tag("racketeer", 5))  # the pile was taken
+    assert _json(again) == {"do": "play", "card": "racketeer", "serial": 5}
+
+
+def test_a_card_seen_outside_every_zone_is_put_to_the_host() -> None:
+    state = _played()
+    seen = engine.action_for_input(state, tag("gun", 8, zone=None))  # type: ignore[arg-type]
+    assert _json(seen) == {"do": "seen_beside", "card": "gun", "serial": 8}
+    state = act(state, seen or {}, 1.5)
+    assert state.seen_beside is not None and state.seen_beside.seat == 1
+    waiting = engine.waiting(state)
+    assert waiting.host and "Ben's card (Gun) was seen beside the pile: count it?" in waiting.why
+    labels = [m.label for m in engine.moves(state, None) if m.do == "count_seen"]
+    assert labels == ["Count it: Ben played a Gun", "Ignore it: not a card played"]
+    assert engine.next_deadline(state) is None  # nobody is penalised while the host decides
+    counted = act(state, {"do": "count_seen", "count": True}, 9.0)
+    assert counted.pile_serials == (5, 8) and counted.turn == 2 and counted.seen_beside is None
+    assert counted.landed[-1] == 1.5 and counted.timer_from == 9.0
+    assert engine.next_deadline(counted) is not None
+    ignored = act(state, {"do": "count_seen", "count": False}, 9.0)
+    assert ignored.seen_beside is None and ignored.pile_serials == (5,)
+    assert engine.next_deadline(ignored) == pytest.approx(4.0)  # the hesitation stands
+
+
+def test_the_cards_of_a_pile_being_picked_up_are_not_put_to_the_host() -> None:
+    state = act(_played(), {"do": "mistake", "seat": 1, "kind": "spoke_on_gun"}, 2.0)
+    assert state.swept == (5,)
+    assert engine.action_for_input(state, tag("racketeer", 5, zone=None)) is None  # type: ignore[arg-type]
+    seen = engine.action_for_input(state, tag("gun", 8, zone=None))  # type: ignore[arg-type]
+    assert _json(seen) == {"do": "seen_beside", "card": "gun", "serial": 8}
+
+
+def test_a_card_on_the_pile_settles_a_card_seen_beside_it() -> None:
+    state = _played()
+    state = act(state, {"do": "seen_beside", "card": "gun", "serial": 8}, 1.5)
+    state = act(state, {"do": "play", "card": "gun", "serial": 8}, 1.6)  # it slid onto the pile
+    assert state.seen_beside is None and state.turn == 2
+    with pytest.raises(IllegalAction, match="No card seen beside the pile"):
+        act(state, {"do": "count_seen", "count": True}, 2.0)
 
 
 def test_a_card_of_another_game_is_refused() -> None:
@@ -135,8 +179,8 @@ def test_the_table_turns_camera_cards_into_plays_and_times_hesitation() -> None:
     assert table.process(_seen(clock, "racketeer", 11)).accepted
     clock.now += 1.0
     assert table.process(_seen(clock, "gun", 12)).accepted
-    again = table.process(_seen(clock, "racketeer", 11))
-    assert not again.accepted and "#11 is already on the pile" in (again.reason or "")
+    again = table.process(_seen(clock, "racketeer", 11))  # a hand rested on the pile
+    assert again.accepted and again.ignored
     public = table.hub.latest().public
     assert public["pile"] == 2 and public["revealed_count"] is None and public["turn"] == 2
     clock.now += 3.5
@@ -161,3 +205,24 @@ def test_seat_buttons_and_the_hosts_ruling_at_the_table() -> None:
     public = table.hub.latest().public
     assert public["accusation"] is None and public["revealed"]["why"] == "upheld"
     assert [s["cards"] for s in public["seats"]] == [36, 36, 36]
+
+
+def test_a_card_in_time_that_the_camera_confirms_late_is_no_hesitation() -> None:
+    """The table holds a deadline for the camera's delay (``input_delay_s``): a card that
+    landed in time and reaches the table after the deadline is a play, not a penalty."""
+    from companion.inputs import TagSeen
+
+    table, clock = _table()
+    table.input_delay_s = 1.0
+    assert table.process(_seen(clock, "racketeer", 11)).accepted  # game time 0.0
+    clock.now += 3.5  # Ben's deadline was 3.0 s; his card landed at 2.5 s
+    table.tick()
+    assert table.hub.latest().public["revealed"] is None  # nobody penalised yet
+    late = TagSeen("P", at=clock.now - 1.0, zone="pile", status="ok", game="nasty7",
+                   card="gun", serial=12)
+    assert table.process(late).accepted
+    public = table.hub.latest().public
+    assert public["pile"] == 2 and public["turn"] == 2 and public["revealed"] is None
+    clock.now += 3.5  # Cy's deadline (5.5 s) passed more than the delay ago: now due
+    table.tick()
+    assert table.hub.latest().public["revealed"]["why"] == "hesitation"

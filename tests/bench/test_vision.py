@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from vision import bench, benchkit, benchlive
+from bench import vision as bench
+from bench import vision_kit as benchkit
+from bench import vision_live as benchlive
 
 
 def test_scores_the_shipped_decoder_against_zxing_alone() -> None:

@@ -4,7 +4,7 @@ Figures, never tests (``tests/vision`` checks only the machinery, on a few frame
 Decoding is pinned to one core (process affinity, OpenCV single-threaded) and timed in
 CPU time of the decoding thread (``time.thread_time``), so a machine shared with other
 jobs shows what one core spends, not how long it waited for one. On the hard
-set (``vision.hardset``: 3-5 px modules, motion blur up to 7 px, fingers, glare, curved
+set (``bench.vision_hardset``: 3-5 px modules, motion blur up to 7 px, fingers, glare, curved
 cards, JPEG) the shipped decoder and zxing-cpp alone decode the same frames in the same
 run, on both splits (``held`` is the one that counts: the retry was tuned on ``tune``):
 
@@ -36,13 +36,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.benchkit import TABLE_ZONES, bench_payloads, scale, stats
-from vision.benchlive import run_child, zones_frames
+from bench.vision_kit import TABLE_ZONES, bench_payloads, scale, stats
+from bench.vision_live import run_child, zones_frames
 from vision.decoding import default_decoder
 from vision.frames import Decoder, Frame
 
 #: frames per split at 1280x720, videos per split, frames per resolution (at scale 1)
 FRAMES, VIDEOS, PER_SIZE = 600, 4, 40
+#: videos per split of the table set (``bench.vision_table``)
+TABLE_VIDEOS = 4
 #: camera resolutions: (width, height, what gives it)
 RESOLUTIONS = (
     (640, 480, "USB webcam VGA"),
@@ -113,8 +115,8 @@ def _hazards(h: Any) -> list[str]:
 def run_split(split: str, count: int, decoders: dict[str, Decoder], width: int = 1280,
               height: int = 720) -> dict[str, Any]:
     """Every decoder over ``count`` hard frames of ``split``; scores by decoder."""
+    from bench.vision_hardset import hard_frame_hazards
     from vision.backends import to_gray
-    from vision.hardset import hard_frame_hazards
 
     payloads = bench_payloads()
     scores = {name: Score() for name in decoders}
@@ -140,8 +142,8 @@ def run_split(split: str, count: int, decoders: dict[str, Decoder], width: int =
 
 def run_variants(split: str, count: int) -> dict[str, Any]:
     """Each retry variant alone on every code zxing-cpp located but could not read."""
+    from bench.vision_hardset import hard_frame
     from vision.backends import to_gray, zx_corners
-    from vision.hardset import hard_frame
     from vision.quads import is_real, overlap
     from vision.retry import ORDER, VARIANTS, RetryDecoder
 
@@ -177,9 +179,9 @@ def run_variants(split: str, count: int) -> dict[str, Any]:
 def run_videos(split: str, videos: int, decoders: dict[str, Decoder], width: int = 1280,
                height: int = 720, cards: int = 21) -> dict[str, Any]:
     """Nasty 7 videos through the real pipeline (lockstep): per-card events by decoder."""
+    from bench.vision_hardset import HardTable
     from companion.config import TrackingConfig, ZonesConfig
     from companion.inputs import TagLeft, TagSeen
-    from vision.hardset import HardTable
     from vision.pipeline import VisionPipeline
 
     payloads = bench_payloads()
@@ -235,17 +237,35 @@ class _Recorder:
         self.decoder, self.name = decoder, decoder.name
         self.last: list[str] = []
 
+    def expect(self, texts: frozenset[str]) -> None:
+        inner = getattr(self.decoder, "expect", None)
+        if inner is not None:
+            inner(texts)
+
     def decode(self, image: Any) -> list[Any]:
         found = self.decoder.decode(image)
         self.last = [d.text for d in found if not d.damaged]
         return found
 
 
+def run_table_set(videos: int, cards: int) -> dict[str, Any]:
+    """The table set's splits (``bench.vision_table``), with a Pi estimate of the p95."""
+    from bench.vision_table import run_table_videos
+
+    out: dict[str, Any] = {}
+    for split in ("table-held", "table-tune"):
+        r = run_table_videos(split, videos, _decoders(), cards=cards)
+        p95 = r["shipped"]["p95_ms"] or 0.0
+        r["pi_p95_ms"] = {pi: round(p95 * ratio, 1) for pi, ratio in PI_RATIO.items()}
+        out[split] = r
+    return out
+
+
 def run_resolutions(per_size: int) -> dict[str, Any]:
     """ms a frame of the shipped decoder at each resolution: whole frame, and zones only."""
     import cv2
 
-    from vision.hardset import hard_frame
+    from bench.vision_hardset import hard_frame
     from vision.zonecrop import ZoneDecoder, area_share, zone_boxes
 
     payloads = bench_payloads()
@@ -330,6 +350,8 @@ def main(as_json: bool) -> int:
             report["videos"][split] = run_videos(split, videos, _decoders(),
                                                  cards=21 if k >= 0.25 else 4)
             progress(f"{split}: {videos} Nasty 7 videos")
+        report["table"] = run_table_set(max(1, int(TABLE_VIDEOS * k)), 21 if k >= 0.25 else 2)
+        progress("the table set")
         report["resolutions"] = run_resolutions(per_size)
         progress("resolutions")
     finally:
@@ -380,6 +402,7 @@ def print_report(report: dict[str, Any]) -> None:
                 f"({r['events_exact']}/{r['cards']} cards with exactly one TagSeen), "
                 f"false events {r['false_events']}, at = first read frame {r['at_first_read']}, "
                 f"TagSeen.at after landing median {d['median']} ms, p95 {d['p95']} ms")
+    print_table(report.get("table", {}))
     out("\nCPU ms a frame (shipped decoder, one core, Y plane): whole frame | zones only "
         "(a pile and four seats) | Pi 4 / Pi 5 estimate of the zones median "
         f"(ratios {PI_RATIO})")
@@ -406,6 +429,26 @@ def print_report(report: dict[str, Any]) -> None:
         f"{c['ms_per_camera_frame']} ms per camera frame on average "
         f"({c['ms_per_kept_frame']['median']} ms per kept frame); "
         f"peak memory {c['peak_rss_mb']} MB")
+
+
+def print_table(table: dict[str, Any]) -> None:
+    """The table set's lines of the report (``run_table_set``)."""
+    out = print
+    for split, r in table.items():
+        tag = "HELD-APART" if split == "table-held" else "tuning"
+        out(f"\n{tag} table set ({split}): hands resting, cards beside the pile, every frame "
+            "through the pipeline and The Nasty 7's engine")
+        for name in ("shipped", "zxing"):
+            c = r[name]
+            out(f"  {name:8} exactly one TagSeen {c['exactly_one']}/{c['eligible']} cards fully "
+                f"visible in 2+ frames ({c['exactly_one_share']:.2%}), false events "
+                f"{c['false_events']}, refusals of unmoved cards {c['refusals_of_unmoved']}, "
+                f"silent drops {c['silent_drops']}, put to the host {c['put_to_host']}, "
+                f"false hesitation penalties {c['false_hesitation_penalties']}; "
+                f"CPU ms a frame median {c['median_ms']} p95 {c['p95_ms']} ({c['frames']} frames)")
+        pi = ", ".join(f"{k} {v} ms" for k, v in r["pi_p95_ms"].items())
+        out(f"  shipped / zxing-cpp alone: p95 {r['p95_ratio']}x, median {r['median_ratio']}x; "
+            f"shipped p95 estimated on {pi} (frame budget 33 ms at 30 fps)")
 
 
 def _load(v: Iterable[float]) -> str:

@@ -1,6 +1,6 @@
 """What the vision benchmark's parts share: its scale, its payloads, its table layout, and
-how it sums up timings. ``vision.bench`` (the run in this process) and
-``vision.benchlive`` (the runs in child processes) both import it."""
+how it sums up timings. ``bench.vision`` (the run in this process) and
+``bench.vision_live`` (the runs in child processes) both import it."""
 
 from __future__ import annotations
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.benchkit import bench_payloads
-from vision.hardset import (
+from bench.vision_hardset import (
     SPLITS,
     HardTable,
     curved,
@@ -14,6 +13,7 @@ from vision.hardset import (
     hard_frame_hazards,
     pile_script,
 )
+from bench.vision_kit import bench_payloads
 from vision.synthetic import card_image
 
 PAYLOADS = bench_payloads()

@@ -1,6 +1,6 @@
 """The vision benchmark's runs in a child process of their own (``run_child``), so that
 peak memory is the whole process's: the 2304x1296 zones pipeline with the dispute-clip
-buffer, the realtime demo feed, the clip buffer alone. ``vision.bench`` runs them."""
+buffer, the realtime demo feed, the clip buffer alone. ``bench.vision`` runs them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any
 
-from vision.benchkit import TABLE_ZONES, bench_payloads, stats
+from bench.vision_kit import TABLE_ZONES, bench_payloads, stats
 from vision.decoding import default_decoder
 from vision.frames import Frame
 
@@ -22,7 +22,7 @@ def zones_frames(folder: str, count: int = 6, width: int = 2304, height: int = 1
     """Write ``count`` hard frames as gray PNGs (the Y plane) for ``zones_child``."""
     import cv2
 
-    from vision.hardset import hard_frame
+    from bench.vision_hardset import hard_frame
 
     payloads = bench_payloads()
     for i in range(count):
@@ -199,7 +199,7 @@ def clips_child(seconds: float = 14.0, fps: float = 30.0) -> dict[str, Any]:
 
 
 def run_child(call: str) -> dict[str, Any]:
-    code = f"import json; from vision import benchlive; print(json.dumps(benchlive.{call}))"
+    code = f"import json; from bench import vision_live; print(json.dumps(vision_live.{call}))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=300, check=False)
     if done.returncode != 0:
