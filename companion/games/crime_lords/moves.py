@@ -16,10 +16,12 @@ from companion.games.cards import catalog
 from companion.games.crime_lords.attack import KINDS, breakdown, likes
 from companion.games.crime_lords.entries import (
     KIND_WORDS,
+    NEW_WORDS,
     ability_moves,
     card_choices,
-    new_cards,
+    next_new,
     one_card,
+    ready_cards,
     setup_moves,
     stats_moves,
     stats_param,
@@ -314,13 +316,17 @@ def _draws(state: State, seat: int) -> list[Move]:
     free = [c.id for c in catalog("crime_lords").cards
             if c.kind != "mob" and not in_play(state, c.id)]
     label = f"Draw a card ({owed} to draw)" if owed else "Draw a card"
-    out = [Move("draw", label, fixed, (one_card("card", "Which card?", state, free),),
-                group="draw")]
-    for kind, word in KIND_WORDS.items():
-        new = new_cards(state, free, kind)
+    known = ready_cards(state, free, ("crook", "racket", "special"))
+    out = []
+    if known:
+        out.append(Move("draw", label, fixed, (one_card("card", "Which card?", state, known),),
+                        group="draw"))
+    for kind, word in NEW_WORDS.items():
+        new = next_new(state, free, kind)
         if new:
-            out.append(Move("draw", f"Draw a new {word} and enter its stats", fixed, (
-                one_card("card", f"Which {word}?", state, new), stats_param(kind)), group="draw"))
+            stats = (stats_param(kind),) if kind in KIND_WORDS else ()
+            out.append(Move("draw", f"Draw a new {word}", {**fixed, "card": new}, stats,
+                            group="draw"))
     if not state.deck_empty:
         out.append(Move("deck_empty", "The deck is used up", fixed))
     return out
