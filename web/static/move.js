@@ -60,8 +60,27 @@ const tcCard = (() => {
       st = { source: card.dataset.moves, moves, group: null, move: null, values: {},
              i: 0, pick: null, error: "", busy: false, rid: "" };
       states.set(card, st);
+      openOnly(st);
     }
     return st;
+  }
+
+  function openOnly(st) {
+    // one thing allowed, with something to ask (Illegal's reveal, card by card): its
+    // first question is the card's first screen, so one choice is one tap
+    const open = st.moves.filter((m) => m.allowed);
+    if (open.length !== 1 || !open[0].params.length) return;
+    st.move = open[0];
+    fill(st);
+    if (st.i >= st.move.params.length) reset(st);  // nothing to ask: a button to tap
+  }
+
+  function fill(st) {
+    const params = st.move.params;
+    while (st.i < params.length && autoChoice(params[st.i]) !== undefined) {
+      st.values[params[st.i].name] = autoChoice(params[st.i]);
+      st.i += 1;
+    }
   }
 
   function draw(card) {
@@ -69,7 +88,8 @@ const tcCard = (() => {
     const body = card.querySelector(".ym-body");
     body.replaceChildren();
     if (st.error) body.append(h("p", { class: "ym-refused", role: "alert", text: st.error }));
-    if (st.move) body.append(...paramStep(card, st));
+    if (st.move && st.i >= st.move.params.length) body.append(h("p", { class: "ym-crumbs", text: `${crumbs(st)}: sending…` }));
+    else if (st.move) body.append(...paramStep(card, st));
     else if (st.group !== null) body.append(...groupStep(card, st));
     else body.append(...topStep(card, st));
     card.dataset.built = "1";
@@ -169,13 +189,9 @@ const tcCard = (() => {
   }
 
   function advance(card, st) {
-    const params = st.move.params;
-    while (st.i < params.length && autoChoice(params[st.i]) !== undefined) {
-      st.values[params[st.i].name] = autoChoice(params[st.i]);
-      st.i += 1;
-    }
+    fill(st);
     st.pick = null;
-    if (st.i >= params.length) send(card, st);
+    if (st.i >= st.move.params.length) send(card, st);
     else draw(card);
   }
 
@@ -286,10 +302,12 @@ const tcCard = (() => {
     const check = () => {
       const picked = chosen();
       const sum = picked.reduce((a, x) => a + x[amount], 0);
-      const bad = rows.find((r) => r.field.value !== "" && Number(r.field.value) !== 0 && !inSteps(Number(r.field.value), p));
-      let text = `Together ${sum.toLocaleString("en-US")} of at most ${p.maximum.toLocaleString("en-US")}.`;
-      if (bad) text = `${bad.c.label}: from ${p.minimum.toLocaleString("en-US")} to ${p.maximum.toLocaleString("en-US")}, in steps of ${p.step}.`;
-      else if (sum > p.maximum) text = `Together ${sum.toLocaleString("en-US")}: that is more than the ${p.maximum.toLocaleString("en-US")} you have.`;
+      const n = (x) => x.toLocaleString("en-US");
+      const bad = rows.find((r) => r.field.value !== "" && Number(r.field.value) !== 0
+                            && Number(r.field.value) <= p.maximum && !inSteps(Number(r.field.value), p));
+      let text = `Together ${n(sum)} of ${n(p.maximum)} available.`;
+      if (sum > p.maximum) text = `Together ${n(sum)}: more than the ${n(p.maximum)} available.`;
+      else if (bad) text = `${bad.c.label}: at least ${n(p.minimum)}, in steps of ${n(p.step)}.`;
       else if (picked.length < (p.fewest ?? 1)) text = `Enter an amount next to ${p.fewest > 1 ? `at least ${p.fewest}` : "at least one"}.`;
       total.textContent = text;
       ok.querySelector("button").disabled = !!bad || sum > p.maximum || picked.length < (p.fewest ?? 1);
