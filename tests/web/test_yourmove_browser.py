@@ -9,8 +9,6 @@ with no card in front of the camera): nothing waits for a time, only for the pag
 
 from __future__ import annotations
 
-import json
-import statistics
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,13 +16,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import BROWSER, ROOT, join_links, shot, too_wide
+from tests.browser import BROWSER, join_links, shot, too_wide
 from tests.camera_rig import Rig, camera_rig
+from tests.web import taps
 
 pytestmark = BROWSER
 expect.set_options(timeout=15_000)  # a loaded machine may be slow; nothing waits for a time
-
-TAPS = ROOT / "artifacts" / "taps-per-turn.json"
 
 
 class Cards:
@@ -46,15 +43,11 @@ class Cards:
         if not sends:
             button.click()
             return
-        before = self.card(page).get_attribute("data-moves")
         with page.expect_response(lambda r: r.request.method == "POST") as answer:
             button.click()
         body = answer.value.json()
         assert body["accepted"], (name, body)
-        # the card follows the table before this phone taps again
-        page.wait_for_function(
-            "old => { const c = document.querySelector('#live .yourmove, #host-live .yourmove');"
-            " return !c || c.dataset.moves !== old; }", arg=before)
+        seen(page, "#host-live" if page is self.host else "#live", body["seq"])
 
     def fill(self, page: Any, label: str, value: str) -> None:
         self.count += 1
@@ -71,16 +64,13 @@ class Cards:
             shot(page, f"yourmove-{self.game}-{name}-{i + 1}")
 
     def median(self) -> float:
-        plain = [taps for _, taps, is_plain in self.turns if is_plain]
-        median = statistics.median(plain)
-        print(f"\n{self.game}: taps per plain turn {plain}, median {median}")
-        found = json.loads(TAPS.read_text()) if TAPS.exists() else {}
-        found[self.game] = {"median": median, "plain_turns": len(plain),
-                            "turns": [{"what": w, "taps": t, "plain": p}
-                                      for w, t, p in self.turns]}
-        TAPS.parent.mkdir(parents=True, exist_ok=True)
-        TAPS.write_text(json.dumps(found, indent=1, ensure_ascii=False) + "\n")
-        return median
+        return taps.record(self.game, self.turns)
+
+
+def seen(page: Any, box: str, seq: int) -> None:
+    """The page's live box has drawn the snapshot ``seq`` (the answer to its post)."""
+    page.wait_for_function("([box, seq]) => Number(document.querySelector(box).dataset.seen) >= seq",
+                           arg=[box, seq])
 
 
 def joined(rig: Rig, phone: Any, state_dir: Path, names: list[str]) -> tuple[list[Any], Any]:

@@ -174,6 +174,7 @@ function live(container) {
         document.querySelectorAll('button[data-command="undo"]').forEach((b) => { b.disabled = !data.can_undo; });
         document.querySelectorAll(".undo-off").forEach((p) => { p.hidden = data.can_undo; });
       }
+      if (data.seq !== undefined && data.seq !== null) container.dataset.seen = String(data.seq);
       container.dispatchEvent(new CustomEvent("snapshot", { detail: data }));
       document.dispatchEvent(new CustomEvent("tc:snapshot", { detail: data }));
       status("Live", true);

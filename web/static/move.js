@@ -47,6 +47,13 @@ const tcCard = (() => {
       label: key.startsWith("#") ? groups.get(key)[0].label : words(key) }));
   }
 
+  function alone(m) {
+    // a move shown without its group's heading says what it does ("Eliminate: Agent Green")
+    const group = words(m.group || "");
+    return !group || m.label.toLowerCase().includes(group.toLowerCase().slice(0, 5))
+      ? m.label : `${group}: ${m.label}`;
+  }
+
   function uniqueWhys(moves) {
     return [...new Set(moves.filter((m) => !m.allowed && m.why).map((m) => m.why))];
   }
@@ -115,7 +122,9 @@ const tcCard = (() => {
       const open = e.moves.filter((m) => m.allowed);
       if (!open.length) { off.push(e); continue; }
       if (e.moves.length === 1) {
-        out.push(h("div", { class: "ym-row" }, moveButton(card, st, e.moves[0], "ym-big")));
+        const button = moveButton(card, st, e.moves[0], "ym-big");
+        button.textContent = alone(e.moves[0]);
+        out.push(h("div", { class: "ym-row" }, button));
       } else if (!inlined) {
         inlined = true;
         out.push(groupBlock(card, st, e, true));
@@ -275,11 +284,17 @@ const tcCard = (() => {
                values.map((x) => h("button", { type: "button", class: "ym-choice", text: String(x),
                                                on: () => take(card, st, x) })));
     }
+    // a wide range: a few small values as chips, any other typed in
+    const quick = [0, 1, 2, 4, 6, 10].map((k) => Math.round((p.minimum + k * p.step) * 1e6) / 1e6)
+      .filter((x) => x <= p.maximum);
+    const chips = h("div", { class: "ym-chips", role: "group", "aria-labelledby": `${card.id}-step` },
+                    quick.map((x) => h("button", { type: "button", class: "ym-choice", text: String(x),
+                                                   on: () => take(card, st, x) })));
     const field = numberField(`${card.id}-number`, p, p.label, "");
     const hint = h("p", { class: "muted small", text: `From ${p.minimum} to ${p.maximum}${p.step > 1 ? `, in steps of ${p.step}` : ""}.` });
     const ok = okButton(go, false, () => take(card, st, Number(field.value)));
     field.addEventListener("input", () => { ok.querySelector("button").disabled = !inSteps(Number(field.value), p) || field.value === ""; });
-    return h("div", {}, field, hint, ok);
+    return h("div", {}, chips, field, hint, ok);
   }
 
   function pickText(card, st, p, go) {
