@@ -33,6 +33,7 @@ from hardware import attach
 from tests.browser import BROWSER, join_links, shot, too_wide
 from tests.camera_rig import Clock, camera_rig
 from tests.hardware import conftest as gpio
+from tests.web import taps
 from vision.synthetic import CardPlay
 from web.clips import CLIPS
 
@@ -136,11 +137,12 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     ann.get_by_role("button", name="Join as Ann").click()
     ann.wait_for_url(re.compile(r"/seat/0$"))
     ann.wait_for_selector("#conn.live")
-    expect(ann.locator("#accuse-why")).to_have_text(
+    expect(ann.locator("#live .yourmove")).to_contain_text(
         "No card is on the pile: there is nothing to accuse anyone of yet.")
     host.goto(url + "/host")
     host.wait_for_selector("#conn.live")
     controls = host.locator("#host-live")
+    card = controls.locator(".yourmove")  # the host's "your move" card
 
     # Round 1: the third card's tag says Racketeer, but it is a Mobile phone.
     run_until(rig, 3.5)
@@ -148,30 +150,36 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     expect(controls).to_contain_text("Racketeer, booked to Cy")
     shot(host, "nasty7-host-last-card")
     assert too_wide(host) == []
-    controls.get_by_label("Misread? The card was really").select_option(label="Mobile phone")
-    controls.get_by_role("button", name="Correct the last card").click()
+    card.get_by_role("button", name="Correct…").click()
+    card.get_by_role("button", name="The last card was really").click()
+    card.get_by_role("button", name="Mobile phone", exact=True).click()
     expect(controls).to_contain_text("Mobile phone, booked to Cy")
     assert table.session is not None and table.session.state.figures == 3
 
     # Ann's twin makes Ben skip; Ben plays anyway and the camera books it to Cy.
     run_until(rig, 5.5)
     assert view(rig)["last_player"] == 2 and view(rig)["pile"] == 5
-    controls.get_by_role("button", name="Ben", exact=True).click()
+    card.get_by_role("button", name="Correct…").click()
+    card.get_by_role("button", name="The last card was played by").click()
+    card.get_by_role("button", name="Ben", exact=True).click()
     expect(controls).to_contain_text("Ben played instead of skipping")
     assert [r["cards"] for r in view(rig)["seats"]] == [3, 8, 4]
     shot(host, "nasty7-host-reassigned")
 
     # Round 2: Ann accuses Cy of a wrong count from her phone; the host upholds it.
     run_until(rig, 8.5)
-    expect(ann.get_by_role("button", name="Wrong count")).to_be_visible()
+    mine = ann.locator("#live .yourmove")
+    expect(mine.get_by_role("button", name="Accuse Cy of a mistake")).to_be_visible()
     shot(ann, "nasty7-seat-accuse")
     assert too_wide(ann) == []
-    ann.get_by_role("button", name="Wrong count").click()
+    mine.get_by_role("button", name="Accuse Cy of a mistake").click()
+    mine.get_by_role("button", name="Wrong count").click()
+    phone_taps = 2  # the only taps on a phone all game: the rest is the camera's
     expect(controls).to_contain_text("Ann accuses Cy of a wrong count")
     expect(controls).to_contain_text("Recount: the count was 2")
-    expect(ann.locator("#accuse-why")).to_have_text("You have accused: wait for the host's ruling.")
+    expect(mine).to_contain_text("You have accused: wait for the host's ruling.")
     shot(host, "nasty7-host-ruling")
-    controls.get_by_role("button", name="Upheld: Cy takes the pile").click()
+    card.get_by_role("button", name="Upheld: Cy takes the pile").click()
     expect(controls).to_contain_text("The accusation against Cy was upheld")
     assert [r["cards"] for r in view(rig)["seats"]] == [3, 7, 5]
 
@@ -179,7 +187,7 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     run_until(rig, 11.5)
     press(mock_factory, 6)
     expect(controls).to_contain_text("Ben accuses Ann")
-    controls.get_by_role("button", name="Not upheld: the accusers take it").click()
+    card.get_by_role("button", name="Not upheld: the accusers take the pile").click()
     expect(controls).to_contain_text("The accusation against Ann was not upheld")
     assert [r["cards"] for r in view(rig)["seats"]] == [2, 9, 4]
 
@@ -210,15 +218,17 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     host.goto(url + "/host")
     host.wait_for_selector("#conn.live")
     controls = host.locator("#host-live")
+    card = controls.locator(".yourmove")
 
     # Round 5: the camera misses Ben's card; the host adds it (it landed about 1 s ago).
     run_until(rig, 19.6)
     assert view(rig)["last_player"] == 0 and view(rig)["turn"] == 1
-    controls.get_by_text("The camera missed a card of Ben").click()
-    controls.get_by_label("The card was", exact=True).select_option(label="Racketeer")
-    controls.get_by_label("It landed").select_option(label="about 1\u00a0s ago")
+    card.get_by_role("button", name="Correct…").click()
+    card.get_by_role("button", name="The camera missed a card of Ben").click()
+    card.get_by_role("button", name="Racketeer", exact=True).click()
+    expect(card).to_contain_text("How many seconds ago did it land?")
     shot(host, "nasty7-host-missed-card")
-    controls.get_by_role("button", name="Add the missed card").click()
+    card.get_by_role("button", name="1", exact=True).click()
     expect(controls).to_contain_text("Racketeer, booked to Ben")
     assert view(rig)["turn"] == 2 and view(rig)["deadline"] == 22.600001  # Cy's clock: now
 
@@ -228,6 +238,14 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     assert outcome is not None and outcome["winner"] == 0
     expect(ann.locator("#live")).to_contain_text("Ann wins!")
     shot(ann, "nasty7-seat-over")
+
+    # Taps per turn on the phones: a turn is a card on the pile; Ann's accusation came
+    # in Cy's turn (round 2); every other turn took no tap at all.
+    assert table.session is not None
+    cards = [b for b in table.session.batches if b.action.get("do") in ("play", "missed_card")]
+    turns = [(f"card {i + 1}", 0, True) for i in range(len(cards))]
+    turns.append(("Ann accuses Cy of a wrong count", phone_taps, False))
+    assert len(cards) >= 15 and taps.record("nasty7", turns) == 0
 
     # The record the host downloads replays to the same state.
     host.reload()
