@@ -136,6 +136,30 @@ def _next_open(deck: Deck, after: int) -> int | None:
     return later[0] if later else None
 
 
+#: the generic action endpoints the "your move" card posts to (web/api.py)
+_ACTION_ENDPOINTS = ("api.seat_action", "api.host_command")
+
+
+@bp.after_app_request
+def _keep_typed_stats(response: Response) -> Response:
+    """Stats typed into the "your move" card (a new card's) and accepted by the game are
+    kept in the deck for that physical card, as ``/cards/act`` keeps them."""
+    if (request.method != "POST" or request.endpoint not in _ACTION_ENDPOINTS
+            or response.status_code != 200):
+        return response
+    body = request.get_json(silent=True, cache=True)
+    action = body.get("action") if isinstance(body, dict) else None
+    st = state_of(current_app)
+    if (not isinstance(action, dict) or action.get("do") not in stats_actions()
+            or st is None or st.table.hub.latest().game != _game()):
+        return response
+    try:
+        keep_stats(action, _deck(st))
+    except (DeckError, OSError):
+        pass  # the game took the card; the deck page shows what is not kept
+    return response
+
+
 def _rows(deck: Deck) -> list[dict[str, Any]]:
     fields = stats_fields(_game())
     rows = []

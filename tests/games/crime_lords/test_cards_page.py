@@ -40,9 +40,10 @@ def test_stats_sent_with_a_phones_action_are_kept_in_the_deck(
     assert act(table, {"do": "draw", "seat": 0, "card": "crook_20"}).accepted
     phone = join(app, as_host(app, state_dir), 0)
     page = phone.get("/seat/0").get_data(as_text=True)
-    assert "You drew Crook 20: enter its stats once" in page and 'id="pend-power"' in page
-    answer = phone.post("/cards/act/seat/0", json={"action": {
-        "do": "stats", "card": "crook_20", "stats": SLIM}},
+    assert "Enter the stats of the new Crook" in page and "crook_20" not in page.split(
+        "data-moves")[0]
+    answer = phone.post("/api/seat/0/action", json={"action": {
+        "do": "stats", "seat": 0, "card": "crook_20", "stats": SLIM}},
         headers={"X-CSRF-Token": csrf_of(phone)})
     assert answer.get_json()["accepted"], answer.get_json()
     assert stored_stats(Deck.load("home", state_dir), "crook_20") == SLIM
@@ -93,9 +94,14 @@ def test_the_host_buys_a_known_card_without_typing_its_stats(
     deck.set_card_stats(9, {"name": "Mom", "power": 6, "resistance": 4})
     start_game(table, ["Ann", "Ben"], game="crime_lords")
     host = as_host(app, state_dir)
-    assert "Crook 01 (stats stored)" in host.get("/host").get_data(as_text=True)
-    answer = host.post("/cards/act/host", json={"action": {
-        "do": "buy", "seat": 0, "card": "crook_01", "price": 4, "stats": {"name": ""}}},
+    deadline = time.monotonic() + 120  # the deck is loaded by a listener on the loop
+    while time.monotonic() < deadline and "&#34;Mom&#34;" not in host.get("/host").get_data(
+            as_text=True) and '"Mom"' not in host.get("/host").get_data(as_text=True):
+        time.sleep(0.05)
+    page = host.get("/host").get_data(as_text=True)
+    assert "Ann won a card" in page and ("&#34;Mom&#34;" in page or '"Mom"' in page)
+    answer = host.post("/api/host/action", json={"action": {
+        "do": "buy", "seat": 0, "card": "crook_01", "price": 4}},
         headers={"X-CSRF-Token": csrf_of(host)})
     assert answer.get_json()["accepted"], answer.get_json()
     assert table.hub.latest().public["mobs"][0]["crooks"][0]["name"] == "Mom"
