@@ -362,7 +362,9 @@ def _install(setup: BlueprintSetupState) -> None:
     web_state = state_of(app)
     if web_state is not None:
         web_state.table.subscribe(StatsFiller(web_state.table, web_state))
-        web_state.table.subscribe(DeckLoader(web_state.table, web_state))
+        loader = DeckLoader(web_state.table, web_state)
+        web_state.table.subscribe(loader)
+        loader(web_state.table.hub.latest(), [])  # a game already on: its deck now
 
 
 bp.record_once(_install)

@@ -139,7 +139,7 @@ def ability_moves(state: State, seat: int) -> list[Move]:
         bound = _spec(Modify, "value")
         out.append(Move("modify", "A card's ability changes the success number", fixed, (
             Param("value", "By how much (+ or -)?", "number", minimum=bound.minimum or 0,
-                  maximum=bound.maximum or 0), why), group="ability"))
+                  maximum=bound.maximum or 0), why), group="a card's ability"))
     on_turn = state.war.turn if state.war is not None else state.turn
     if state.pending is not None or seat != on_turn and (a is None or seat not in (
             a.seat, a.defender)):
@@ -148,25 +148,25 @@ def ability_moves(state: State, seat: int) -> list[Move]:
     mob = state.mobs[seat]
     out.append(Move("adjust", "A card's ability changes your money", {**fixed, "what": "money"},
                     (Param("delta", "By how much (+ or -)?", "number", minimum=-mob.money,
-                           maximum=top), why), group="ability"))
+                           maximum=top), why), group="a card's ability"))
     crooks = [c.card for c in mob.crooks]
     if crooks:
         out.append(Move("adjust", "A card's ability adds or removes Unhappy markers",
                         {**fixed, "what": "unhappy"}, (
                             one_card("card", "Which Crook?", state, crooks),
                             Param("delta", "How many markers (+ or -)?", "number",
-                                  minimum=-LEAVE_AT, maximum=LEAVE_AT), why), group="ability"))
+                                  minimum=-LEAVE_AT, maximum=LEAVE_AT), why), group="a card's ability"))
         out.append(Move("adjust", "A card's ability gives Power markers",
                         {**fixed, "what": "power"}, (
                             one_card("card", "Which Crook?", state, crooks),
                             Param("delta", "How many markers?", "number", minimum=1,
-                                  maximum=MAX_POWER), why), group="ability"))
+                                  maximum=MAX_POWER), why), group="a card's ability"))
     tokens = [c.card for c in mob.crooks if c.token]
     if tokens:
         out.append(Move("adjust", "A card's ability spends an Action Token",
                         {**fixed, "what": "token", "delta": 1}, (
                             one_card("card", "Whose token?", state, tokens), why),
-                        group="ability"))
+                        group="a card's ability"))
     return out
 
 
@@ -180,19 +180,20 @@ def setup_moves(state: State) -> list[Move]:
     Crook" (with its stats), the camera reading which one it is."""
     ids = [c.id for c in catalog("crime_lords").cards if not in_play(state, c.id)]
     out: list[Move] = []
-    for seat, mob in enumerate(state.mobs):
+    for seat, mob in enumerate(state.mobs):  # the Mobs first: one group on the card
         if mob.mob_card is None:
             out += _mob_moves(state, seat, ids)
+    for seat in range(len(state.mobs)):
         out += _sale_moves(state, seat, ids)
     center = ready_cards(state, ids, ("crook", "racket"))
     if center:
         out.append(Move("uncontrolled", "Turn up a card in the center", {},
-                        (one_card("card", "Which card?", state, center),), group="uncontrolled"))
+                        (one_card("card", "Which card?", state, center),), group="the center"))
     for kind, word in KIND_WORDS.items():
         new = next_new(state, ids, kind)
         if new:
             out.append(Move("uncontrolled", f"Turn up a new {word} in the center",
-                            {"card": new}, (stats_param(kind),), group="uncontrolled"))
+                            {"card": new}, (stats_param(kind),), group="the center"))
     problem = start_problem(state)
     first = Param("first", "Who plays first?",
                   choices=tuple(Choice(x, n) for x, n in enumerate(state.seats)))
@@ -207,11 +208,11 @@ def _mob_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
     known = ready_cards(state, ids, ("mob",))
     if known:
         out.append(Move("take_mob", f"{name}'s Mob", {"seat": seat},
-                        (one_card("card", "Which Mob?", state, known),), group="take_mob"))
+                        (one_card("card", "Which Mob?", state, known),), group="Mobs"))
     new = next_new(state, ids, "mob")
     if new:
         out.append(Move("take_mob", f"{name}'s Mob: a Mob card not entered yet",
-                        {"seat": seat, "card": new}, (stats_param("mob"),), group="take_mob"))
+                        {"seat": seat, "card": new}, (stats_param("mob"),), group="Mobs"))
     return out
 
 
@@ -224,13 +225,13 @@ def _sale_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
     out = []
     if sold:
         out.append(Move("buy", f"{name} won a card", {"seat": seat}, (
-            one_card("card", "Which card?", state, sold), price), group="buy"))
+            one_card("card", "Which card?", state, sold), price), group="the auction"))
     for kind, word in NEW_WORDS.items():
         new = next_new(state, [c for c in ids if _for_sale(state, c, kind, new=True)], kind)
         if new:
             stats = (stats_param(kind),) if kind in KIND_WORDS else ()
             out.append(Move("buy", f"{name} won a new {word}", {"seat": seat, "card": new},
-                            (price, *stats), group="buy"))
+                            (price, *stats), group="the auction"))
     return out
 
 

@@ -40,6 +40,9 @@ from companion.games.crime_lords.turn import draws_owed
 from companion.games.moves import Choice, Move, Param, Waiting
 
 VERBS = {"recruit": "recruits", "takeover": "takes over", "hit": "hits"}
+#: how the phone's card heads each kind of attack (a group of moves)
+ATTACK_GROUPS = {"recruit": "recruit a Crook", "takeover": "take over a Racket",
+                 "hit": "hit a Crook"}
 
 
 # --- what the table waits for ---------------------------------------------------------
@@ -102,8 +105,9 @@ def _attack_waiting(state: State, a: Attack) -> Waiting:
                        + " and ".join(names[x] for x in seats)
                        + (" still put a hand down." if len(seats) > 1
                           else " still puts a hand down."),
-                       asks={x: "Put your showdown hand on the table: an amount and a side "
-                             "(0 is fine)." for x in seats})
+                       asks={x: "Put your showdown hand on the table: an amount"
+                             + ("" if x in (a.seat, a.defender) else " and a side")
+                             + " (0 is fine)." for x in seats})
     return Waiting((a.seat,), "roll", f"{names[a.seat]} adds aid if any, then rolls the dice "
                    f"against {target}.")
 
@@ -246,9 +250,9 @@ def _rolls(state: State, seat: int, a: Attack) -> list[Move]:
         if unders:
             params.append(one_card("under", "If he joins, under whom?", state, unders))
     label = f"Enter the dice (needs {needed} or less)"
-    out = [Move("roll", label, fixed, tuple(params), group="roll")]
+    out = [Move("roll", label, fixed, tuple(params), group="enter the dice")]
     if len(params) > 1:
-        out.append(Move("roll", label, fixed, (dice,), group="roll"))
+        out.append(Move("roll", label, fixed, (dice,), group="enter the dice"))
     if needed < 2:
         out.insert(0, Move("roll", "Fire the warning shot (no dice)", fixed))
     return out
@@ -369,12 +373,12 @@ def _attacks(state: State, seat: int) -> list[Move]:
                  f"(needs {needed})")
         fixed: dict[str, Any] = {"seat": seat, "kind": kind, "attacker": attacker,
                                  "target": target}
-        out.append(Move("attack", label, fixed, group=f"attack:{kind}"))
+        out.append(Move("attack", label, fixed, group=ATTACK_GROUPS[kind]))
         top = min(money, state.options.hit_money_limit)
         if kind == "hit" and state.owner(target) != seat and top > 0:
             out.append(Move("attack", f"{label}, with money", fixed, (Param(
                 "money", "Money on the Hit (paid now)", "number", minimum=0, maximum=top),),
-                group=f"attack:{kind}"))
+                group=ATTACK_GROUPS[kind]))
     return out
 
 
