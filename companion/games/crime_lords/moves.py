@@ -134,7 +134,7 @@ def moves(state: State, seat: int | None) -> list[Move]:
         out += _war_moves(state, seat)
     else:
         out += _turn_moves(state, seat)
-    return out + ability_moves(state, seat) + _free_moves(state, seat)
+    return out + _free_moves(state, seat) + ability_moves(state, seat)
 
 
 def _boss_and_places(state: State, seat: int) -> list[Move]:

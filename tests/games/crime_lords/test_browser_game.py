@@ -190,7 +190,8 @@ def test_a_registered_deck_to_a_victory_without_typing(rig: Rig, phone: Any,
     outcome = rig.table.hub.latest().outcome
     assert outcome is not None and outcome["winner"] == [0]
     for i, page in enumerate(phones):
-        expect(page.locator("#live")).to_contain_text("Ann controls the city")
+        expect(page.locator("#live .outcome")).to_contain_text("Winner: Ann")
+        expect(page.locator("#live .status").first).to_have_text("Ann controls the city.")
         assert page.evaluate("window.__keys") == 0, "a key was pressed on a phone"
         assert too_wide(page) == [], too_wide(page)
         shot(page, f"crime-lords-phone-over-{i + 1}")
