@@ -15,6 +15,7 @@ from companion import games
 from companion.table import Table
 from tests.web.conftest import act, as_host, join, start_game
 
+
 def card_moves(page: str) -> list[dict[str, Any]]:
     """The moves the page's "your move" card offers (its data-moves)."""
     found = re.search(r"class=\"yourmove[^\"]*\"[^>]*data-moves='([^']*)'", page)

@@ -155,7 +155,8 @@ const tcCard = (() => {
 
   function offBlock(off) {
     // moves that exist but are not allowed now: greyed, with the reasons said once each
-    const buttons = off.map((e) => h("button", { type: "button", class: "ym-choice", disabled: true, text: e.label }));
+    const buttons = off.map((e) => h("button", { type: "button", class: "ym-choice", disabled: true,
+                                                 text: e.moves.length === 1 ? alone(e.moves[0]) : e.label }));
     const whys = uniqueWhys(off.flatMap((e) => e.moves)).slice(0, 3);
     return h("div", { class: "ym-off" }, h("div", { class: "ym-chips" }, buttons),
              whys.map((w) => h("p", { class: "ym-whynot", text: w })));

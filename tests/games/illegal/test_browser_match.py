@@ -16,10 +16,10 @@ must equal the replay of the record the host downloads.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
