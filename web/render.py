@@ -54,28 +54,13 @@ def fragment(kind: str, payload: Payload, *, seat: int | None = None) -> str:
            "moves": own.get("moves") or [], "waiting": payload.get("waiting") or {},
            "log": payload.get("log") or [], "scores": payload.get("scores"),
            "names": payload.get("players") or []}
-    card = your_move(kind, payload, ctx) if payload.get("game") else ""
     for name in names:
         try:
-            return card + render_template(name, **ctx)
+            return render_template(name, **ctx)
         except TemplateNotFound as exc:
             if exc.name != name:
                 raise
     raise TemplateNotFound(names[-1])
-
-
-def your_move(kind: str, payload: Payload, ctx: Mapping[str, Any]) -> str:
-    """The "your move" card (``templates/_yourmove.html``) on top of a seat's or the
-    host's fragment: what the table waits for and the moves as buttons and pickers
-    (``static/move.js``). Empty for the shared table and once the game is over with
-    nothing left to do."""
-    if kind not in ("seat", "host"):
-        return ""
-    moves = ctx["moves"]
-    if payload.get("outcome") and not any(m.get("allowed") for m in moves):
-        return ""
-    return render_template("_yourmove.html", card_kind=kind, card_id=f"yourmove-{kind}",
-                           **ctx)
 
 
 class RenderCache:

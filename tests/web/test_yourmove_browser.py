@@ -47,7 +47,8 @@ class Cards:
             button.click()
         body = answer.value.json()
         assert body["accepted"], (name, body)
-        seen(page, "#host-live" if page is self.host else "#live", body["seq"])
+        # the page has drawn the snapshot that shows it (or a later one)
+        seen(page, "#host-live" if page is self.host else "#live", self.rig.table.hub.latest().seq)
 
     def fill(self, page: Any, label: str, value: str) -> None:
         self.count += 1

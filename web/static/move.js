@@ -155,7 +155,8 @@ const tcCard = (() => {
 
   function offBlock(off) {
     // moves that exist but are not allowed now: greyed, with the reasons said once each
-    const buttons = off.map((e) => h("button", { type: "button", class: "ym-choice", disabled: true, text: e.label }));
+    const buttons = off.map((e) => h("button", { type: "button", class: "ym-choice", disabled: true,
+                                                 text: e.moves.length === 1 ? alone(e.moves[0]) : e.label }));
     const whys = uniqueWhys(off.flatMap((e) => e.moves)).slice(0, 3);
     return h("div", { class: "ym-off" }, h("div", { class: "ym-chips" }, buttons),
              whys.map((w) => h("p", { class: "ym-whynot", text: w })));
@@ -409,11 +410,26 @@ const tcCard = (() => {
     // morphdom: a built card whose moves are the same keeps its half-done step; only its
     // sentence (what the table waits for) and its look follow the new snapshot
     if (!fromEl.classList || !fromEl.classList.contains("yourmove") || !fromEl.dataset.built) return false;
-    if (toEl.getAttribute("data-moves") !== fromEl.getAttribute("data-moves")) return false;
+    if (toEl.getAttribute("data-moves") !== fromEl.getAttribute("data-moves") && !carry(fromEl, toEl)) return false;
     const why = fromEl.querySelector(".ym-why");
     const next = toEl.querySelector(".ym-why");
     if (why && next && why.innerHTML !== next.innerHTML) why.innerHTML = next.innerHTML;
     fromEl.className = toEl.className;
+    return true;
+  }
+
+  const sig = (m) => JSON.stringify([m.do, m.fixed, m.params, m.allowed]);
+
+  function carry(fromEl, toEl) {
+    // other moves changed, but the one half done is still offered as it was: keep its
+    // step and what was typed into it (a bribe's amounts survive another seat's move)
+    const st = states.get(fromEl);
+    if (!st || !st.move || st.busy) return false;
+    const next = JSON.parse(toEl.getAttribute("data-moves") || "[]");
+    const same = next.find((m) => sig(m) === sig(st.move));
+    if (!same) return false;
+    fromEl.setAttribute("data-moves", toEl.getAttribute("data-moves"));
+    Object.assign(st, { source: fromEl.dataset.moves, moves: next, move: same });
     return true;
   }
 

@@ -181,6 +181,9 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     shot(host, "nasty7-host-ruling")
     card.get_by_role("button", name="Upheld: Cy takes the pile").click()
     expect(controls).to_contain_text("The accusation against Cy was upheld")
+    expect(ann.locator(".clip-link")).to_contain_text("upheld")
+    assert too_wide(ann) == []  # the accusation's line wraps on a phone
+    shot(ann, "nasty7-seat-upheld")
     assert [r["cards"] for r in view(rig)["seats"]] == [3, 7, 5]
 
     # Round 3: Ben's seat button accuses Ann; the host rules it false.
@@ -197,6 +200,8 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     expect(controls).to_contain_text("Cy: no card within 3 s")
     shot(host, "nasty7-host-hesitation")
     expect(ann.locator(".clip-link")).to_contain_text("Cy: no card within 3 s — watch")
+    assert too_wide(ann) == []  # the dispute's line wraps on a phone
+    shot(ann, "nasty7-seat-dispute")
     controls.get_by_role("link", name="Watch the clip").click()
     host.wait_for_selector("#clip[data-ready='1']")
     expect(host.locator("#clip-what")).to_have_text("Cy: no card within 3 s")
