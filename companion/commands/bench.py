@@ -7,7 +7,7 @@ import importlib
 import sys
 
 #: benchmark -> module with ``main(as_json) -> int`` / ``run(as_json) -> int``
-BENCHES = {"store": "companion.bench_store", "vision": "vision.bench", "web": "web.bench"}
+BENCHES = {"store": "companion.bench_store", "vision": "vision.bench", "web": "bench.web"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

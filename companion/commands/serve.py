@@ -17,6 +17,7 @@ from typing import Any
 
 from companion import games
 from companion.config import Config, ConfigError, ZonesConfig, load_config
+from companion.lean import lean_process
 from companion.network import EXTENSION as NETWORK
 from companion.paths import default_config_path, state_dir, write_secret
 from companion.store import SqliteStore, StoreError
@@ -39,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    lean_process()  # before numpy or cv2 is imported (companion/lean.py)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
