@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import html
-import json
-import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask import Flask
@@ -14,15 +10,7 @@ from flask import Flask
 from companion import games
 from companion.table import Table
 from tests.web.conftest import act, as_host, join, start_game
-
-
-def card_moves(page: str) -> list[dict[str, Any]]:
-    """The moves the page's "your move" card offers (its data-moves)."""
-    found = re.search(r"class=\"yourmove[^\"]*\"[^>]*data-moves='([^']*)'", page)
-    assert found, "no your-move card on the page"
-    moves: list[dict[str, Any]] = json.loads(html.unescape(found.group(1)))
-    return moves
-
+from tests.web.yourmove import card_moves
 
 GAMES = [g for g in ("nasty7", "casablanca", "illegal", "crime_lords") if g in games.available()]
 
