@@ -7,8 +7,13 @@ gets them filled in, and the stats an accepted action carried are kept in the de
 that physical card (``companion.decks.store_stats``), so the next game scanning the card
 is enough. A table listener does the same for a camera draw: when the game asks for a
 card's stats (``pending`` in the view) and the deck holds them, it sends them as the host.
-``GET /cards`` (host) lists every card of the deck with its stats, each correctable;
-``GET /cards/print`` is the printable card list.
+``GET /cards`` (host) lists every card of the deck with its stats, each correctable, the
+district, Racket type and Weakness picked from lists; "Save and next" opens the next card
+not entered yet, so a whole deck is entered in one sitting. ``GET /cards/<deck>.csv``
+exports the stats as a sheet, ``POST /cards/<deck>/import`` takes one back (every row
+checked first: a bad row is refused by number, nothing half-imported).
+``GET /cards/print`` is the printable card list. When a game starts, a table listener
+sends the stats the deck holds (``deck_cards``): those cards are then picked by name.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ from flask.blueprints import BlueprintSetupState
 
 from companion import games
 from companion.decks import Deck, DeckError, list_decks, stats_deck, store_stats, stored_stats
-from companion.decks.games import stats_fields
+from companion.decks.games import stats_choices, stats_fields
+from companion.decks.sheet import export_sheet, import_sheet
 from companion.inputs import HOST, Command, Result, Source
 from companion.snapshot import Snapshot
 from companion.table import Table
@@ -121,6 +127,39 @@ def host_act() -> tuple[Response, int]:
     return _act(HOST)
 
 
+def _next_open(deck: Deck, after: int) -> int | None:
+    """The next card after ``after`` (same kind first) whose stats are not entered."""
+    card = deck.card(after)
+    rest = [(s, c) for s, c in deck.physical() if s != after and not deck.card_stats(s)]
+    same = [s for s, c in rest if card is not None and c.kind == card.kind and s > after]
+    later = same or [s for s, _ in rest if s > after] or [s for s, _ in rest]
+    return later[0] if later else None
+
+
+#: the generic action endpoints the "your move" card posts to (web/api.py)
+_ACTION_ENDPOINTS = ("api.seat_action", "api.host_command")
+
+
+@bp.after_app_request
+def _keep_typed_stats(response: Response) -> Response:
+    """Stats typed into the "your move" card (a new card's) and accepted by the game are
+    kept in the deck for that physical card, as ``/cards/act`` keeps them."""
+    if (request.method != "POST" or request.endpoint not in _ACTION_ENDPOINTS
+            or response.status_code != 200):
+        return response
+    body = request.get_json(silent=True, cache=True)
+    action = body.get("action") if isinstance(body, dict) else None
+    st = state_of(current_app)
+    if (not isinstance(action, dict) or action.get("do") not in stats_actions()
+            or st is None or st.table.hub.latest().game != _game()):
+        return response
+    try:
+        keep_stats(action, _deck(st))
+    except (DeckError, OSError):
+        pass  # the game took the card; the deck page shows what is not kept
+    return response
+
+
 def _rows(deck: Deck) -> list[dict[str, Any]]:
     fields = stats_fields(_game())
     rows = []
@@ -140,9 +179,10 @@ def review() -> str:
     decks = [d.name for d in _decks(st)]
     return render_template("cards.html", deck=deck, decks=decks,
                            rows=_rows(deck) if deck else [],
-                           kind=request.args.get("kind"),
+                           kind=request.args.get("kind"), opened=request.args.get("open"),
                            saved=request.args.get("saved"), title=games.get(_game()).title,
-                           game=_game())
+                           game=_game(), choices=stats_choices(_game()),
+                           imported=request.args.get("imported"))
 
 
 def _decks(st: WebState) -> list[Deck]:
@@ -159,25 +199,76 @@ def correct(deck_name: str, serial: int) -> Any:
         abort(404, description="No such card in that deck.")
     card = deck.card(serial)
     assert card is not None
-    stats: dict[str, Any] = {}
-    for key, kind in stats_fields(_game()).get(card.kind, {}).items():
-        raw = request.form.get(key, "").strip()
-        if raw == "":
-            continue
-        if kind == "int":
-            try:
-                stats[key] = int(raw)
-            except ValueError:
-                abort(400, description=f"{key.replace('_', ' ').title()} must be a whole "
-                                       f"number, not {raw[:20]!r}: go back and correct it.")
-        else:
-            stats[key] = raw
+    stats = _form_stats(card.kind, deck.card_stats(serial) or {})
     try:
         deck.set_card_stats(serial, stats)
     except DeckError as exc:
         abort(400, description=f"Not saved: {exc}. Go back and correct it.")
-    return redirect(url_for("cards.review", deck=deck.name, saved=serial) + f"#card-{serial}",
-                    code=303)
+    shown = serial
+    following = _next_open(deck, serial) if request.form.get("then") == "next" else None
+    if following is not None:
+        shown = following
+    return redirect(url_for("cards.review", deck=deck.name, saved=serial, open=shown)
+                    + f"#card-{shown}", code=303)
+
+
+def _form_stats(kind_of_card: str, before: dict[str, Any]) -> dict[str, Any]:
+    """The stats of the posted form (empty fields left out); 400 with a sentence when a
+    number is not one or a picked word is neither on its list nor what was kept before."""
+    choices = stats_choices(_game())
+    stats: dict[str, Any] = {}
+    for key, kind in stats_fields(_game()).get(kind_of_card, {}).items():
+        raw = request.form.get(key, "").strip()
+        if raw == "":
+            continue
+        words = key.replace("_", " ")
+        if kind == "int":
+            try:
+                stats[key] = int(raw)
+            except ValueError:
+                abort(400, description=f"The {words} must be a whole number, not "
+                                       f"{raw[:20]!r}: go back and correct it.")
+        elif key in choices and raw not in choices[key] and raw != before.get(key):
+            abort(400, description=f"{raw[:40]!r} is not a {words} of the list "
+                                   f"({', '.join(choices[key])}): go back and pick one.")
+        else:
+            stats[key] = raw
+    return stats
+
+
+@bp.get("/<deck_name>.csv")
+@host_required
+def export_csv(deck_name: str) -> Response:
+    """The deck's stats as a CSV sheet (a download)."""
+    deck = _deck(state(), deck_name)
+    if deck is None:
+        abort(404, description="No such deck.")
+    return Response(export_sheet(deck), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{deck.name}-card-stats.csv"'})
+
+
+@bp.post("/<deck_name>/import")
+@host_required
+def import_csv(deck_name: str) -> Any:
+    """Import a CSV sheet of stats: all rows or none."""
+    deck = _deck(state(), deck_name)
+    if deck is None:
+        abort(404, description="No such deck.")
+    upload = request.files.get("sheet")
+    if upload is None or not upload.filename:
+        abort(400, description="Choose the CSV file to import first, then press Import.")
+    raw = upload.read(1_000_001)
+    if len(raw) > 1_000_000:
+        abort(400, description="That file is over 1 MB: a deck's sheet is far smaller.")
+    try:
+        count = import_sheet(deck, raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        abort(400, description="That file is not a CSV text file (UTF-8): export the "
+                               "sheet from here, fill it in, and import that.")
+    except DeckError as exc:
+        abort(400, description=f"Not imported: {exc} Nothing was changed; correct the "
+                               "file and import it again.")
+    return redirect(url_for("cards.review", deck=deck.name, imported=count), code=303)
 
 
 @bp.get("/print")
@@ -241,12 +332,39 @@ class StatsFiller:
         self.table.submit(Command("action", {"action": action}, source=HOST))
 
 
+class DeckLoader:
+    """Table listener: once per game (and server run), send the stats the deck holds as
+    the host (``deck_cards``), so its cards are picked by name and need nothing typed."""
+
+    def __init__(self, table: Table, web_state: WebState) -> None:
+        self.table, self.web_state = table, web_state
+        self.sent: set[str | None] = set()
+
+    def __call__(self, snap: Snapshot, _signals: list[Any]) -> None:
+        if snap.game != _game() or snap.game_id is None or snap.game_id in self.sent:
+            return
+        self.sent.add(snap.game_id)
+        try:
+            deck = _deck(self.web_state)
+            cards = [] if deck is None else [
+                {"card": card.id, "stats": stats} for serial, card in deck.physical()
+                if (stats := deck.card_stats(serial))]
+        except (DeckError, OSError):
+            return
+        if cards:
+            self.table.submit(Command("action", {"action": {"do": "deck_cards",
+                                                            "cards": cards}}, source=HOST))
+
+
 def _install(setup: BlueprintSetupState) -> None:
     app = setup.app
     assert isinstance(app, Flask)
     web_state = state_of(app)
     if web_state is not None:
         web_state.table.subscribe(StatsFiller(web_state.table, web_state))
+        loader = DeckLoader(web_state.table, web_state)
+        web_state.table.subscribe(loader)
+        loader(web_state.table.hub.latest(), [])  # a game already on: its deck now
 
 
 bp.record_once(_install)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from companion import games
 from companion.decks import Deck, DeckError, decks_dir, list_decks
 from companion.decks.games import game_title
+from companion.decks.sheet import export_sheet, import_sheet
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,14 +26,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     split.add_argument("name", help="the deck")
     split.add_argument("counts", nargs="*", metavar="KIND=N", help="e.g. racketeer=60 gun=10")
+    out = sub.add_parser("export-stats", help="a deck's card stats as a CSV sheet")
+    out.add_argument("name", help="the deck")
+    out.add_argument("--out", type=Path, help="the CSV file (default: standard output)")
+    into = sub.add_parser("import-stats", help="card stats from a CSV sheet (all rows or none)")
+    into.add_argument("name", help="the deck")
+    into.add_argument("sheet", type=Path, help="the CSV file (as export-stats writes it)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the deck action; 1 with a message on stderr when it fails."""
-    actions = {"new": _new, "list": _list, "split": _split}
+    actions = {"new": _new, "list": _list, "split": _split, "export-stats": _export,
+               "import-stats": _import}
     action = actions.get(args.deck_command or "")
     if action is None:
-        print("companion deck: say what to do: new, list or split (see --help)", file=sys.stderr)
+        print("companion deck: say what to do: new, list, split, export-stats or import-stats "
+              "(see --help)", file=sys.stderr)
         return 2
     try:
         return action(args)
@@ -91,4 +101,25 @@ def _split(args: argparse.Namespace) -> int:
     for kind, count in deck.counts().items():
         print(f"{kind:<16} {count:>4}")
     print(f"{'total':<16} {deck.total():>4}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    text = export_sheet(Deck.load(args.name))
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote the card stats of deck {args.name!r} to {args.out}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    try:
+        text = args.sheet.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DeckError(f"cannot read {args.sheet}: {exc}") from exc
+    count = import_sheet(Deck.load(args.name), text)
+    print(f"imported the stats of {count} card{'' if count == 1 else 's'} into deck "
+          f"{args.name!r}")
     return 0

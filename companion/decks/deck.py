@@ -232,6 +232,21 @@ class Deck:
         self._stats[serial] = clean
         self.save()
 
+    def set_many_stats(self, stats: dict[int, dict[str, Any]]) -> None:
+        """Record the stats of several cards at once (an import): every card is checked
+        first; one bad card raises DeckError and nothing is kept. Saved once."""
+        clean: dict[int, dict[str, Any]] = {}
+        for serial, values in stats.items():
+            card = self.card(serial)
+            if card is None:
+                raise DeckError(f"deck {self.name!r} has no card #{serial}")
+            try:
+                clean[serial] = check_stats(self.game, card.kind, values)
+            except ValueError as exc:
+                raise DeckError(f"card #{serial} ({card.label()}): {exc}") from exc
+        self._stats.update(clean)
+        self.save()
+
     def counts(self) -> dict[str, int]:
         """Card id -> number of physical cards, in serial order."""
         return dict(self._counts)

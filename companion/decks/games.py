@@ -47,6 +47,15 @@ def stats_fields(game: str) -> dict[str, dict[str, str]]:
     return {str(k): {str(f): str(t) for f, t in v.items()} for k, v in fields.items()}
 
 
+def stats_choices(game: str) -> dict[str, list[str]]:
+    """Field -> the words a stat is picked from (Crime Lords' district, type, Weakness)."""
+    try:
+        lists = catalog_document(game).get("stats_choices", {})
+    except (FileNotFoundError, ModuleNotFoundError):
+        return {}
+    return {str(k): [str(w) for w in v] for k, v in lists.items()}
+
+
 def check_stats(game: str, kind: str, stats: dict[str, Any]) -> dict[str, Any]:
     """``stats`` checked against the fields of ``kind``; ValueError says what is wrong."""
     fields = stats_fields(game).get(kind)

@@ -72,6 +72,8 @@ class Param:
             out.update(minimum=self.minimum, maximum=self.maximum, step=self.step)
         if self.kind in ("some", "split"):
             out.update(fewest=self.fewest, most=self.most)
+        if self.kind == "some" and self.repeat:  # a choice may be taken again (two dice)
+            out["repeat"] = True
         if self.kind == "split":
             out["keys"] = list(self.keys)
         if self.kind == "text":

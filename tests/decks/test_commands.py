@@ -58,7 +58,7 @@ def test_errors_say_what_to_do(
 
 def test_deck_without_action_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck"]) == 2
-    assert "new, list or split" in capsys.readouterr().err
+    assert "new, list, split, export-stats or import-stats" in capsys.readouterr().err
 
 
 def test_deck_split_shows_and_sets_counts(capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,3 +99,24 @@ def test_tags_writes_a_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["tags", "crime_lords", "--deck", "cl", "--out", str(out)]) == 0
     assert out.read_bytes().startswith(b"%PDF")
     assert "112 stickers on 2 page(s) and a calibration card" in capsys.readouterr().out
+
+
+def test_deck_stats_go_out_and_back_as_a_sheet(
+        state_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deck = Deck.new("crime_lords", "home", state_dir)
+    deck.set_card_stats(9, {"name": "Mom Parker", "power": 6, "resistance": 4})
+    Deck.new("crime_lords", "club", state_dir)
+    sheet = tmp_path / "home.csv"
+    assert main(["deck", "export-stats", "home", "--out", str(sheet)]) == 0
+    assert "Crook 01,crook,Mom Parker,6,4" in sheet.read_text()
+    bad = tmp_path / "bad.csv"
+    bad.write_text(sheet.read_text().replace("Crook 02,crook,,", "Crook 02,crook,,x", 1))
+    capsys.readouterr()
+    assert main(["deck", "import-stats", "club", str(bad)]) == 1
+    assert "Row 11 (Crook 02): the power must be a whole number, not 'x'" in (
+        capsys.readouterr().err)
+    assert Deck.load("club", state_dir).card_stats(9) is None
+    assert main(["deck", "import-stats", "club", str(sheet)]) == 0
+    assert "imported the stats of 1 card into deck 'club'" in capsys.readouterr().out
+    assert Deck.load("club", state_dir).card_stats(9) == {
+        "name": "Mom Parker", "power": 6, "resistance": 4}

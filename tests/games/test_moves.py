@@ -20,6 +20,7 @@ from companion.games.actions import GameAction, fields_of
 from companion.games.engine import AnyEngine
 from companion.games.moves import Move
 from companion.records import VERSION
+from tests.games.crime_lords.test_moves import never_seen
 from tests.games.walk import all_moves, random_game, recorded_steps, refusal
 
 ENGINES = list(games.ENGINES)
@@ -92,6 +93,8 @@ def test_every_accepted_recorded_action_is_offered(engine: AnyEngine) -> None:
         if not _closed(kind, step.action):
             continue
         state, n = step.session.state, step.session.setup.n_seats
+        if engine.name == "crime_lords" and never_seen(state, dict(step.action)):
+            continue  # a card never seen is named by its tag; by hand it is "a new Crook"
         seat = step.action.get("seat")
         who: list[int | None] = [None] if kind.by == "host" else (
             [seat] if isinstance(seat, int) else [*range(n), None])

@@ -59,14 +59,16 @@ def test_second_seat_cannot_see_the_first_seats_bribes(table: Table, live_url: s
         page.goto(link)
         page.get_by_role("button", name=f"Join as {name}").click()
         page.wait_for_selector("#conn.live")
-    ann.get_by_label("Raise your bribe on Agent Green by").fill("4200")
-    ann.get_by_role("button", name="Place bribes").click()
+    card = ann.locator(".yourmove")
+    card.get_by_role("button", name="Bribe agents", exact=True).click()
+    card.get_by_label("Agent Green", exact=True).fill("4200")
+    expect(card).to_contain_text("Together 4,200 of 10,000 available.")
+    card.get_by_role("button", name="Bribe agents", exact=True).click()
     ann.wait_for_selector("#answer:not([hidden])")
     expect(ann.locator("#live")).to_contain_text("$4,200", timeout=5000)
-    # an accepted bribe empties its field: a second tap must not bribe again
-    expect(ann.get_by_label("Raise your bribe on Agent Green by")).to_have_value("")
-    # and the sheet's "after these bribes" line counts the emptied fields again
-    expect(ann.locator("#casa-after")).to_contain_text(ann.inner_text("#casa-left"))
+    expect(ann.locator("#casa-left")).to_have_text("$5,800")
+    # an accepted bribe closes the picker: a second tap must not bribe again
+    expect(card.get_by_label("Agent Green", exact=True)).to_have_count(0)
     shot(ann, "seat-casablanca-bribe-sheet")
     expect(ben.locator("#live")).to_contain_text("Ben's turn", timeout=5000)
     assert "4,200" not in ben.content() and "4200" not in ben.content()

@@ -311,9 +311,13 @@ def test_without_javascript_a_seat_form_posts(table: Table, live_url: str, phone
     page.get_by_role("button", name="Join as Ann").click()
     page.wait_for_url(re.compile(r"/seat/0$"))
     assert table.history() == []
-    page.get_by_role("button", name="Discard it").click()
+    # the "your move" card without JavaScript: a plain form per move
+    page.get_by_label("Which card?", exact=True).first.select_option(label="Gambling (5 000 €)")
+    page.get_by_role("button", name="Discard a card").click()
     page.wait_for_url(re.compile(r"/seat/0$"))
     assert [e["action"]["do"] for e in table.history()] == ["discard"]
+    session = table.session
+    assert session is not None and session.batches[0].action["cards"] == ["gambling"]
     assert too_wide(page) == []
     shot(page, "dashboard-illegal-seat-nojs-phone")
 

@@ -10,6 +10,7 @@ from flask import Flask
 from companion import games
 from companion.table import Table
 from tests.web.conftest import act, as_host, join, start_game
+from tests.web.yourmove import card_moves
 
 GAMES = [g for g in ("nasty7", "casablanca", "illegal", "crime_lords") if g in games.available()]
 
@@ -46,8 +47,12 @@ def test_casablanca_phone_announces_a_move_with_its_form(
     host = as_host(app, state_dir)
     ann, ben = join(app, host, 0), join(app, host, 1)
     page = ann.get("/seat/0").get_data(as_text=True)
-    assert 'data-do="move"' in page and 'name="suitcase"' in page
-    assert 'data-do="move"' not in ben.get("/seat/1").get_data(as_text=True)  # not his turn
+    mine = [m for m in card_moves(page) if m["do"] == "move" and m["allowed"]]
+    assert mine and all("suitcase" in m["fixed"] or "suitcase" in [p["name"] for p in m["params"]]
+                        for m in mine)
+    assert 'data-do="move"' in page  # without JavaScript: a plain form per move
+    theirs = card_moves(ben.get("/seat/1").get_data(as_text=True))
+    assert not [m for m in theirs if m["do"] == "move" and m["allowed"]]  # not his turn
     # what the form posts (agent, to, suitcase) is an action the table accepts
     resp = post_json(ann, "/api/seat/0/action",
                      {"action": {"do": "move", "agent": "red", "to": "gate", "suitcase": False}})
@@ -65,8 +70,12 @@ def test_illegal_phone_has_forms_for_every_choice(
     host = as_host(app, state_dir)
     ann = join(app, host, 0)
     page = ann.get("/seat/0").get_data(as_text=True)
-    for form in ('data-do="play"', 'data-do="discard"', 'name="take"', 'name="cancel"',
-                 'data-type="list3"'):
+    moves = card_moves(page)
+    allowed = {m["do"] for m in moves if m["allowed"]}
+    assert {"play", "discard", "trade"} <= allowed, allowed
+    three = [m for m in moves if m["label"] == "Discard three identical cards"]
+    assert three and len(three[0]["params"][0]["choices"][0]["value"]) == 3
+    for form in ('data-do="play"', 'data-do="discard"'):  # without JavaScript, too
         assert form in page, form
     # the one-card discard form posts a list of one card: the table accepts it
     resp = post_json(ann, "/api/seat/0/action",

@@ -76,6 +76,8 @@ function summaryKey(details) {
 function keepState(fromEl, toEl) {
   // morphdom hook: what a person did to the page wins over the new snapshot.
   if (fromEl.isEqualNode(toEl)) return false;
+  // the "your move" card (move.js) keeps a step half done while its moves are the same
+  if (typeof tcCard !== "undefined" && tcCard.keep(fromEl, toEl)) return false;
   if (fromEl.tagName === "DETAILS") {
     if (fromEl.open) toEl.setAttribute("open", ""); else toEl.removeAttribute("open");
   }
@@ -172,6 +174,7 @@ function live(container) {
         document.querySelectorAll('button[data-command="undo"]').forEach((b) => { b.disabled = !data.can_undo; });
         document.querySelectorAll(".undo-off").forEach((p) => { p.hidden = data.can_undo; });
       }
+      if (data.seq !== undefined && data.seq !== null) container.dataset.seen = String(data.seq);
       container.dispatchEvent(new CustomEvent("snapshot", { detail: data }));
       document.dispatchEvent(new CustomEvent("tc:snapshot", { detail: data }));
       status("Live", true);

@@ -47,6 +47,25 @@ CardStats = Annotated[Stats, Spec("the card's stats", open=True)]
 
 
 @dataclass(frozen=True, kw_only=True)
+class DeckCard:
+    """One card of the deck with the stats the deck holds for it."""
+
+    card: CardId
+    stats: CardStats
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoadDeck(GameAction):
+    """The stats the table's deck already holds (sent by the table, not typed): those
+    cards are picked by name and need no stats when they come into play."""
+
+    do: ClassVar[str] = "deck_cards"
+    label: ClassVar[str] = "Load the deck's card stats"
+    by: ClassVar[Sender] = "host"
+    cards: Annotated[tuple[DeckCard, ...], Spec("the deck's cards")]
+
+
+@dataclass(frozen=True, kw_only=True)
 class TakeMob(GameAction):
     """A player drew a Mob card (its name, Boss token bonus and extra draws)."""
 
@@ -409,7 +428,7 @@ class WarPass(GameAction):
 
 
 ACTIONS = ActionSet(
-    "Crime Lords", TakeMob, Buy, Uncontrolled, Start, ChooseBoss, Place, Collect, Draw,
+    "Crime Lords", LoadDeck, TakeMob, Buy, Uncontrolled, Start, ChooseBoss, Place, Collect, Draw,
     CardStatsEntered, DeckEmpty, EndTurn, PassTurn, MoveCrook, Drop, Visit, RetireBoss, Claim,
     Give, AcceptCrook, RefuseCrook, Leave, Share, PlaySpecial, Adjust, Attack, Protect,
     Showdown, Now, Withdraw, Assist, Defend, Modify, Roll, WarPass,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import get_args
 
 from companion.games.base import require
+from companion.games.crime_lords import vocab
 from companion.games.crime_lords.actions import Roll
 from companion.games.crime_lords.events import (
     AttackRolled,
@@ -37,8 +38,18 @@ KINDS: tuple[AttackKind, ...] = get_args(AttackKind)
 
 def likes(weakness: tuple[str, ...], racket_type: str) -> bool:
     """Whether a Weakness matches a Racket type ("casino" matches "Casinos")."""
-    t = racket_type.lower().rstrip("s")
-    return any(w.rstrip("s") == t or (len(w) > 3 and w in racket_type) for w in weakness)
+    t = vocab.key(racket_type)
+    return any(not vocab.is_other(w) and (vocab.key(w) == t or (
+        len(w) > 3 and w.lower() in racket_type.lower())) for w in weakness)
+
+
+def _same(a: str, b: str) -> bool:
+    """Two stats naming the same type or district ("casinos" is "Casinos")."""
+    return bool(b) and vocab.key(a) == vocab.key(b)
+
+
+def _rackets(n: int) -> str:
+    return f"{n} Racket" + ("s" if n != 1 else "")
 
 
 def _rackets_matching(state: State, seat: int | None, weakness: tuple[str, ...]) -> int:
@@ -86,7 +97,11 @@ def _recruit_terms(state: State, a: Attack) -> list[tuple[str, int]]:
         elif crook and crook.superior and is_lieutenant(mob, crook.superior):
             terms.append(("target is controlled by a Lieutenant", -5))
         if crook and crook.unhappy:
-            terms.append((f"{crook.unhappy} Unhappy marker(s) on the target", 2 * crook.unhappy))
+            markers = "marker" if crook.unhappy == 1 else "markers"
+            if state.options.wording == "v1":  # as version 1 said it
+                markers = "marker(s)"
+            terms.append((f"{crook.unhappy} Unhappy {markers} on the target",
+                           2 * crook.unhappy))
     if target.weakness:
         mine = _rackets_matching(state, a.seat, target.weakness)
         theirs = _rackets_matching(state, a.defender, target.weakness)
@@ -104,17 +119,22 @@ def _takeover_terms(state: State, a: Attack) -> list[tuple[str, int]]:
     if a.protector is not None and a.defender is not None:
         p = power(state, a.defender, a.protector)
         terms.append((f"protected by {state.label(a.protector)} (Power {p})", -p))
-    for seat, sign, who in ((a.seat, 2, "you have"), (a.defender, -2, "defender has")):
+    v1 = state.options.wording == "v1"  # as version 1 said it
+    mine, theirs = ("you have", "defender has") if v1 else ("the attacker has",
+                                                              "the defender has")
+    for seat, sign, who in ((a.seat, 2, mine), (a.defender, -2, theirs)):
         if seat is None:
             continue
         others = [state.card(h.card) for h in state.mobs[seat].rackets if h.card != a.target]
-        same_type = sum(1 for c in others if target.type and c.type == target.type)
-        same_district = sum(1 for c in others if target.district and c.district == target.district)
+        same_type = sum(1 for c in others if _same(c.type, target.type))
+        same_district = sum(1 for c in others if _same(c.district, target.district))
         if same_type:
-            terms.append((f"{who} {same_type} Racket(s) of type {target.type}", sign * same_type))
+            what = (f"{same_type} Racket(s) of type" if v1
+                    else f"{_rackets(same_type)} of the type")
+            terms.append((f"{who} {what} {target.type}", sign * same_type))
         if same_district:
-            terms.append((f"{who} {same_district} Racket(s) in {target.district}",
-                          sign * same_district))
+            what = f"{same_district} Racket(s)" if v1 else _rackets(same_district)
+            terms.append((f"{who} {what} in {target.district}", sign * same_district))
     return terms
 
 

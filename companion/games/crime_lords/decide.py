@@ -33,6 +33,7 @@ from companion.games.crime_lords.actions import (
     EndTurn,
     Give,
     Leave,
+    LoadDeck,
     Modify,
     MoveCrook,
     Now,
@@ -65,7 +66,7 @@ def _deadline(state: State, action: Deadline, now: float) -> list[Event]:
 
 
 _HANDLERS: dict[type[GameAction], Handler] = {
-    TakeMob: setup_.take_mob, Buy: setup_.buy, Uncontrolled: setup_.uncontrolled,
+    LoadDeck: setup_.load_deck, TakeMob: setup_.take_mob, Buy: setup_.buy, Uncontrolled: setup_.uncontrolled,
     Start: setup_.start_game, ChooseBoss: setup_.choose_boss, Place: setup_.place,
     Collect: turn_.collect, Draw: turn_.draw, EndTurn: turn_.end_turn,
     PassTurn: turn_.pass_turn, MoveCrook: turn_.move, Drop: turn_.drop, Visit: turn_.visit,
@@ -81,11 +82,12 @@ _HANDLERS: dict[type[GameAction], Handler] = {
 #: actions of the setup, refused once the game is on
 SETUP_ONLY: tuple[type[GameAction], ...] = (TakeMob, Buy, Uncontrolled, Start)
 #: actions taken in the setup and later (a Mob without a Boss, a Crook without a place)
-ANY_TIME: tuple[type[GameAction], ...] = (ChooseBoss, Place)
+ANY_TIME: tuple[type[GameAction], ...] = (LoadDeck, ChooseBoss, Place)
 #: what the player on turn may do and still pass for the bonus: the turn's steps (income,
 #: draws, a drawn card's stats), the end of the turn, a shared win, and a Crook another
 #: player offers ("take NO actions (not even free actions or special actions)")
 NOT_ACTIONS: tuple[type[GameAction], ...] = (
+    LoadDeck,
     Collect, Draw, CardStatsEntered, DeckEmpty, EndTurn, PassTurn, Share, Leave, AcceptCrook,
     RefuseCrook,
 )

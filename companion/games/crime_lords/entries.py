@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.games.actions import fields_of
 from companion.games.cards import catalog, catalog_document
+from companion.games.crime_lords import vocab
 from companion.games.crime_lords.actions import Adjust, Modify, Stats
 from companion.games.crime_lords.ledger import NEEDED, in_play
 from companion.games.crime_lords.mob import LEAVE_AT
@@ -25,8 +26,23 @@ from companion.games.moves import Choice, Move, Param
 
 
 def card_choices(state: State, cards: list[str]) -> tuple[Choice, ...]:
-    """The ``cards`` as choices, each by its name."""
-    return tuple(Choice(c, state.label(c)) for c in cards)
+    """The ``cards`` as choices, each by its name (a Racket's district beside it when its
+    name lacks it: five Casinos are five cards; a name twice gets "(2)")."""
+    out: list[Choice] = []
+    seen: dict[str, int] = {}
+    for c in cards:
+        label = state.label(c)
+        if state.known(c) and state.card(c).kind == "racket":
+            where = state.card(c).district
+            if where and vocab.key(where) not in vocab.key(label):
+                label = f"{label} ({where})"
+        elif not state.known(c):
+            where = str((state.registered_stats(c) or {}).get("district") or "")
+            if where and vocab.key(where) not in vocab.key(label):
+                label = f"{label} ({where})"
+        seen[label] = seen.get(label, 0) + 1
+        out.append(Choice(c, label if seen[label] == 1 else f"{label} ({seen[label]})"))
+    return tuple(out)
 
 
 def one_card(name: str, label: str, state: State, cards: list[str]) -> Param:
@@ -53,7 +69,9 @@ def stats_param(kind: str) -> Param:
             continue
         spec, fewest = info.spec, 1 if name in needed else 0
         label = _player_words(info.label)
-        if info.type is int:
+        if name in PICKED:
+            parts.append(Param(name, label, choices=PICKED[name], fewest=fewest))
+        elif info.type is int:
             parts.append(Param(name, label, "number", minimum=spec.minimum or 0,
                                maximum=spec.maximum or 0, fewest=fewest))
         else:
@@ -62,13 +80,37 @@ def stats_param(kind: str) -> Param:
     return Param("stats", "The stats printed on the card", "fields", fields=tuple(parts))
 
 
+#: the stats picked from the rulebook's words (vocab.py), never typed
+PICKED: dict[str, tuple[Choice, ...]] = {
+    "district": tuple(Choice(w, w) for w in (*vocab.DISTRICTS, vocab.OTHER)),
+    "type": tuple(Choice(w, w) for w in (*vocab.RACKET_TYPES, vocab.OTHER)),
+    "weakness": tuple(Choice(w, w) for w in (vocab.NONE, *vocab.RACKET_TYPES, vocab.OTHER)),
+}
+
+
 def new_cards(state: State, cards: list[str], kind: str) -> list[str]:
-    """The cards of ``kind`` among ``cards`` whose stats are still to be typed."""
+    """The cards of ``kind`` among ``cards`` that neither this game nor the deck knows."""
     return [c for c in cards if catalog("crime_lords").by_id(c).kind == kind
-            and not state.known(c)]
+            and not state.ready(c)]
+
+
+def next_new(state: State, cards: list[str], kind: str) -> str | None:
+    """The card a new card of ``kind`` picked by hand takes: the first unused one (its
+    sticker number means nothing to players: the camera reads a card's own tag)."""
+    new = new_cards(state, cards, kind)
+    return new[0] if new else None
+
+
+def ready_cards(state: State, cards: list[str], kinds: tuple[str, ...]) -> list[str]:
+    """The cards of ``kinds`` among ``cards`` known by name (this game or the deck),
+    Crooks, Rackets then Specials, each kind by name."""
+    by_id = catalog("crime_lords").by_id
+    picked = [c for c in cards if by_id(c).kind in kinds and state.ready(c)]
+    return sorted(picked, key=lambda c: (kinds.index(by_id(c).kind), state.label(c).lower()))
 
 
 KIND_WORDS = {"crook": "Crook", "racket": "Racket"}
+NEW_WORDS = {"crook": "Crook", "racket": "Racket", "special": "Special"}
 
 
 def stats_moves(state: State, seat: int | None) -> list[Move]:
@@ -78,7 +120,8 @@ def stats_moves(state: State, seat: int | None) -> list[Move]:
     who, card, kind = state.pending
     if seat not in (None, who):
         return []
-    label = f"Enter the stats of {state.label(card)}"
+    label = (f"Enter the stats of {state.label(card)}" if state.ready(card)
+             else f"Enter the stats of the new {NEW_WORDS.get(kind, 'card')}")
     if seat is None:
         label += f" ({state.seats[who]} drew it)"
     return [Move("stats", label, {"seat": who, "card": card}, (stats_param(kind),))]
@@ -96,7 +139,7 @@ def ability_moves(state: State, seat: int) -> list[Move]:
         bound = _spec(Modify, "value")
         out.append(Move("modify", "A card's ability changes the success number", fixed, (
             Param("value", "By how much (+ or -)?", "number", minimum=bound.minimum or 0,
-                  maximum=bound.maximum or 0), why), group="ability"))
+                  maximum=bound.maximum or 0), why), group="a card's ability"))
     on_turn = state.war.turn if state.war is not None else state.turn
     if state.pending is not None or seat != on_turn and (a is None or seat not in (
             a.seat, a.defender)):
@@ -105,25 +148,25 @@ def ability_moves(state: State, seat: int) -> list[Move]:
     mob = state.mobs[seat]
     out.append(Move("adjust", "A card's ability changes your money", {**fixed, "what": "money"},
                     (Param("delta", "By how much (+ or -)?", "number", minimum=-mob.money,
-                           maximum=top), why), group="ability"))
+                           maximum=top), why), group="a card's ability"))
     crooks = [c.card for c in mob.crooks]
     if crooks:
         out.append(Move("adjust", "A card's ability adds or removes Unhappy markers",
                         {**fixed, "what": "unhappy"}, (
                             one_card("card", "Which Crook?", state, crooks),
                             Param("delta", "How many markers (+ or -)?", "number",
-                                  minimum=-LEAVE_AT, maximum=LEAVE_AT), why), group="ability"))
+                                  minimum=-LEAVE_AT, maximum=LEAVE_AT), why), group="a card's ability"))
         out.append(Move("adjust", "A card's ability gives Power markers",
                         {**fixed, "what": "power"}, (
                             one_card("card", "Which Crook?", state, crooks),
                             Param("delta", "How many markers?", "number", minimum=1,
-                                  maximum=MAX_POWER), why), group="ability"))
+                                  maximum=MAX_POWER), why), group="a card's ability"))
     tokens = [c.card for c in mob.crooks if c.token]
     if tokens:
         out.append(Move("adjust", "A card's ability spends an Action Token",
                         {**fixed, "what": "token", "delta": 1}, (
                             one_card("card", "Whose token?", state, tokens), why),
-                        group="ability"))
+                        group="a card's ability"))
     return out
 
 
@@ -132,45 +175,63 @@ def _spec(kind: type, name: str) -> Any:
 
 
 def setup_moves(state: State) -> list[Move]:
-    """The setup, entered by the host: Mobs, auction sales, the center, the start."""
-    free = [c for c in catalog("crime_lords").cards if not in_play(state, c.id)]
+    """The setup, entered by the host: Mobs, auction sales, the center, the start. A card
+    is picked by its name (this game or the deck knows it); a card never seen is "a new
+    Crook" (with its stats), the camera reading which one it is."""
+    ids = [c.id for c in catalog("crime_lords").cards if not in_play(state, c.id)]
     out: list[Move] = []
-    mobs = [c.id for c in free if c.kind == "mob"]
-    for seat, mob in enumerate(state.mobs):
-        name = state.seats[seat]
-        if mob.mob_card is None and mobs:
-            which = one_card("card", "Which Mob card?", state, mobs)
-            out.append(Move("take_mob", f"{name}'s Mob", {"seat": seat}, (which,),
-                            group="take_mob"))
-            out.append(Move("take_mob", f"{name}'s Mob, with what its card says", {"seat": seat},
-                            (which, stats_param("mob")), group="take_mob"))
-        price = Param("price", "For how much?", "number", minimum=0, maximum=mob.auction_money)
-        sold = [c.id for c in free if c.kind != "mob" and _for_sale(state, c.id, c.kind)]
-        if sold:
-            out.append(Move("buy", f"{name} won a card", {"seat": seat}, (
-                one_card("card", "Which card?", state, sold), price), group="buy"))
-        for kind, word in KIND_WORDS.items():
-            new = new_cards(state, [c.id for c in free if _for_sale(state, c.id, c.kind, new=True)],
-                             kind)
-            if new:
-                out.append(Move("buy", f"{name} won a new {word}", {"seat": seat}, (
-                    one_card("card", f"Which {word}?", state, new), price, stats_param(kind)),
-                    group="buy"))
-    center = [c.id for c in free if c.kind in ("crook", "racket") and state.known(c.id)]
+    for seat, mob in enumerate(state.mobs):  # the Mobs first: one group on the card
+        if mob.mob_card is None:
+            out += _mob_moves(state, seat, ids)
+    for seat in range(len(state.mobs)):
+        out += _sale_moves(state, seat, ids)
+    center = ready_cards(state, ids, ("crook", "racket"))
     if center:
         out.append(Move("uncontrolled", "Turn up a card in the center", {},
-                        (one_card("card", "Which card?", state, center),), group="uncontrolled"))
+                        (one_card("card", "Which card?", state, center),), group="the center"))
     for kind, word in KIND_WORDS.items():
-        new = new_cards(state, [c.id for c in free], kind)
+        new = next_new(state, ids, kind)
         if new:
-            out.append(Move("uncontrolled", f"Turn up a new {word} in the center", {}, (
-                one_card("card", f"Which {word}?", state, new), stats_param(kind)),
-                group="uncontrolled"))
+            out.append(Move("uncontrolled", f"Turn up a new {word} in the center",
+                            {"card": new}, (stats_param(kind),), group="the center"))
     problem = start_problem(state)
     first = Param("first", "Who plays first?",
                   choices=tuple(Choice(x, n) for x, n in enumerate(state.seats)))
     out.append(Move("start", "Start the game", {}, (first,)) if problem is None else
                Move("start", "Start the game", {}, allowed=False, why=problem))
+    return out
+
+
+def _mob_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
+    name = state.seats[seat]
+    out = []
+    known = ready_cards(state, ids, ("mob",))
+    if known:
+        out.append(Move("take_mob", f"{name}'s Mob", {"seat": seat},
+                        (one_card("card", "Which Mob?", state, known),), group="Mobs"))
+    new = next_new(state, ids, "mob")
+    if new:
+        out.append(Move("take_mob", f"{name}'s Mob: a Mob card not entered yet",
+                        {"seat": seat, "card": new}, (stats_param("mob"),), group="Mobs"))
+    return out
+
+
+def _sale_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
+    name, mob = state.seats[seat], state.mobs[seat]
+    kind_of = catalog("crime_lords").by_id
+    price = Param("price", "For how much?", "number", minimum=0, maximum=mob.auction_money)
+    sold = [c for c in ready_cards(state, ids, ("crook", "racket", "special"))
+            if _for_sale(state, c, kind_of(c).kind)]
+    out = []
+    if sold:
+        out.append(Move("buy", f"{name} won a card", {"seat": seat}, (
+            one_card("card", "Which card?", state, sold), price), group="the auction"))
+    for kind, word in NEW_WORDS.items():
+        new = next_new(state, [c for c in ids if _for_sale(state, c, kind, new=True)], kind)
+        if new:
+            stats = (stats_param(kind),) if kind in KIND_WORDS else ()
+            out.append(Move("buy", f"{name} won a new {word}", {"seat": seat, "card": new},
+                            (price, *stats), group="the auction"))
     return out
 
 
@@ -180,4 +241,4 @@ def _for_sale(state: State, card: str, kind: str, new: bool = False) -> bool:
     most = auction_limit(state, kind)
     if most is not None and auctioned(state, kind) >= most:
         return False
-    return new or kind == "special" or state.known(card)
+    return new or kind == "special" or state.ready(card)

@@ -30,6 +30,13 @@ class MobTaken:
 
 
 @dataclass(frozen=True)
+class DeckLoaded:
+    """The stats a deck holds, by card id (cards not in play yet)."""
+
+    cards: Mapping[str, Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
 class CardEntered:
     card: str
     kind: CardKind
@@ -340,6 +347,7 @@ class TurnActed:
 
 
 EVENTS: tuple[type, ...] = (
+    DeckLoaded,
     MobTaken, CardEntered, CardBought, CenterAdded, SpecialDrawn, SpecialDiscarded, BossChosen,
     CrookPlaced, GameStarted, IncomeCollected, CrookPaid, UnhappyChanged, CrookLeft, TokenSpent,
     TokenRestored, Retokened, MoneyChanged, AttackAnnounced, ProtectorNamed, ShowdownCommitted,
@@ -352,7 +360,7 @@ EVENTS: tuple[type, ...] = (
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in EVENTS}
 #: any Crime Lords event
 Event: TypeAlias = (
-    MobTaken | CardEntered | CardBought | CenterAdded | SpecialDrawn | SpecialDiscarded
+    DeckLoaded | MobTaken | CardEntered | CardBought | CenterAdded | SpecialDrawn | SpecialDiscarded
     | BossChosen | CrookPlaced | GameStarted | IncomeCollected | CrookPaid | UnhappyChanged
     | CrookLeft | TokenSpent | TokenRestored | Retokened | MoneyChanged | AttackAnnounced
     | ProtectorNamed | ShowdownCommitted | ShowdownRevealed | Helped | ModifierAdded

@@ -27,6 +27,7 @@ from companion.games.crime_lords.events import (
     CrookPaid,
     CrookPlaced,
     DeckEmptied,
+    DeckLoaded,
     Event,
     GameStarted,
     GameWon,
@@ -104,7 +105,14 @@ def _mob_taken(s: State, e: MobTaken) -> State:
 
 
 def _card_entered(s: State, e: CardEntered) -> State:
-    return replace(s, cards=s.cards + (card_from_stats(e.card, e.kind, e.stats),))
+    card = card_from_stats(e.card, e.kind, e.stats, lower=s.options.wording == "v1")
+    return replace(s, cards=s.cards + (card,))
+
+
+def _deck_loaded(s: State, e: DeckLoaded) -> State:
+    kept = tuple((c, st) for c, st in s.registered if c not in e.cards)
+    new = tuple((c, tuple(sorted(stats.items()))) for c, stats in e.cards.items())
+    return replace(s, registered=kept + new)
 
 
 def _card_bought(s: State, e: CardBought) -> State:
@@ -166,7 +174,10 @@ def _game_started(s: State, e: GameStarted) -> State:
 def _income(s: State, e: IncomeCollected) -> State:
     mob = _mob(s, e.seat)
     s = s.with_mob(e.seat, replace(mob, money=mob.money + e.amount))
-    return s.logged(f"{s.seats[e.seat]} collected income from {len(mob.rackets)} Racket(s).")
+    n = len(mob.rackets)
+    if s.options.wording == "v1":  # as version 1 said it
+        return s.logged(f"{s.seats[e.seat]} collected income from {n} Racket(s).")
+    return s.logged(f"{s.seats[e.seat]} collected income from {n} Racket{'' if n == 1 else 's'}.")
 
 
 def _payoff_done(s: State, e: PayOffDone) -> State:
@@ -507,7 +518,7 @@ _APPLY: dict[type, Callable[[State, Any], State]] = {
     RacketMoved: _racket_moved, CrookKilled: _killed, PowerRaised: _power,
     TurnEnded: _turn_ended, GangWarStarted: _war_started, GangWarJoined: _war_joined,
     WarTurnPassed: _war_turn, GangWarEnded: _war_ended, PlayerOut: _player_out, GameWon: _won,
-    PayOffDone: _payoff_done, CardDrawn: _card_drawn, StatsAsked: _stats_asked,
+    DeckLoaded: _deck_loaded, PayOffDone: _payoff_done, CardDrawn: _card_drawn, StatsAsked: _stats_asked,
     DeckEmptied: _deck_emptied, Given: _given, CrookOffered: _offered,
     OfferClosed: _offer_closed, PlayerLeft: _player_left, ShareOffered: _share_offered,
     ShareAnswered: _share_answered, TurnActed: _acted,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from companion.games.base import IllegalAction, require
 from companion.games.cards import catalog
+from companion.games.crime_lords import vocab
 from companion.games.crime_lords.actions import Stats
 from companion.games.crime_lords.events import CardEntered, Event
 from companion.games.crime_lords.state import State, is_card_kind
@@ -55,13 +56,30 @@ def enter(b: Emitter[State, Event], card: str, kind: str, stats: Stats | None) -
     if b.state.known(card) or not is_card_kind(kind):
         return
     shown = slot(card)
+    held = state_stats(b.state, card)
+    stats = stats if stats is not None else held
     require(stats is not None,
             f"{shown} comes into play for the first time: enter the stats printed on it.")
     assert stats is not None
     for key, label in NEEDED[kind]:
         require(getattr(stats, key) is not None,
                 f"Enter the {label} printed on {shown} (read it off the card).")
+    problem = stats_problem(stats)
+    require(problem is None, f"{shown}: {problem}")
     b.emit(CardEntered(card, kind, stats.as_dict()))
+
+
+def state_stats(state: State, card: str) -> Stats | None:
+    """The stats the deck loaded into the game holds for ``card``, or None."""
+    held = state.registered_stats(card)
+    return Stats(**held) if held else None
+
+
+def stats_problem(stats: Stats) -> str | None:
+    """What is wrong with entered stats the rules compare (the district), or None."""
+    if stats.district is not None:
+        return vocab.district_problem(stats.district)
+    return None
 
 
 def own_crook(state: State, seat: int, card: str | None) -> str:

@@ -16,10 +16,12 @@ from companion.games.cards import catalog
 from companion.games.crime_lords.attack import KINDS, breakdown, likes
 from companion.games.crime_lords.entries import (
     KIND_WORDS,
+    NEW_WORDS,
     ability_moves,
     card_choices,
-    new_cards,
+    next_new,
     one_card,
+    ready_cards,
     setup_moves,
     stats_moves,
     stats_param,
@@ -38,6 +40,9 @@ from companion.games.crime_lords.turn import draws_owed
 from companion.games.moves import Choice, Move, Param, Waiting
 
 VERBS = {"recruit": "recruits", "takeover": "takes over", "hit": "hits"}
+#: how the phone's card heads each kind of attack (a group of moves)
+ATTACK_GROUPS = {"recruit": "recruit a Crook", "takeover": "take over a Racket",
+                 "hit": "hit a Crook"}
 
 
 # --- what the table waits for ---------------------------------------------------------
@@ -100,8 +105,9 @@ def _attack_waiting(state: State, a: Attack) -> Waiting:
                        + " and ".join(names[x] for x in seats)
                        + (" still put a hand down." if len(seats) > 1
                           else " still puts a hand down."),
-                       asks={x: "Put your showdown hand on the table: an amount and a side "
-                             "(0 is fine)." for x in seats})
+                       asks={x: "Put your showdown hand on the table: an amount"
+                             + ("" if x in (a.seat, a.defender) else " and a side")
+                             + " (0 is fine)." for x in seats})
     return Waiting((a.seat,), "roll", f"{names[a.seat]} adds aid if any, then rolls the dice "
                    f"against {target}.")
 
@@ -128,7 +134,7 @@ def moves(state: State, seat: int | None) -> list[Move]:
         out += _war_moves(state, seat)
     else:
         out += _turn_moves(state, seat)
-    return out + ability_moves(state, seat) + _free_moves(state, seat)
+    return out + _free_moves(state, seat) + ability_moves(state, seat)
 
 
 def _boss_and_places(state: State, seat: int) -> list[Move]:
@@ -244,9 +250,9 @@ def _rolls(state: State, seat: int, a: Attack) -> list[Move]:
         if unders:
             params.append(one_card("under", "If he joins, under whom?", state, unders))
     label = f"Enter the dice (needs {needed} or less)"
-    out = [Move("roll", label, fixed, tuple(params), group="roll")]
+    out = [Move("roll", label, fixed, tuple(params), group="enter the dice")]
     if len(params) > 1:
-        out.append(Move("roll", label, fixed, (dice,), group="roll"))
+        out.append(Move("roll", label, fixed, (dice,), group="enter the dice"))
     if needed < 2:
         out.insert(0, Move("roll", "Fire the warning shot (no dice)", fixed))
     return out
@@ -314,13 +320,17 @@ def _draws(state: State, seat: int) -> list[Move]:
     free = [c.id for c in catalog("crime_lords").cards
             if c.kind != "mob" and not in_play(state, c.id)]
     label = f"Draw a card ({owed} to draw)" if owed else "Draw a card"
-    out = [Move("draw", label, fixed, (one_card("card", "Which card?", state, free),),
-                group="draw")]
-    for kind, word in KIND_WORDS.items():
-        new = new_cards(state, free, kind)
+    known = ready_cards(state, free, ("crook", "racket", "special"))
+    out = []
+    if known:
+        out.append(Move("draw", label, fixed, (one_card("card", "Which card?", state, known),),
+                        group="draw"))
+    for kind, word in NEW_WORDS.items():
+        new = next_new(state, free, kind)
         if new:
-            out.append(Move("draw", f"Draw a new {word} and enter its stats", fixed, (
-                one_card("card", f"Which {word}?", state, new), stats_param(kind)), group="draw"))
+            stats = (stats_param(kind),) if kind in KIND_WORDS else ()
+            out.append(Move("draw", f"Draw a new {word}", {**fixed, "card": new}, stats,
+                            group="draw"))
     if not state.deck_empty:
         out.append(Move("deck_empty", "The deck is used up", fixed))
     return out
@@ -363,12 +373,12 @@ def _attacks(state: State, seat: int) -> list[Move]:
                  f"(needs {needed})")
         fixed: dict[str, Any] = {"seat": seat, "kind": kind, "attacker": attacker,
                                  "target": target}
-        out.append(Move("attack", label, fixed, group=f"attack:{kind}"))
+        out.append(Move("attack", label, fixed, group=ATTACK_GROUPS[kind]))
         top = min(money, state.options.hit_money_limit)
         if kind == "hit" and state.owner(target) != seat and top > 0:
             out.append(Move("attack", f"{label}, with money", fixed, (Param(
                 "money", "Money on the Hit (paid now)", "number", minimum=0, maximum=top),),
-                group=f"attack:{kind}"))
+                group=ATTACK_GROUPS[kind]))
     return out
 
 

@@ -9,24 +9,61 @@ his superior.
 from __future__ import annotations
 
 from companion.games.base import IllegalAction, require
-from companion.games.crime_lords.actions import Buy, ChooseBoss, Place, Start, TakeMob, Uncontrolled
+from companion.games.crime_lords.actions import (
+    Buy,
+    ChooseBoss,
+    LoadDeck,
+    Place,
+    Start,
+    Stats,
+    TakeMob,
+    Uncontrolled,
+)
 from companion.games.crime_lords.events import (
     BossChosen,
     CardBought,
     CenterAdded,
     CrookPlaced,
+    DeckLoaded,
     Event,
     GameStarted,
     MobTaken,
 )
 from companion.games.crime_lords.fold import emitter
-from companion.games.crime_lords.ledger import enter, in_play, kind_of, own_crook, seat_of, slot
+from companion.games.crime_lords.ledger import (
+    NEEDED,
+    enter,
+    in_play,
+    kind_of,
+    own_crook,
+    seat_of,
+    slot,
+    stats_problem,
+)
 from companion.games.crime_lords.mob import lieutenants, placement_problem, power, promoted
 from companion.games.crime_lords.state import State
 
 
 def _in_setup(state: State) -> None:
     require(state.phase == "setup", "The game has started: setup actions are over.")
+
+
+def load_deck(state: State, action: LoadDeck, now: float) -> list[Event]:
+    """The stats the table's deck holds, for the cards not entered in this game yet.
+
+    A card whose stats lack what the rules need first (a Crook's Power...) or name no
+    district of the city is left out: it is asked for (with the pick-lists) when it comes
+    into play. Nothing new: no event."""
+    cards: dict[str, dict[str, object]] = {}
+    for entry in action.cards:
+        kind = kind_of(entry.card)
+        stats = entry.stats.as_dict()
+        if stats_problem(entry.stats) or any(
+                stats.get(key) is None for key, _ in NEEDED.get(kind, ())):
+            continue
+        if not state.known(entry.card) and state.registered_stats(entry.card) != stats:
+            cards[entry.card] = stats
+    return [DeckLoaded(cards)] if cards else []
 
 
 def uncontrolled(state: State, action: Uncontrolled, now: float) -> list[Event]:
@@ -51,6 +88,8 @@ def take_mob(state: State, action: TakeMob, now: float) -> list[Event]:
     require(state.mobs[seat].mob_card is None, f"{state.seats[seat]} already runs a Mob.")
     require(not in_play(state, card), "Another player already runs that Mob.")
     stats = action.stats
+    if stats is None and state.registered_stats(card):
+        stats = Stats(**state.registered_stats(card) or {})
     bonus = stats.boss_bonus if stats is not None and stats.boss_bonus is not None else 0
     name = stats.name if stats is not None and stats.name is not None else card
     extra = stats.extra_draws if stats is not None and stats.extra_draws else 0

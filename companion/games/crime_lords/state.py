@@ -14,6 +14,7 @@ from typing import Any, Literal, TypeGuard, get_args
 
 from companion.games.base import Setup, SetupError
 from companion.games.cards import catalog
+from companion.games.crime_lords import vocab
 
 GameLength = Literal["long", "short"]
 #: where the game is: before the first turn, in the turns, won
@@ -201,8 +202,11 @@ class Card:
         return "bodyguard" in self.ability.lower()
 
 
-def card_from_stats(card_id: str, kind: CardKind, stats: Mapping[str, Any]) -> Card:
-    """A ``Card`` from the stats a deck holds (missing numbers count 0)."""
+def card_from_stats(card_id: str, kind: CardKind, stats: Mapping[str, Any],
+                    lower: bool = False) -> Card:
+    """A ``Card`` from the stats a deck holds (missing numbers count 0). Text stays as
+    typed (``lower``: lower-cased, as version 1 kept it); a Racket of type "Other" is of
+    its own type (its name); a Weakness "None" is none."""
 
     def num(key: str) -> int:
         value = stats.get(key)
@@ -210,17 +214,24 @@ def card_from_stats(card_id: str, kind: CardKind, stats: Mapping[str, Any]) -> C
 
     def text(key: str) -> str:
         value = stats.get(key)
-        return value.strip() if isinstance(value, str) else ""
+        value = value.strip() if isinstance(value, str) else ""
+        return value.lower() if lower else value
 
-    name = text("name") or card_id
+    name = stats.get("name")
+    name = name.strip() if isinstance(name, str) and name.strip() else card_id
     weakness = tuple(
-        w.strip().lower() for w in re.split(r"[,/;]| or ", text("weakness")) if w.strip()
+        w.strip() for w in re.split(r"[,/;]| or ", text("weakness"))
+        if w.strip() and not vocab.is_none(w)
     )
+    racket_type = text("type")
+    if not racket_type or vocab.is_other(racket_type):
+        racket_type = name.lower() if lower else name
     return Card(
         id=card_id, kind=kind, name=name, power=num("power"), resistance=num("resistance"),
-        income=num("income"), district=text("district").lower(),
-        type=(text("type") or name).lower() if kind == "racket" else "",
-        weakness=weakness, ability=text("ability"),
+        income=num("income"), district=text("district"),
+        type=racket_type if kind == "racket" else "",
+        weakness=weakness, ability=stats.get("ability", "").strip()
+        if isinstance(stats.get("ability"), str) else "",
     )
 
 
@@ -341,6 +352,9 @@ class State:
     #: Mobs one card short asked to share the win: (asked seats, seats that agreed)
     share: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     log: tuple[str, ...] = field(default=())
+    #: the stats a deck already holds, by card (loaded before the game): such a card is
+    #: picked by its name and needs no stats typed when it comes into play
+    registered: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
 
     @property
     def over(self) -> bool:
@@ -366,11 +380,23 @@ class State:
     def in_center(self, card_id: str) -> bool:
         return any(c == card_id for c, _ in self.center)
 
+    def ready(self, card_id: str) -> bool:
+        """Whether ``card_id`` comes into play without stats typed: entered in this game,
+        or held by the deck."""
+        return self.known(card_id) or any(c == card_id for c, _ in self.registered)
+
+    def registered_stats(self, card_id: str) -> dict[str, Any] | None:
+        """The stats the deck holds for ``card_id`` (loaded before the game), or None."""
+        return next((dict(stats) for c, stats in self.registered if c == card_id), None)
+
     def label(self, card_id: str) -> str:
-        """A card as a player reads it: its entered name, else its catalog name ("Crook
-        07"), never its id."""
+        """A card as a player reads it: its entered name (or the name the deck holds),
+        else its catalog name ("Crook 07"), never its id."""
         if self.known(card_id) and self.card(card_id).name != card_id:
             return self.card(card_id).name
+        held = self.registered_stats(card_id)
+        if held and isinstance(held.get("name"), str) and held["name"].strip():
+            return str(held["name"]).strip()
         try:
             return catalog("crime_lords").by_id(card_id).label()
         except KeyError:

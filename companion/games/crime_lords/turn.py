@@ -154,7 +154,7 @@ def draw(state: State, action: Draw, now: float) -> list[Event]:
     b = emitter(state)
     if kind == "special":
         b.emit(SpecialDrawn(seat, card), CardDrawn(seat, card))
-    elif is_card_kind(kind) and not state.known(card) and action.stats is None:
+    elif is_card_kind(kind) and not state.ready(card) and action.stats is None:
         b.emit(StatsAsked(seat, card, kind))
     else:
         enter(b, card, kind, action.stats)

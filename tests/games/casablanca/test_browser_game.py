@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from companion.demo import demo_payloads
 from companion.records import export_lines, replay_lines
@@ -145,27 +146,60 @@ class Game:
         shot(self.phones[0], f"casablanca-{name}-ann")
 
     def tap(self, page: Any, name: str) -> None:
-        button = page.get_by_role("button", name=name)
-        assert button.is_visible() and button.is_enabled(), name
+        """Tap ``name`` on the page's "your move" card: the action it completes is accepted."""
+        from playwright.sync_api import expect
+
+        card = page.locator("#host-live .yourmove" if page is self.host else "#live .yourmove")
+        button = card.get_by_role("button", name=name, exact=True)
+        expect(button).to_be_enabled(timeout=WAIT)
         with page.expect_response(lambda r: r.request.method == "POST") as answer:
             button.click()
         body = answer.value.json()
         assert body["accepted"], (name, body)
 
+    def offers(self, page: Any, name: str) -> None:
+        """The page's card offers ``name`` (enabled)."""
+        from playwright.sync_api import expect
+
+        card = page.locator("#host-live .yourmove" if page is self.host else "#live .yourmove")
+        expect(card.get_by_role("button", name=name, exact=True)).to_be_enabled(timeout=WAIT)
+
+    def card(self, seat: int) -> Any:
+        return self.phones[seat].locator("#live .yourmove")
+
     def bribe(self, seat: int, amounts: dict[str, int], left: str) -> None:
-        page = self.phones[seat]
+        from playwright.sync_api import expect
+
+        card = self.card(seat)
+        card.get_by_role("button", name="Bribe agents", exact=True).click()
         for agent, amount in amounts.items():
-            page.get_by_label(f"Raise your bribe on Agent {agent} by").fill(str(amount))
-        assert left in page.inner_text("#casa-after")  # what is left, shown live
-        self.tap(page, "Place bribes")
+            card.get_by_label(f"Agent {agent}", exact=True).fill(str(amount))
+        total = sum(amounts.values())
+        expect(card).to_contain_text(f"Together {total:,} of ")  # the sum, shown live
+        self.tap(self.phones[seat], "Bribe agents")
+        self.expect_left(seat, left)
+
+    def expect_left(self, seat: int, left: str) -> None:
+        from playwright.sync_api import expect
+
+        expect(self.phones[seat].locator("#casa-left")).to_have_text(left, timeout=WAIT)
 
     def move(self, seat: int, agent: str, to: str, suitcase: bool = False) -> None:
-        page = self.phones[seat]
-        page.get_by_label("Agent", exact=True).select_option(value=agent)
-        page.get_by_label("To the space").select_option(label=to)
-        if suitcase:
-            page.get_by_label("take the suitcase along").check()
-        self.tap(page, "Announce the move")
+        """Agent, then space, then (where the suitcase is) with it or not: on the card.
+        A part with one choice is not asked (the card's moves say which are)."""
+        from playwright.sync_api import expect
+
+        page, card = self.phones[seat], self.card(seat)
+        name = f"Agent {agent.capitalize()}"
+        expect(card.get_by_role("button", name=name, exact=True)).to_be_enabled(timeout=WAIT)
+        moves = json.loads(card.get_attribute("data-moves") or "[]")
+        (m,) = [m for m in moves if m["do"] == "move" and m["fixed"].get("agent") == agent]
+        steps = [name] + [to if p["name"] == "to" else
+                          ("Yes, with the suitcase" if suitcase else "No, without it")
+                          for p in m["params"] if len(p.get("choices", [])) != 1]
+        for step in steps[:-1]:
+            card.get_by_role("button", name=step, exact=True).click()
+        self.tap(page, steps[-1])
 
 
 def numbers(view: Any) -> set[int]:
@@ -218,13 +252,14 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
     g.until(5.5)
     assert rig.view()["pending"] is None  # not settled yet: nothing announced
     g.until(6.5)
-    g.expect(ben, "Protest?")
+    g.offers(ben, "Protest against Agent Red")
     g.expect(ben, "Agent Red moves to Gate")
     g.alerted(False, True, False)  # Ben may protest (and plays next); Cy bribed nothing on Red
     g.private()
     shot(ben, "casablanca-protest-ask-ben")
     g.tap(ben, "Protest against Agent Red")
-    g.expect(ann, "Ben protests your action")
+    g.expect(ann, "Ben protests")
+    g.offers(ann, "Concede (cancel my action)")
     g.private()
     shot(ann, "casablanca-settle-ann")
     g.tap(ann, "Compare our bribes")
@@ -234,9 +269,9 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
 
     # Ben moves Green on his phone; Ann protests, then concedes (her bribe stays hidden)
     g.move(1, "green", "Souk")
-    g.expect(ann, "Protest?")
+    g.offers(ann, "Protest against Agent Green")
     g.tap(ann, "Protest against Agent Green")
-    g.expect(ann, "Your protest")
+    g.offers(ann, "Concede (let it stand)")
     g.tap(ann, "Concede (let it stand)")
     g.everywhere("Ann concedes: the action still stands")
     g.private()
@@ -263,7 +298,7 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
     g.tap(ann, "Compare our bribes")
     g.everywhere("upheld: the action is cancelled")
     g.expect(ann, "may not bribe this turn")
-    assert ann.get_by_role("button", name="Place bribes").is_disabled()
+    expect(g.card(0).get_by_role("button", name="Bribe agents", exact=True)).to_be_disabled()
     g.private()
     # Ann announces Red to the Basar on her phone and moves the stand: announced once
     g.move(0, "red", "Basar")
@@ -274,10 +309,10 @@ def test_a_whole_game_with_camera_phones_host_and_tv(
 
     # Ben moves Green to the Basar and eliminates Red there; the host confirms
     g.move(1, "green", "Basar")
-    g.expect(ben, "Agent Green eliminates")
+    g.offers(ben, "Eliminate: Agent Green")
     shot(ben, "casablanca-eliminate-ben")
-    ben.get_by_label("Agent Green eliminates").select_option(label="Agent Red")
-    g.tap(ben, "Announce: Green eliminates")
+    g.tap(ben, "Eliminate: Agent Green")  # Red is the one it can eliminate: one tap
+    g.expect(ben, "Agent Green eliminates Agent Red")
     g.expect(host, "Confirm: nobody else protests")
     shot(host, "casablanca-host-controls")
     assert too_wide(host) == []

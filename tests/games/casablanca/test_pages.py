@@ -11,6 +11,7 @@ from flask import Flask
 from companion.inputs import HOST, Source
 from companion.table import Table
 from tests.web.conftest import act, as_host, join, post_json, start_game
+from tests.web.yourmove import card_moves
 
 GAME: list[tuple[int | None, dict[str, Any]]] = [
     (0, {"do": "bribe", "amounts": [{"agent": "red", "amount": 3700},
@@ -60,7 +61,9 @@ def test_the_move_form_and_the_end_screen(app: Flask, table: Table, state_dir: P
     host = as_host(app, state_dir)
     ann = join(app, host, 0)
     page = ann.get("/seat/0").get_data(as_text=True)
-    assert '<optgroup label="Agent Red can go to" data-agent="red">' in page
+    (red,) = [m for m in card_moves(page) if m["do"] == "move" and m["fixed"].get("agent") == "red"]
+    assert red["params"][0]["label"] == "Where does Agent Red go?"
+    assert "Gate" in [c["label"] for c in red["params"][0]["choices"]]  # next to the Airport
     assert "<svg" in page and "Basar" in page  # the board is drawn
     refused = post_json(ann, "/api/seat/0/action",
                         {"action": {"do": "move", "agent": "red", "to": "basar"}}).get_json()

@@ -40,9 +40,10 @@ def test_stats_sent_with_a_phones_action_are_kept_in_the_deck(
     assert act(table, {"do": "draw", "seat": 0, "card": "crook_20"}).accepted
     phone = join(app, as_host(app, state_dir), 0)
     page = phone.get("/seat/0").get_data(as_text=True)
-    assert "You drew Crook 20: enter its stats once" in page and 'id="pend-power"' in page
-    answer = phone.post("/cards/act/seat/0", json={"action": {
-        "do": "stats", "card": "crook_20", "stats": SLIM}},
+    assert "Enter the stats of the new Crook" in page and "crook_20" not in page.split(
+        "data-moves")[0]
+    answer = phone.post("/api/seat/0/action", json={"action": {
+        "do": "stats", "seat": 0, "card": "crook_20", "stats": SLIM}},
         headers={"X-CSRF-Token": csrf_of(phone)})
     assert answer.get_json()["accepted"], answer.get_json()
     assert stored_stats(Deck.load("home", state_dir), "crook_20") == SLIM
@@ -80,7 +81,7 @@ def test_the_host_reviews_corrects_and_prints_the_cards(
     assert Deck.load("home", state_dir).card_stats(15) == {
         "name": "Bro", "power": 4, "resistance": 2}
     bad = host.post("/cards/home/15", data={"csrf_token": csrf_of(host), "power": "four"})
-    assert bad.status_code == 400 and "Power must be a whole number" in bad.get_data(
+    assert bad.status_code == 400 and "The power must be a whole number" in bad.get_data(
         as_text=True)
     printed = host.get("/cards/print").get_data(as_text=True)
     assert "Crook 07" in printed and "Bro" in printed and "1 of 36 entered" in printed
@@ -93,9 +94,83 @@ def test_the_host_buys_a_known_card_without_typing_its_stats(
     deck.set_card_stats(9, {"name": "Mom", "power": 6, "resistance": 4})
     start_game(table, ["Ann", "Ben"], game="crime_lords")
     host = as_host(app, state_dir)
-    assert "Crook 01 (stats stored)" in host.get("/host").get_data(as_text=True)
-    answer = host.post("/cards/act/host", json={"action": {
-        "do": "buy", "seat": 0, "card": "crook_01", "price": 4, "stats": {"name": ""}}},
+    deadline = time.monotonic() + 120  # the deck is loaded by a listener on the loop
+    while time.monotonic() < deadline and "&#34;Mom&#34;" not in host.get("/host").get_data(
+            as_text=True) and '"Mom"' not in host.get("/host").get_data(as_text=True):
+        time.sleep(0.05)
+    page = host.get("/host").get_data(as_text=True)
+    assert "Ann won a card" in page and ("&#34;Mom&#34;" in page or '"Mom"' in page)
+    answer = host.post("/api/host/action", json={"action": {
+        "do": "buy", "seat": 0, "card": "crook_01", "price": 4}},
         headers={"X-CSRF-Token": csrf_of(host)})
     assert answer.get_json()["accepted"], answer.get_json()
     assert table.hub.latest().public["mobs"][0]["crooks"][0]["name"] == "Mom"
+
+
+def test_a_whole_deck_in_one_sitting_with_pick_lists(
+    app: Flask, table: Table, state_dir: Path,  # noqa: F811
+) -> None:
+    Deck.new("crime_lords", "home", state_dir)
+    host = as_host(app, state_dir)
+    page = host.get("/cards").get_data(as_text=True)
+    assert '<select id="f-50-district" name="district">' in page  # racket_01 is #45
+    assert "<option>North Side</option>" in page and "<option>Street Gang</option>" in page
+    saved = host.post("/cards/home/45", data={
+        "csrf_token": csrf_of(host), "name": "North Side Casinos", "income": "3",
+        "resistance": "2", "district": "North Side", "type": "Casinos", "then": "next"})
+    assert saved.status_code == 303 and "open=46" in saved.headers["Location"]
+    assert Deck.load("home", state_dir).card_stats(45) == {
+        "name": "North Side Casinos", "income": 3, "resistance": 2, "district": "North Side",
+        "type": "Casinos"}
+    bad = host.post("/cards/home/46", data={"csrf_token": csrf_of(host), "district": "Uptown"})
+    assert bad.status_code == 400 and "is not a district of the list" in bad.get_data(as_text=True)
+    assert Deck.load("home", state_dir).card_stats(46) is None
+
+
+def test_the_stats_go_out_and_come_back_as_a_sheet(
+    app: Flask, table: Table, state_dir: Path,  # noqa: F811
+) -> None:
+    deck = Deck.new("crime_lords", "home", state_dir)
+    deck.set_card_stats(9, {"name": "Mom", "power": 6, "resistance": 4})
+    host = as_host(app, state_dir)
+    sheet = host.get("/cards/home.csv")
+    assert sheet.mimetype == "text/csv"
+    text = sheet.get_data(as_text=True)
+    assert "Crook 01,crook,Mom,6,4" in text
+    Deck.new("crime_lords", "club", state_dir)
+
+    def send(body: str) -> tuple[int, str]:
+        import io
+
+        answer = host.post("/cards/club/import", data={
+            "csrf_token": csrf_of(host), "sheet": (io.BytesIO(body.encode()), "s.csv")},
+            content_type="multipart/form-data")
+        return answer.status_code, answer.get_data(as_text=True)
+
+    code, page = send(text.replace("Crook 02,crook,,", "Crook 02,crook,Slim,two,", 1))
+    assert code == 400 and "Row 11 (Crook 02): the power must be a whole number" in page
+    assert Deck.load("club", state_dir).card_stats(9) is None  # nothing half-imported
+    code, _ = send(text)
+    assert code == 303 and Deck.load("club", state_dir).card_stats(9) == {
+        "name": "Mom", "power": 6, "resistance": 4}
+
+
+def test_the_deck_is_loaded_into_a_new_game_and_its_cards_named(
+    app: Flask, table: Table, state_dir: Path,  # noqa: F811
+) -> None:
+    deck = Deck.new("crime_lords", "home", state_dir)
+    deck.set_card_stats(9, {"name": "Mom", "power": 6, "resistance": 4})
+    start_game(table, ["Ann", "Ben"], game="crime_lords")
+
+    def labels() -> list[str]:
+        host = table.hub.latest().host or {}
+        return [c["label"] for m in host.get("moves", []) for p in m.get("params", [])
+                for c in p.get("choices", [])]
+
+    deadline = time.monotonic() + 120  # the dashboard's listener answers on the loop
+    while time.monotonic() < deadline and "Mom" not in labels():
+        time.sleep(0.05)
+    labels = labels()
+    assert "Mom" in labels and not [x for x in labels if x.startswith("Crook 0")]
+    assert any(m["label"] == "Ann won a new Crook" for m in (table.hub.latest().host or {})[
+        "moves"])

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -154,12 +155,35 @@ def join(page: Any, link: str, name: str) -> None:
     page.wait_for_selector("#conn.live")
 
 
-def tap(page: Any, button: str) -> None:
-    """Tap a labelled button and wait for the table's answer (a refusal fails the test)."""
-    page.evaluate("() => { const a = document.getElementById('answer');"
-                  " a.hidden = true; a.textContent = ''; }")
-    page.get_by_role("button", name=button, exact=True).click()
-    expect(page.locator("#answer")).to_have_text("Done.")
+def tap(rig: Rig, page: Any, *buttons: str) -> None:
+    """Tap ``buttons`` in turn on the page's "your move" card; the last one's action is
+    accepted (a refusal fails the test) and the page has drawn the table's answer."""
+    box = "#host-live" if urlsplit(page.url).path == "/host" else "#live"
+    card = page.locator(f"{box} .yourmove")
+    for name in buttons[:-1]:
+        card.get_by_role("button", name=name, exact=True).click()
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        card.get_by_role("button", name=buttons[-1], exact=True).click()
+    body = answer.value.json()
+    assert body["accepted"], (buttons, body)
+    seq = rig.table.hub.latest().seq  # the snapshot that shows it (or a later one)
+    page.wait_for_function("([box, seq]) => Number(document.querySelector(box).dataset.seen) >= seq",
+                           arg=[box, seq])
+
+
+def lay_open(rig: Rig, page: Any, cards: list[str]) -> None:
+    """A hand laid open (or revealed) on the card, one card at a time: "Lay a card of your
+    hand open" (or "Reveal a card"), then the card; the question is open at once when it
+    is the only thing to do."""
+    card = page.locator("#live .yourmove")
+    opener = card.get_by_role("button", name=re.compile(
+        r"^(Lay a card of your hand open|Reveal a card of your hand)"))
+    for name in cards:
+        choice = card.get_by_role("button", name=name, exact=True)
+        expect(choice.or_(opener).first).to_be_visible()
+        if choice.count() == 0:
+            opener.click()
+        tap(rig, page, name)
 
 
 def alerted(page: Any, on: bool) -> None:
@@ -169,11 +193,6 @@ def alerted(page: Any, on: bool) -> None:
         turn.to_have_class(re.compile(r"\bmy-turn\b"))
     else:
         turn.not_to_have_class(re.compile(r"\bmy-turn\b"))
-
-
-def hand_form(page: Any, form: Any, counts: dict[str, int]) -> None:
-    for label, n in counts.items():
-        form.get_by_label(label, exact=True).fill(str(n))
 
 
 def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
@@ -199,10 +218,7 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
     host.goto(rig.url + "/host")
     cam.show("market_open", "play")  # Ben
     # Ann trades unevenly: she gives Ben one card and gets two
-    ann.get_by_label("With", exact=True).select_option(label="Ben (7 cards)")
-    ann.get_by_label("Cards you give (at least one)", exact=True).fill("1")
-    ann.get_by_label("Cards you get", exact=True).fill("2")
-    tap(ann, "Trade")
+    tap(rig, ann, "Trade…", "Give Ben 1 card", "2")
     expect(ann.locator("#secret-title")).to_have_text("You: 8 cards in hand")
     shot(ann, "illegal-trade")
     cam.show("weapons", "play")
@@ -211,21 +227,19 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
     act = cam.show("tropical_fish", "discard")
     assert (act["do"], act["seat"], act["card"]) == ("discard_card", 1, "tropical_fish")
     expect(live[ben]).to_contain_text("Ben is discarding 1 × Tropical Fish")
-    tap(ben, "End my turn")
+    tap(rig, ben, "End your turn")
     expect(live[tv]).to_contain_text("Ann's turn")
     assert rig.table.hub.latest().public["seats"][1]["businesses"] == []
     cam.show("merchandise", "play")  # Ann; her turn stays open for a legal business
     act = cam.show("raid", "seat:0")  # Ben lays a Raid on Ann's Market Open: his card,
     assert (act["seat"], act["card"], act["target"]) == (1, "raid", 0)  # in her zone
     cam.show("tax_inspection", "seat:1")  # Ann's Tax Inspection on Ben; her turn ends
-    expect(live[ann]).to_contain_text("The Raid takes one of your businesses: your choice")
+    expect(live[ann]).to_contain_text("Choose the business you lose")
     alerted(ann, True)  # her choice
     alerted(ben, True)  # his hand to lay open
     # Ben lays his hand open (the inspection), on his phone, with counts
-    show = ben.locator("form[data-do=show]")
-    hand_form(ben, show, {"Magnum": 1, "Bribe": 1, "Gambling (5 000 €)": 1,
-                          "Pimps (5 000 €)": 1, "Brokering (3 000 €)": 1, "Alibi": 1})
-    tap(ben, "Show my open hand")
+    lay_open(rig, ben, ["Magnum", "Bribe", "Gambling (5\u202f000\u00a0€)", "Pimps (5\u202f000\u00a0€)",
+                   "Brokering (3\u202f000\u00a0€)", "Alibi"])
     alerted(ben, False)  # Ann's choice holds the table
     expect(live[tv]).to_contain_text("Open hand (Tax Inspection)")
     expect(live[tv]).to_contain_text("Magnum")
@@ -236,42 +250,36 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
     expect(hostlive).to_contain_text("Whose Magnum?")
     shot(host, "illegal-host-whose-magnum")
     assert "Ann's" not in rig.table.hub.latest().public["log"][-1]
-    tap(host, "Ben's Magnum")
-    expect(live[ben]).to_contain_text("Choose what your Magnum does")
-    ben.get_by_label("Remove the hassle of").select_option(label="Ben")
+    tap(rig, ben, "It is my Magnum")
+    expect(live[ben]).to_contain_text("Complete Magnum")
     shot(ben, "illegal-magnum-choice")
-    tap(ben, "Complete the Magnum")
+    tap(rig, ben, "Complete Magnum", "Ben")
     expect(live[tv]).not_to_contain_text("Open hand (Tax Inspection)")
     seats = rig.table.hub.latest().public["seats"]
     assert [s["hand"] for s in seats] == [6, 5]  # Ben's hand lost the Magnum, not Ann's
     # the Raid's choice is still Ann's
-    ann.get_by_label("The Raid takes one of your businesses: your choice").select_option(
-        label="Merchandise (25 000 €)")
     shot(ann, "illegal-raid-choice")
-    tap(ann, "Lose this business")
+    tap(rig, ann, "Merchandise (25\u202f000\u00a0€)")
     expect(live[tv]).to_contain_text("Ben's turn")
     # Ben's Bribe: the card shown after it is its cost
     cam.show("bribe", "play")
-    expect(live[ben]).to_contain_text("Now show the business card your Bribe costs")
+    expect(live[ben]).to_contain_text("Ben shows a Bribe: next, the business card it costs.")
     shot(ben, "illegal-bribe-cost")
     act = cam.show("gambling", "play")
     assert (act["seat"], act["card"], act["discard"]) == (1, "bribe", "gambling")
     expect(tv.locator(".seats > li").first).not_to_contain_text("Raid")
     cam.show("pimps", "play")  # the Bribe was not his card: Ben still plays one
-    tap(ben, "End my turn")
+    tap(rig, ben, "End your turn")
     cam.show("day_of_accounting", "play")  # Ann ends the hand
-    expect(live[ann]).to_contain_text("Show your whole hand (6 cards)")
-    reveal = ann.locator("form[data-do=reveal]")
-    hand_form(ann, reveal, {"Politics (10 000 €)": 1, "Family Party (25 000 €)": 1,
-                            "Informant": 1, "White Coat": 1, "Alibi": 1,
-                            "Gambling (5 000 €)": 1})
-    tap(ann, "Show my hand")
+    expect(live[ann]).to_contain_text("Reveal a card of your hand (6 to go)")
+    lay_open(rig, ann, ["Politics (10\u202f000\u00a0€)", "Family Party (25\u202f000\u00a0€)", "Informant",
+                   "White Coat", "Alibi", "Gambling (5\u202f000\u00a0€)"])
     for card in ("brokering", "alibi", "alibi"):  # Ben shows his in front of him
         cam.show(card, "seat:1")
     expect(hostlive).to_contain_text("Deal the next hand")
     assert rig.table.hub.latest().public["accounting"]["scores"] == HAND_1
     shot(tv, "illegal-hand-1-scored")
-    tap(host, "Deal the next hand")
+    tap(rig, host, "Deal the next hand")
 
     # --- hand 2: Ben starts (the dealer moved to Ann) ---------------------------------
     expect(live[tv]).to_contain_text("hand 2")
@@ -281,9 +289,9 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
     expect(live[tv]).to_contain_text("Ann's turn")
     cam.show("market_open", "play")  # Ann
     cam.show("informant", "discard")  # Ben
-    tap(ben, "End my turn")
+    tap(rig, ben, "End your turn")
     cam.show("weapons", "play")  # Ann
-    tap(ann, "End my turn")
+    tap(rig, ann, "End your turn")
     cam.show("pimps", "discard")  # Ben: one card and three identical: his hand is empty
     for _ in range(3):
         cam.show("market_open", "discard")
@@ -292,14 +300,14 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
     for card in ("tropical_fish", "alibi", "informant", "relatives", "white_coat", "raid",
                  "mister_zero"):
         cam.show(card, "play")
-    expect(live[ben]).to_contain_text("I hold no cards: reveal")
+    expect(live[ben]).to_contain_text("Reveal your empty hand")
     assert rig.table.session is not None
     assert rig.table.session.state.seats[0].revealed is not None
     assert len(rig.table.session.state.seats[0].revealed) == 7  # all seven booked to Ann
     alerted(ann, False)
     alerted(ben, True)
     shot(ben, "illegal-empty-hand")
-    tap(ben, "I hold no cards: reveal")
+    tap(rig, ben, "Reveal your empty hand")
 
     # --- the end of the match ---------------------------------------------------------
     expect(live[tv]).to_contain_text("Ann win(s) the match")

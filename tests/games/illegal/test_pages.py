@@ -10,6 +10,7 @@ from flask import Flask
 from companion import games
 from companion.table import Table
 from tests.web.conftest import act, as_host, join, post_json, start_game
+from tests.web.yourmove import card_moves, offers, why_not
 
 pytestmark = pytest.mark.skipif("illegal" not in games.available(), reason="no Illegal engine")
 
@@ -24,9 +25,11 @@ def test_phone_and_host_forms_follow_the_moves(app: Flask, table: Table, state_d
     host = as_host(app, state_dir)
     ann, ben = join(app, host, 0), join(app, host, 1)
     page = ann.get("/seat/0").get_data(as_text=True)
-    for form in ('data-do="play"', 'data-do="discard"', 'data-do="trade"', "End my turn"):
-        assert form in page, form
-    assert "Trade only on your own turn" in ben.get("/seat/1").get_data(as_text=True)
+    allowed = {m["do"] for m in card_moves(page) if m["allowed"]}
+    assert {"play", "discard", "trade"} <= allowed, allowed
+    assert why_not(page, "End your turn") == "Play or discard a card first: every turn needs one"
+    assert "Trade only on your own turn" in why_not(ben.get("/seat/1").get_data(as_text=True),
+                                                    "Trade cards")
     # an uneven trade from Ann's phone
     resp = post_json(
         ann, "/api/seat/0/action", {"action": {"do": "trade", "with": 1, "give": 1, "get": 2}}
@@ -36,18 +39,20 @@ def test_phone_and_host_forms_follow_the_moves(app: Flask, table: Table, state_d
     _play(table, 0, "market_open")
     _play(table, 1, "market_open")
     _play(table, 0, "tax_inspection", target=1)
-    # Ben lays his hand open: the phone form and then the table view show it
-    assert "Tax Inspection: lay your hand open" in ben.get("/seat/1").get_data(as_text=True)
-    hand = ["brokering", "alibi", "alibi", "raid", "pimps", "gambling"]
-    resp = post_json(ben, "/api/seat/1/action", {"action": {"do": "show", "hand": hand}})
-    assert resp.get_json()["accepted"], resp.get_json()
+    # Ben lays his hand open, a card at a time from his card; the table view shows it
+    assert offers(ben.get("/seat/1").get_data(as_text=True),
+                  "Lay a card of your hand open (6 to go)")
+    for card in ["brokering", "alibi", "alibi", "raid", "pimps", "gambling"]:
+        resp = post_json(ben, "/api/seat/1/action",
+                         {"action": {"do": "show_card", "seat": 1, "card": card}})
+        assert resp.get_json()["accepted"], resp.get_json()
     public = app.test_client().get("/").get_data(as_text=True)
     assert "Open hand (Tax Inspection)" in public and "Brokering" in public
     # a Magnum shown in the play zone: the host page asks whose
     assert act(table, {"do": "magnum_shown"}).accepted
     panel = host.get("/host").get_data(as_text=True)
-    assert "Whose Magnum?" in panel and "Ben's Magnum" in panel
-    assert "It is my Magnum" in ben.get("/seat/1").get_data(as_text=True)
+    assert "Whose Magnum?" in panel and "Ben's Magnum" in panel  # the host's tools
+    assert offers(ben.get("/seat/1").get_data(as_text=True), "It is my Magnum")
     _play(table, 1, "magnum")  # removes the Tax Inspection: the open hand is hidden again
     public = app.test_client().get("/").get_data(as_text=True)
     assert "Open hand (Tax Inspection)" not in public
@@ -61,9 +66,13 @@ def test_bribe_asks_for_its_cost_on_the_phone(app: Flask, table: Table, state_di
     _play(table, 1, "vacation_in_sweden", target=0)
     _play(table, 0, "bribe")
     page = ann.get("/seat/0").get_data(as_text=True)
-    assert "Now show the business card your Bribe costs" in page
-    assert "Complete the Bribe" in page and "Take the Bribe back" in page
-    assert "Complete the Bribe" in host.get("/host").get_data(as_text=True)
+    assert "next, the business card it costs" in page
+    (done,) = [m for m in card_moves(page) if m["label"] == "Complete Bribe"]
+    assert done["allowed"] and done["params"][0]["label"] == (
+        "Which business card from your hand does it cost?")
+    assert "Complete the Bribe" in host.get("/host").get_data(as_text=True)  # the host's tools
+    panel = host.get("/host").get_data(as_text=True)
+    assert offers(panel, "Call off Ann's Bribe")
     resp = post_json(
         ann, "/api/seat/0/action", {"action": {"do": "play", "card": "bribe", "discard": "weapons"}}
     )

@@ -36,6 +36,7 @@ from hardware import attach
 from tests.browser import BROWSER, join_links, shot, too_wide
 from tests.camera_rig import Clock, camera_rig
 from tests.hardware import conftest as gpio
+from tests.web import taps
 from vision.synthetic import CardPlay, Patch
 from web.clips import CLIPS
 
@@ -149,11 +150,12 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     ann.get_by_role("button", name="Join as Ann").click()
     ann.wait_for_url(re.compile(r"/seat/0$"))
     ann.wait_for_selector("#conn.live")
-    expect(ann.locator("#accuse-why")).to_have_text(
+    expect(ann.locator("#live .yourmove")).to_contain_text(
         "No card is on the pile: there is nothing to accuse anyone of yet.")
     host.goto(url + "/host")
     host.wait_for_selector("#conn.live")
     controls = host.locator("#host-live")
+    card = controls.locator(".yourmove")  # the host's "your move" card
 
     # Round 1: the third card's tag says Racketeer, but it is a Mobile phone.
     run_until(rig, 3.5)
@@ -161,38 +163,47 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     expect(controls).to_contain_text("Racketeer, booked to Cy")
     shot(host, "nasty7-host-last-card")
     assert too_wide(host) == []
-    controls.get_by_label("Misread? The card was really").select_option(label="Mobile phone")
-    controls.get_by_role("button", name="Correct the last card").click()
+    card.get_by_role("button", name="Correct…").click()
+    card.get_by_role("button", name="The last card was really").click()
+    card.get_by_role("button", name="Mobile phone", exact=True).click()
     expect(controls).to_contain_text("Mobile phone, booked to Cy")
     assert table.session is not None and table.session.state.figures == 3
 
     # Ann's twin makes Ben skip; Ben plays anyway and the camera books it to Cy.
     run_until(rig, 5.5)
     assert view(rig)["last_player"] == 2 and view(rig)["pile"] == 5
-    controls.get_by_role("button", name="Ben", exact=True).click()
+    card.get_by_role("button", name="Correct…").click()
+    card.get_by_role("button", name="The last card was played by").click()
+    card.get_by_role("button", name="Ben", exact=True).click()
     expect(controls).to_contain_text("Ben played instead of skipping")
     assert [r["cards"] for r in view(rig)["seats"]] == [3, 8, 4]
     shot(host, "nasty7-host-reassigned")
 
     # Round 2: Ann accuses Cy of a wrong count from her phone; the host upholds it.
     run_until(rig, 8.5)
-    expect(ann.get_by_role("button", name="Wrong count")).to_be_visible()
+    mine = ann.locator("#live .yourmove")
+    expect(mine.get_by_role("button", name="Accuse Cy of a mistake")).to_be_visible()
     shot(ann, "nasty7-seat-accuse")
     assert too_wide(ann) == []
-    ann.get_by_role("button", name="Wrong count").click()
+    mine.get_by_role("button", name="Accuse Cy of a mistake").click()
+    mine.get_by_role("button", name="Wrong count").click()
+    phone_taps = 2  # the only taps on a phone all game: the rest is the camera's
     expect(controls).to_contain_text("Ann accuses Cy of a wrong count")
     expect(controls).to_contain_text("Recount: the count was 2")
-    expect(ann.locator("#accuse-why")).to_have_text("You have accused: wait for the host's ruling.")
+    expect(mine).to_contain_text("You have accused: wait for the host's ruling.")
     shot(host, "nasty7-host-ruling")
-    controls.get_by_role("button", name="Upheld: Cy takes the pile").click()
+    card.get_by_role("button", name="Upheld: Cy takes the pile").click()
     expect(controls).to_contain_text("The accusation against Cy was upheld")
+    expect(ann.locator(".clip-link")).to_contain_text("upheld")
+    assert too_wide(ann) == []  # the accusation's line wraps on a phone
+    shot(ann, "nasty7-seat-upheld")
     assert [r["cards"] for r in view(rig)["seats"]] == [3, 7, 5]
 
     # Round 3: Ben's seat button accuses Ann; the host rules it false.
     run_until(rig, 11.5)
     press(mock_factory, 6)
     expect(controls).to_contain_text("Ben accuses Ann")
-    controls.get_by_role("button", name="Not upheld: the accusers take it").click()
+    card.get_by_role("button", name="Not upheld: the accusers take the pile").click()
     expect(controls).to_contain_text("The accusation against Ann was not upheld")
     assert [r["cards"] for r in view(rig)["seats"]] == [2, 9, 4]
 
@@ -206,6 +217,8 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     expect(controls).to_contain_text("Cy: no card within 3 s")
     shot(host, "nasty7-host-hesitation")
     expect(ann.locator(".clip-link")).to_contain_text("Cy: no card within 3 s — watch")
+    assert too_wide(ann) == []  # the dispute's line wraps on a phone
+    shot(ann, "nasty7-seat-dispute")
     controls.get_by_role("link", name="Watch the clip").click()
     host.wait_for_selector("#clip[data-ready='1']")
     expect(host.locator("#clip-what")).to_have_text("Cy: no card within 3 s")
@@ -227,6 +240,7 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     host.goto(url + "/host")
     host.wait_for_selector("#conn.live")
     controls = host.locator("#host-live")
+    card = controls.locator(".yourmove")
 
     # Round 5: Ann's gun lands off-centre; Ben's card lands beside the pile: the host is
     # asked (Ben's clock waits for the answer) and counts it.
@@ -246,6 +260,14 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     assert outcome is not None and outcome["winner"] == 0
     expect(ann.locator("#live")).to_contain_text("Ann wins!")
     shot(ann, "nasty7-seat-over")
+
+    # Taps per turn on the phones: a turn is a card on the pile; Ann's accusation came
+    # in Cy's turn (round 2); every other turn took no tap at all.
+    assert table.session is not None
+    cards = [b for b in table.session.batches if b.action.get("do") in ("play", "missed_card")]
+    turns = [(f"card {i + 1}", 0, True) for i in range(len(cards))]
+    turns.append(("Ann accuses Cy of a wrong count", phone_taps, False))
+    assert len(cards) >= 15 and taps.record("nasty7", turns) == 0
 
     # The record the host downloads replays to the same state.
     host.reload()
