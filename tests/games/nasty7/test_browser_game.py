@@ -250,7 +250,7 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     expect(controls).to_contain_text("Ben's card (Racketeer) was seen beside the pile: count it?")
     shot(host, "nasty7-host-seen-beside")
     assert too_wide(host) == []
-    controls.get_by_role("button", name="Count it").click()
+    card.get_by_role("button", name="Count it: Ben played a Racketeer").click()
     expect(controls).to_contain_text("Racketeer, booked to Ben")
     assert view(rig)["turn"] == 2 and view(rig)["deadline"] == 22.600001  # Cy's clock: now
 
