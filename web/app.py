@@ -28,7 +28,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from companion.config import WebConfig
 from companion.inputs import parse_json
 from companion.table import Table
-from web import api, clips, context, guards, host, public, render, seat, stream
+from web import api, clips, context, guards, host, joins, public, render, seat, stream
 from web import board as board_pages
 from web import camera as camera_pages
 from web import cards as card_pages
@@ -54,7 +54,7 @@ class BoundedJSON(DefaultJSONProvider):
 
 #: in registration order
 BLUEPRINTS = (public.bp, seat.bp, host.bp, api.bp, stream.bp, camera_pages.bp, clips.bp,
-              board_pages.bp, card_pages.bp)
+              board_pages.bp, card_pages.bp, joins.bp)
 
 
 def create_app(
