@@ -83,10 +83,13 @@ def generic_sentence(engine: AnyEngine | None, action: Mapping[str, Any],
 
 def history_entries() -> list[dict[str, Any]]:
     """The current game's inputs as sentences, newest first (read-only on the table)."""
-    st = state()
-    session = st.table.session  # one frozen Session: batches and undone agree
-    if session is None:
-        return []
+    session = state().table.session  # one frozen Session: batches and undone agree
+    return session_entries(session) if session is not None else []
+
+
+def session_entries(session: Any) -> list[dict[str, Any]]:
+    """A ``companion.session.Session``'s inputs as sentences, newest first (the web
+    reads the table's session, never the module)."""
     players = list(session.setup.seats)
     engine: AnyEngine = session.engine
     sentences: list[str] = []

@@ -33,6 +33,7 @@ from companion.games.illegal.legality import (
 )
 from companion.games.illegal.state import CHOOSE, MORE, OVER, TURN, State
 from companion.games.moves import Scores
+from companion.games.words import plurals
 
 #: What a shown card still needs, as the table screen says it.
 WAITING_FOR = {
@@ -248,7 +249,7 @@ def public_view(state: State) -> dict[str, Any]:
             "over": state.match_over,
             "winners": list(state.winners) if state.match_over else [],
         },
-        "log": list(state.log),
+        "log": log(state),
     }
 
 
@@ -259,7 +260,7 @@ def secrets(state: State, seat: int) -> dict[str, Any]:
 
 def log(state: State) -> list[str]:
     """The last few sentences of the hand (the dashboard's short log)."""
-    return list(state.log)
+    return [plurals(line) for line in state.log]
 
 
 def scores(state: State) -> Scores | None:
