@@ -151,7 +151,8 @@ def setup() -> tuple[str, int]:
     """
     current = state().table.hub.latest()
     players = [p.strip() for p in request.args.getlist("player")] or list(current.players)
-    return _setup_page(players or ["", "", ""], request.args.get("game") or current.game)
+    return _setup_page(players or ["", "", ""],
+                       request.args.get("game") or current.game or state().default_game)
 
 
 def _form_options(engine: AnyEngine, form: Any, players: list[str]) -> dict[str, Any]:

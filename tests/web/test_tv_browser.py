@@ -173,3 +173,24 @@ def test_first_time_the_tv_explains_in_three_skippable_steps(
     assert other.locator("#intro").is_hidden()
     ctx.close()
     other.context.close()
+
+
+def test_a_phone_explains_once_too(table: Table, live_url: str, browser: Any,
+                                   state_dir: Path) -> None:
+    play(table, "casablanca", "full_game", "start")
+    host = tv_screen(browser, SIZES[0], live_url, state_dir)
+    link = host.eval_on_selector_all("a[href*='/join/']", "els => els.map(e => e.href)")[0]
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                has_touch=True).new_page()
+    phone.goto(re.sub(r"^https?://[^/]+", live_url, link))
+    phone.get_by_role("button", name="Join as Ann").click()
+    intro = phone.get_by_role("dialog", name=re.compile("How this works"))
+    intro.wait_for()
+    assert "1 of 3" in intro.inner_text()
+    shot(phone, "phone-casablanca-intro")
+    phone.get_by_role("button", name="Skip").click()
+    phone.reload()
+    phone.wait_for_selector("#conn.live")
+    assert phone.locator("#intro").is_hidden()
+    for page in (host, phone):
+        page.context.close()

@@ -17,6 +17,13 @@
     const key = "tc-intro-" + box.dataset.intro;
     if (remembered(key)) return;
     const steps = Array.from(box.querySelectorAll("[data-step]"));
+    if (!steps.length) return;  // a game without its three steps
+    steps.forEach((li, i) => {
+      const n = document.createElement("span");
+      n.className = "intro-n";
+      n.textContent = (i + 1) + " of " + steps.length;
+      li.prepend(n, " ");
+    });
     const next = box.querySelector(".intro-next");
     let at = 0;
     function show() {

@@ -145,10 +145,14 @@ def _mob(state: State, seat: int) -> dict[str, Any]:
     }
 
 
-def _attack(state: State, a: Attack | None, reveal_hands: bool) -> dict[str, Any] | None:
+def _attack(state: State, a: Attack | None, reveal_hands: bool, *, plain: bool = False,
+            ) -> dict[str, Any] | None:
+    """The attack in progress; ``plain``: its terms as replay's JSON has always written
+    them, else as shared screens say them (``_term``)."""
     if a is None:
         return None
-    terms = breakdown(state, a)
+    terms = breakdown(state, a) if plain else [(_term(state, a, w), v)
+                                                 for w, v in breakdown(state, a)]
     view: dict[str, Any] = {
         "seat": a.seat, "kind": a.kind, "attacker": a.attacker, "target": a.target,
         "kind_label": KIND_LABELS[a.kind], "attacker_name": card_name(state, a.attacker),
@@ -157,7 +161,7 @@ def _attack(state: State, a: Attack | None, reveal_hands: bool) -> dict[str, Any
         "waiting": [x for x, m in enumerate(state.mobs)
                     if not m.out and x not in {c for c, _, _ in a.committed}],
         "defender": a.defender, "stage": a.stage, "protector": a.protector, "war": a.war,
-        "breakdown": [[_term(state, a, why), value] for why, value in terms],
+        "breakdown": [[why, value] for why, value in terms],
         "needed": sum(v for _, v in terms),
         "committed": sorted(seat for seat, _, _ in a.committed),
         "revealed": None if a.revealed is None else [
@@ -322,7 +326,9 @@ def turn_attacks(state: State) -> list[dict[str, Any]]:
 def state_json(state: State) -> dict[str, Any]:
     """Everything, for ``companion replay --json``."""
     view = public_view(state)
-    view["attack"] = _attack(state, state.attack, True)
+    view["attack"] = _attack(state, state.attack, True, plain=True)
+    for shown, mob in zip(view["mobs"], state.mobs, strict=True):  # replay's names, as typed
+        shown["mob"] = mob.mob_name or (_slot(mob.mob_card) if mob.mob_card else None)
     view["money"] = [m.money for m in state.mobs]
     view["specials"] = [list(m.specials) for m in state.mobs]
     view["discard"] = list(state.discard)
