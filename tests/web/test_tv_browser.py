@@ -11,6 +11,7 @@ what the phones say (the snapshot's ``waiting``). Screenshots:
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -194,3 +195,43 @@ def test_a_phone_explains_once_too(table: Table, live_url: str, browser: Any,
     assert phone.locator("#intro").is_hidden()
     for page in (host, phone):
         page.context.close()
+
+
+@pytest.mark.parametrize("game", ["nasty7", "illegal", "casablanca"])
+def test_from_the_host_page_to_the_first_turn_in_five_taps(
+        game: str, table: Table, state_dir: Path, browser: Any) -> None:
+    """The host, on the TV or laptop, starts the configured game and shows the TV view:
+    every tap counted, names left to the game ("Player 1"...)."""
+    from companion.config import WebConfig
+    from web import create_app
+    from web.server import make_server, stop
+
+    app = create_app(table, web_config=WebConfig(port=8080), state_dir=state_dir,
+                     testing=True, game=game)
+    server = make_server(app, "127.0.0.1", 0, 24)
+    server.prepare()
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.bind_addr[1]}"
+    try:
+        page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        page.goto(f"{url}/host?token={host_token(state_dir)}")
+        taps = 0
+        for name, role in (("Set up a game", "link"), ("Start the game", "button"),
+                           ("TV view", "link")):
+            page.get_by_role(role, name=name).click()
+            taps += 1
+            if name == "Start the game":
+                page.wait_for_url(re.compile(r"/host$"))
+        page.wait_for_selector("#conn.live")
+        snap = table.hub.latest()
+        assert snap.game == game and snap.waiting is not None
+        assert snap.waiting["seats"], f"{game}: the table does not wait for a player yet"
+        assert snap.waiting["why"] in page.inner_text("#live")
+        assert page.locator("#tv-joins svg").count() == len(snap.players)
+        shot(page, f"tv-{game}-after-{taps}-taps")
+        assert taps <= 5
+        page.context.close()
+    finally:
+        stop(app, server)
+        thread.join(10)
