@@ -77,6 +77,23 @@ def overflow(page: Any) -> dict[str, float]:
     return found
 
 
+def overlapping(page: Any) -> list[str]:
+    """Regions of the TV drawn over each other: the table, its side column, the codes."""
+    found: list[str] = page.evaluate("""() => {
+      const sel = ['.tv-grid > .tv-main', '.tv-grid > .tv-side', '#tv-joins:not([hidden])'];
+      const boxes = sel.map(s => [s, document.querySelector(s)]).filter(([, e]) => e)
+        .map(([s, e]) => [s, e.getBoundingClientRect()]);
+      const out = [];
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const [a, r] = boxes[i], [b, q] = boxes[j];
+        if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1)
+          out.push(a + ' over ' + b);
+      }
+      return out;
+    }""")
+    return found
+
+
 def tv_screen(browser: Any, size: tuple[int, int], live_url: str, state_dir: Path) -> Any:
     """A TV of ``size`` signed in as the host (it shows the join codes), intro seen."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
@@ -110,6 +127,7 @@ def test_the_tv_fits_its_screen(game: str, moment: str, record: str, until: str,
         over = overflow(page)
         assert over["tall"] <= 1 and over["wide"] <= 1 and over["scrolled"] == 0, \
             f"{game} {moment} at {size}: past the screen by {over}"
+        assert overlapping(page) == [], f"{game} {moment} at {size}"
         text = page.inner_text("#main")
         assert snap.waiting.get("why", "") in text or snap.outcome is not None, \
             f"{game} {moment}: the TV does not say what the table waits for"
