@@ -393,4 +393,4 @@ def _waiting_after(state: State) -> Waiting:
                        f"their hand for the accounting ({names} still to show).", asks=asks)
     if state.match_over:
         return Waiting((), "over", status(state) + ".")
-    return Waiting((), "deal", status(state) + ": the host deals.", host=True)
+    return Waiting((), "deal", status(state) + ".", host=True)
