@@ -21,7 +21,8 @@ from web import render
 from web.auth import HOST_COOKIE
 from web.context import state
 from web.guards import HOST_ONLY, csrf_token, host_required, is_host, set_cookie
-from web.joins import base_url, qr_svg
+from web.joins import base_url as base_url  # web.network draws codes through the host
+from web.joins import qr_svg as qr_svg
 from web.public import undo_target
 
 bp = Blueprint("host", __name__, url_prefix="/host")
