@@ -117,6 +117,7 @@ def check_step(step: Step, seq: int) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_every_recorded_state_reads_plainly(game: str, app: Flask) -> None:
     found: list[str] = []

@@ -43,7 +43,8 @@
         aside.innerHTML = html;
         const empty = html.trim() === "";
         aside.hidden = empty;
-        document.getElementById("tv-screen").classList.toggle("with-joins", !empty);
+        const wifi = document.querySelector(".tv-codes .wifi-tv") !== null;
+        document.getElementById("tv-screen").classList.toggle("with-joins", !empty || wifi);
         fit();
       })
       .catch(() => {});
