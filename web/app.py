@@ -33,6 +33,7 @@ from web import board as board_pages
 from web import camera as camera_pages
 from web import cards as card_pages
 from web import handover as handover_pages
+from web import joins as join_pages
 from web import network as network_pages
 from web.auth import Guard, host_token
 from web.context import Camera
@@ -57,7 +58,7 @@ class BoundedJSON(DefaultJSONProvider):
 #: in registration order
 BLUEPRINTS = (public.bp, seat.bp, host.bp, api.bp, stream.bp, camera_pages.bp, clips.bp,
               board_pages.bp, card_pages.bp, network_pages.bp, handover_pages.bp, league_link.bp,
-              stats.bp)
+              stats.bp, join_pages.bp)
 
 
 def create_app(
@@ -67,6 +68,7 @@ def create_app(
     state_dir: Path,
     camera: Camera | None = None,
     testing: bool = False,
+    game: str = "",
 ) -> Flask:
     """The dashboard app for ``table``; serve it with ``web.server.serve``."""
     app = Flask(__name__, static_folder="static", template_folder="templates")
@@ -85,7 +87,8 @@ def create_app(
     guard = Guard(state_dir)
     host_token(state_dir)  # made once now: concurrent first requests would race to create it
     app.secret_key = secrets.token_hex(16)  # Flask's session is unused; cookies are ours
-    context.install(app, context.WebState(table, web_config, state_dir, guard, camera))
+    context.install(app, context.WebState(table, web_config, state_dir, guard, camera,
+                                         default_game=game))
     for bp in BLUEPRINTS:
         app.register_blueprint(bp)
     app.before_request(guards.check_csrf)

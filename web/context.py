@@ -50,6 +50,8 @@ class WebState:
     state_dir: Path
     guard: Guard
     camera: Camera | None = None
+    #: the configured game (``[table] game`` or ``serve --game``): the setup page's first choice
+    default_game: str = ""
     closing: threading.Event = field(default_factory=threading.Event)
     cache: RenderCache = field(default_factory=RenderCache)
     zones: Polygons = field(default_factory=dict)

@@ -6,14 +6,10 @@ without the cookie or the token every host page answers 403.
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
-from urllib.parse import urlsplit
 
-import segno
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
-from markupsafe import Markup
 
 from companion import games
 from companion.games.engine import AnyEngine
@@ -22,31 +18,14 @@ from companion.records import export_lines
 from companion.snapshot import Snapshot
 from companion.store import StoreError
 from web import render
-from web.auth import HOST_COOKIE, public_host
+from web.auth import HOST_COOKIE
 from web.context import state
 from web.guards import HOST_ONLY, csrf_token, host_required, is_host, set_cookie
+from web.joins import base_url as base_url  # web.network draws codes through the host
+from web.joins import qr_svg as qr_svg
 from web.public import undo_target
 
 bp = Blueprint("host", __name__, url_prefix="/host")
-
-LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
-
-
-def base_url() -> str:
-    """The dashboard's address as phones should use it (never localhost)."""
-    parts = urlsplit(request.host_url)
-    if parts.hostname in LOOPBACK:
-        cfg = state().web_config
-        return f"http://{public_host(cfg.host)}:{parts.port or cfg.port}/"
-    return request.host_url
-
-
-@functools.lru_cache(maxsize=64)  # drawing a code takes tens of ms; the panel shows many
-def qr_svg(url: str) -> Markup:
-    """A QR code of ``url`` as inline SVG (dark on white, with its quiet zone)."""
-    code = segno.make(url, error="m")
-    return Markup(code.svg_inline(scale=4, dark="#000", light="#fff", omitsize=True,
-                                  title=url))
 
 
 def _joins(snap_game: str | None, players: list[str]) -> list[dict[str, Any]]:
@@ -176,7 +155,8 @@ def setup() -> tuple[str, int]:
     """
     current = state().table.hub.latest()
     players = [p.strip() for p in request.args.getlist("player")] or list(current.players)
-    return _setup_page(players or ["", "", ""], request.args.get("game") or current.game)
+    return _setup_page(players or ["", "", ""],
+                       request.args.get("game") or current.game or state().default_game)
 
 
 def _form_options(engine: AnyEngine, form: Any, players: list[str]) -> dict[str, Any]:

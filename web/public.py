@@ -17,6 +17,7 @@ from companion.games.engine import AnyEngine
 from companion.table import PUBLIC_ACTION_KEYS
 from web import render, scores
 from web.context import state
+from web.joins import tv_joins
 
 bp = Blueprint("public", __name__)
 
@@ -26,10 +27,15 @@ SEAT_WORDS = {"against": "against", "target": "targeting", "by": "by"}
 
 @bp.get("/")
 def table() -> str:
-    """The public table view; updates live from ``/api/stream``."""
+    """The public table view; updates live from ``/api/stream``. ``?tv=1`` is the TV's
+    screen: the same table fitted to one landscape screen, with the free seats' join
+    codes when the host's browser shows it."""
     st = state()
     payload = render.public_payload(st.table.hub.latest())
-    return render_template("table.html", s=payload, fragment=render.fragment("table", payload))
+    fragment = render.fragment("table", payload)
+    if request.args.get("tv") == "1":
+        return render_template("tv.html", s=payload, fragment=fragment, joins=tv_joins())
+    return render_template("table.html", s=payload, fragment=fragment)
 
 
 def _names(players: Sequence[str], value: Any) -> str:
@@ -77,10 +83,13 @@ def generic_sentence(engine: AnyEngine | None, action: Mapping[str, Any],
 
 def history_entries() -> list[dict[str, Any]]:
     """The current game's inputs as sentences, newest first (read-only on the table)."""
-    st = state()
-    session = st.table.session  # one frozen Session: batches and undone agree
-    if session is None:
-        return []
+    session = state().table.session  # one frozen Session: batches and undone agree
+    return session_entries(session) if session is not None else []
+
+
+def session_entries(session: Any) -> list[dict[str, Any]]:
+    """A ``companion.session.Session``'s inputs as sentences, newest first (the web
+    reads the table's session, never the module)."""
     players = list(session.setup.seats)
     engine: AnyEngine = session.engine
     sentences: list[str] = []

@@ -274,13 +274,17 @@ def _label(key: Any) -> str:
 
 
 def _grouped(value: float, sep: str) -> str:
-    return f"{value:,.0f}".replace(",", sep)
+    """Digits grouped by ``sep``, a negative amount with a true minus sign ("−10 000")."""
+    text = f"{abs(value):,.0f}".replace(",", sep)
+    return f"\u2212{text}" if round(value) < 0 else text
 
 
 def _money(value: Any) -> str:
     """Dollars that never break inside the number: ``$4,200``."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return Markup(f'<span class="amt">${_grouped(value, ",")}</span>')
+        text = _grouped(value, ",")  # the minus before the sign: "−$1,300"
+        return Markup(f'<span class="amt">{text[0]}${text[1:]}</span>' if text[0] == "\u2212"
+                      else f'<span class="amt">${text}</span>')
     return "—" if value is None else str(value)
 
 

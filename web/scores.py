@@ -66,8 +66,8 @@ def chart_svg(hands: Sequence[Sequence[float]], names: Sequence[str],
 
     parts = [
         f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-labelledby="chart-title"><title id="chart-title">Running totals after each of '
-        f'{n} hand(s)</title>',
+        f'aria-labelledby="chart-title"><title id="chart-title">Running totals after '
+        f'{"the one hand" if n == 1 else f"each of {n} hands"}</title>',
         f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" '
         'stroke="#666" stroke-width="1"/>',
     ]

@@ -87,7 +87,7 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     from web.auth import host_line
     from web.server import serve
 
-    game = games.get(args.game or games.DEFAULT_GAME).name  # canonical from here on
+    game = games.get(args.game or config.table.game or games.DEFAULT_GAME).name  # canonical
     camera = _start_vision(config, table, args.demo, game, parts)
     appliance, press = _start_hardware(config, table, args.demo, parts)
     if camera is not None and appliance.player is not None:  # the camera check at start-up
@@ -95,7 +95,7 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
         parts.append(BootCheck(appliance.player, camera.status))
     if args.demo:
         parts.append(_start_demo(table, game, press))
-    app = create_app(table, web_config=config.web, state_dir=folder, camera=camera)
+    app = create_app(table, web_config=config.web, state_dir=folder, camera=camera, game=game)
     network = _start_network(config, folder, args.demo)
     if network is not None:
         app.extensions[NETWORK] = network
@@ -110,6 +110,10 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
 
     def ready() -> None:
         print(host_line(folder, host, port), flush=True)
+        print("TV or laptop: open the Host link above there and choose \"TV view\": it shows "
+              "the table, and the seats' join codes.", flush=True)
+        print("Players join by scanning their seat's code on that screen with their phone.",
+              flush=True)
         print(f"Table: http://{_shown(host)}:{port}/   (phones on this network)", flush=True)
         if args.demo:
             print(_demo_text(game), flush=True)
@@ -175,6 +179,7 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
     """The camera pipeline feeding the table, or None when the camera cannot start."""
     try:
         from companion.decks import resolve_tag
+        from companion.hwprobe import has_camera
         from vision.decoding import default_decoder
         from vision.pipeline import VisionPipeline
         from vision.sources import open_source
@@ -183,6 +188,11 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
         return None
     if demo:
         source = _demo_source(config, game)
+    elif config.camera.source == "auto" and not has_camera():
+        # a real table never watches the demo's synthetic cards: its tags are not this
+        # deck's, and every one would be refused as "unknown tag" for good
+        print(NO_CAMERA, flush=True)
+        return None
     else:
         source = open_source(config.camera)
     zones = saved_zones(config)
@@ -196,6 +206,10 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
     pipeline.start()
     parts.append(pipeline)
     return ZoneSaver(pipeline)
+
+
+NO_CAMERA = ("No camera found: this table runs without one. The host enters each card on "
+             "the host panel (Game controls) instead.")
 
 
 def start_clips(table: Table, folder: Path, parts: list[Any]) -> Any:

@@ -68,3 +68,29 @@ def test_zones_drawn_on_the_dashboard_survive_a_restart(state_dir: Path) -> None
     assert saved_zones(Config()).polygons == drawn
     with pytest.raises(ValueError):
         ZoneSaver(pipeline).set_zones({"pile": [(0, 0), (1, 1)]})
+
+
+def test_a_real_table_without_a_camera_says_so_once_and_runs_without_one(
+        state_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """No camera and ``source = "auto"``: no synthetic camera (its demo tags would be
+    refused as unknown for good), one sentence that the host enters the cards."""
+    from companion import hwprobe
+    from companion.commands import serve
+    from companion.store import MemoryStore
+    from companion.table import Table
+
+    monkeypatch.setattr(hwprobe, "has_camera", lambda: False)
+    parts: list[Any] = []
+    table = Table(MemoryStore())
+    camera = serve._start_vision(Config(), table, False, "casablanca", parts)
+    assert camera is None and parts == []
+    out = capsys.readouterr().out
+    assert out.count("No camera found") == 1 and "host panel" in out
+    opened: list[Any] = []
+    monkeypatch.setattr(hwprobe, "has_camera", lambda: True)  # a camera: it is opened
+    monkeypatch.setattr("vision.sources.open_source", lambda cfg: opened.append(cfg) or
+                        (_ for _ in ()).throw(RuntimeError("opened")))
+    with pytest.raises(RuntimeError, match="opened"):
+        serve._start_vision(Config(), table, False, "casablanca", parts)
+    assert len(opened) == 1

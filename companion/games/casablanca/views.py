@@ -17,6 +17,7 @@ from companion.games.casablanca.events import Event, GameEnded, ProtestSettled, 
 from companion.games.casablanca.moves import status_line
 from companion.games.casablanca.state import Announced, State, announcement_text
 from companion.games.moves import Scores
+from companion.games.words import plurals
 
 #: What the table waits for (``public_view``'s ``phase``).
 Phase = Literal["turn", "pending", "follow_up", "over"]
@@ -169,7 +170,7 @@ def public_view(state: State) -> dict[str, Any]:
         "last": _announcement(state, state.last),
         "may_bribe": not state.no_bribe and state.follow_up is None,
         "follow_up": state.follow_up,
-        "log": list(state.log),
+        "log": log(state),
         "camera_note": state.note or None,
         "options": {
             "budget": o.budget,
@@ -197,7 +198,7 @@ def secrets(state: State, seat: int) -> dict[str, Any]:
 
 def log(state: State) -> list[str]:
     """The game's recent public lines (never an amount)."""
-    return list(state.log)
+    return [plurals(line) for line in state.log]
 
 
 def scores(state: State) -> Scores | None:

@@ -8,6 +8,7 @@ and through ``state_json`` (replay knows everything).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,6 +40,7 @@ from companion.games.crime_lords.setup import auction_limit, auctioned
 from companion.games.crime_lords.state import Attack, HelpSide, State
 from companion.games.crime_lords.turn import draws_owed
 from companion.games.moves import Scores
+from companion.games.words import plurals
 
 KIND_LABELS = {"recruit": "Recruit", "takeover": "Take over", "hit": "Hit"}
 
@@ -55,6 +57,26 @@ def _slot(card: str) -> str:
         return catalog("crime_lords").by_id(card).label()
     except KeyError:
         return card
+
+
+_ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+_TERM = re.compile(r"^(you have|defender has) (.*)$")
+
+
+def line(text: str) -> str:
+    """A log line as the table reads it: card ids by their names ("Special 03", not
+    ``special_03``), plurals written out ("1 Racket", not "1 Racket(s)")."""
+    return plurals(_ID.sub(lambda m: _slot(m.group(0)), text))
+
+
+def _term(state: State, a: Attack, why: str) -> str:
+    """One term of the success number for a shared screen: players by name, never "you"."""
+    m = _TERM.match(why)
+    if m:
+        seat = a.seat if m.group(1) == "you have" else a.defender
+        who = state.seats[seat] if seat is not None else "The defender"
+        why = f"{who} has {m.group(2)}"
+    return plurals(why)
 
 
 def _tree(state: State, seat: int, crooks: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -111,7 +133,8 @@ def _mob(state: State, seat: int) -> dict[str, Any]:
     crooks = _crooks(state, seat)
     return {
         "seat": seat, "name": state.seats[seat],
-        "mob": mob.mob_name or (_slot(mob.mob_card) if mob.mob_card else None),
+        "mob": line(mob.mob_name) if mob.mob_name else (_slot(mob.mob_card) if mob.mob_card
+                                                        else None),
         "boss_bonus": mob.boss_bonus, "boss": mob.boss, "crooks": crooks,
         "boss_name": card_name(state, mob.boss) if mob.boss else None,
         "tree": _tree(state, seat, crooks), "left": mob.left,
@@ -122,10 +145,14 @@ def _mob(state: State, seat: int) -> dict[str, Any]:
     }
 
 
-def _attack(state: State, a: Attack | None, reveal_hands: bool) -> dict[str, Any] | None:
+def _attack(state: State, a: Attack | None, reveal_hands: bool, *, plain: bool = False,
+            ) -> dict[str, Any] | None:
+    """The attack in progress; ``plain``: its terms as replay's JSON has always written
+    them, else as shared screens say them (``_term``)."""
     if a is None:
         return None
-    terms = breakdown(state, a)
+    terms = breakdown(state, a) if plain else [(_term(state, a, w), v)
+                                                 for w, v in breakdown(state, a)]
     view: dict[str, Any] = {
         "seat": a.seat, "kind": a.kind, "attacker": a.attacker, "target": a.target,
         "kind_label": KIND_LABELS[a.kind], "attacker_name": card_name(state, a.attacker),
@@ -218,7 +245,7 @@ def public_view(state: State) -> dict[str, Any]:
         },
         "last_roll": last,
         "winners": None if state.winners is None else list(state.winners),
-        "log": list(state.log[-12:]),
+        "log": log(state),
         "draws_owed": draws_owed(state), "drawn": state.drawn, "deck_empty": state.deck_empty,
         "pending": None if state.pending is None else {
             "seat": state.pending[0], "card": state.pending[1], "kind": state.pending[2],
@@ -260,8 +287,8 @@ def secrets(state: State, seat: int) -> dict[str, Any]:
 
 
 def log(state: State) -> list[str]:
-    """The game's recent lines, oldest first."""
-    return list(state.log[-12:])
+    """The game's recent lines, oldest first, as the table reads them (``line``)."""
+    return [line(x) for x in state.log[-12:]]
 
 
 def scores(state: State) -> Scores | None:
@@ -299,7 +326,9 @@ def turn_attacks(state: State) -> list[dict[str, Any]]:
 def state_json(state: State) -> dict[str, Any]:
     """Everything, for ``companion replay --json``."""
     view = public_view(state)
-    view["attack"] = _attack(state, state.attack, True)
+    view["attack"] = _attack(state, state.attack, True, plain=True)
+    for shown, mob in zip(view["mobs"], state.mobs, strict=True):  # replay's names, as typed
+        shown["mob"] = mob.mob_name or (_slot(mob.mob_card) if mob.mob_card else None)
     view["money"] = [m.money for m in state.mobs]
     view["specials"] = [list(m.specials) for m in state.mobs]
     view["discard"] = list(state.discard)

@@ -389,8 +389,8 @@ def _waiting_after(state: State) -> Waiting:
         names = ", ".join(state.name(i) for i in seats)
         asks = {i: (f"Show your {state.seats[i].hand} cards." if state.seats[i].hand
                     else "You hold no cards: one tap reveals your empty hand.") for i in seats}
-        return Waiting(seats, "reveal", f"Hand {state.hand_no} is over: show your hands "
-                       f"for the accounting ({names} still to show).", asks=asks)
+        return Waiting(seats, "reveal", f"Hand {state.hand_no} is over: every player shows "
+                       f"their hand for the accounting ({names} still to show).", asks=asks)
     if state.match_over:
         return Waiting((), "over", status(state) + ".")
-    return Waiting((), "deal", status(state) + ": the host deals.", host=True)
+    return Waiting((), "deal", status(state) + ".", host=True)

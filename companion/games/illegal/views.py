@@ -33,6 +33,7 @@ from companion.games.illegal.legality import (
 )
 from companion.games.illegal.state import CHOOSE, MORE, OVER, TURN, State
 from companion.games.moves import Scores
+from companion.games.words import plurals
 
 #: What a shown card still needs, as the table screen says it.
 WAITING_FOR = {
@@ -104,7 +105,7 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
                 "seat": None,
                 "name": None,
                 "what": "claim_magnum",
-                "prompt": 'Whose Magnum? Its player taps "My Magnum" or presses their button',
+                "prompt": 'Whose Magnum? Its player claims it on their phone or with their button',
             }
         )
     for i, s in enumerate(state.seats):
@@ -120,7 +121,8 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
                     "what": "complete_play",
                     "card": card_json(s.pending),
                     "needs": s.pending_needs,
-                    "prompt": f"{s.name}: {step[0].lower()}{step[1:]}",
+                    "prompt": f"{s.name} shows a {card(s.pending).label()}: next, "
+                    f"{WAITING_FOR.get(s.pending_needs or '', 'its target')}",
                     "step": step,
                 }
             )
@@ -145,7 +147,8 @@ def _awaiting(state: State) -> list[dict[str, Any]]:
                         "name": s.name,
                         "what": "reveal",
                         "cards": s.hand,
-                        "prompt": f"{s.name}: show your {s.hand} cards"
+                        "prompt": f"{s.name} shows their {s.hand} "
+                        f"card{'' if s.hand == 1 else 's'}"
                         if s.hand
                         else f"{s.name} holds no cards: one tap reveals the empty hand",
                     }
@@ -157,16 +160,18 @@ def status(state: State, money: Callable[[int], str] = euros, *, plain: bool = F
     """A short human line about what happens now (amounts written by ``money``; ``plain``:
     the wording of ``companion replay --json``, which has not changed since format 1)."""
     who = state.name(state.turn)
+    if state.phase == OVER and plain:
+        return _plain_over(state, money)
     if state.phase == OVER:
         if state.scores is None:
-            return f"Hand {state.hand_no} is over: show your hands for the accounting"
+            return f"Hand {state.hand_no} is over: every player shows their hand for the accounting"
         names = " and ".join(state.name(w) for w in state.winners)
+        win = "win" if len(state.winners) > 1 else "wins"
         if state.match_over and state.options.match_to > 0:
-            best = max(state.totals)
-            return f"{names} win(s) the match with {money(best)}"
+            return f"{names} {win} the match with {signed(money, max(state.totals))}"
         if state.match_over:
-            return f"{names} win(s) with {money(max(state.scores))}"
-        return f"{names} win(s) hand {state.hand_no}; deal the next hand"
+            return f"{names} {win} with {signed(money, max(state.scores))}"
+        return f"{names} {win} hand {state.hand_no}; the host deals the next hand"
     if state.phase == CHOOSE and state.awaiting is not None:
         return f"{state.name(state.awaiting.seat)} must choose a business to lose"
     if state.unclaimed:
@@ -182,6 +187,23 @@ def status(state: State, money: Callable[[int], str] = euros, *, plain: bool = F
             return f"{who} may add a legal business, or end the turn"
         return f"{who} may discard three identical cards, or end the turn"
     return f"{who}'s turn: play or discard a card"
+
+
+def signed(money: Callable[[int], str], amount: int) -> str:
+    """``money(amount)`` with a true minus sign ("−10 000 €", not "-10 000 €")."""
+    return "\u2212" + money(-amount) if amount < 0 else money(amount)
+
+
+def _plain_over(state: State, money: Callable[[int], str]) -> str:
+    """The end of a hand in ``companion replay --json``'s wording (unchanged since format 1)."""
+    if state.scores is None:
+        return f"Hand {state.hand_no} is over: show your hands for the accounting"
+    names = " and ".join(state.name(w) for w in state.winners)
+    if state.match_over and state.options.match_to > 0:
+        return f"{names} win(s) the match with {money(max(state.totals))}"
+    if state.match_over:
+        return f"{names} win(s) with {money(max(state.scores))}"
+    return f"{names} win(s) hand {state.hand_no}; deal the next hand"
 
 
 def _accounting(state: State) -> dict[str, Any] | None:
@@ -227,7 +249,7 @@ def public_view(state: State) -> dict[str, Any]:
             "over": state.match_over,
             "winners": list(state.winners) if state.match_over else [],
         },
-        "log": list(state.log),
+        "log": log(state),
     }
 
 
@@ -238,7 +260,7 @@ def secrets(state: State, seat: int) -> dict[str, Any]:
 
 def log(state: State) -> list[str]:
     """The last few sentences of the hand (the dashboard's short log)."""
-    return list(state.log)
+    return [plurals(line) for line in state.log]
 
 
 def scores(state: State) -> Scores | None:

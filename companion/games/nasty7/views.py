@@ -62,6 +62,7 @@ from companion.games.nasty7.state import (
     deadline,
     number_for,
 )
+from companion.games.words import plurals
 
 
 def public_view(state: State) -> dict[str, Any]:
@@ -160,7 +161,7 @@ def secrets(state: State, seat: int) -> dict[str, Any]:
 
 def log(state: State) -> list[str]:
     """The game's recent lines in words, oldest first ("Ben played Twin racketeers")."""
-    return [line[:1].upper() + line[1:] for line in state.log]
+    return [plurals(line[:1].upper() + line[1:]) for line in state.log]
 
 
 def scores(state: State) -> Scores:

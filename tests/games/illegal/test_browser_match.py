@@ -295,7 +295,7 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
     cam.show("pimps", "discard")  # Ben: one card and three identical: his hand is empty
     for _ in range(3):
         cam.show("market_open", "discard")
-    expect(live[tv]).to_contain_text("Hand 2 is over: show your hands")
+    expect(live[tv]).to_contain_text("Hand 2 is over: every player shows their hand")
     # Ann shows her hand in the play zone: it is hers, not Ben's (he holds nothing)
     for card in ("tropical_fish", "alibi", "informant", "relatives", "white_coat", "raid",
                  "mister_zero"):
@@ -310,7 +310,7 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
     tap(rig, ben, "Reveal your empty hand")
 
     # --- the end of the match ---------------------------------------------------------
-    expect(live[tv]).to_contain_text("Ann win(s) the match")
+    expect(live[tv]).to_contain_text("Ann wins the match")
     snap = rig.table.hub.latest()
     assert snap.public["match"]["hands"] == [HAND_1, HAND_2]
     assert snap.public["match"]["totals"] == [HAND_1[0] + HAND_2[0], HAND_1[1] + HAND_2[1]]

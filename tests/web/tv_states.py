@@ -1,0 +1,85 @@
+"""Bring a live table to a moment of a recorded game: the TV tests' states.
+
+``play(table, game, record, until)`` starts the record's game on ``table`` (a ``Table``
+with a ``FrozenClock``) and sends the record's actions as the host, each at its recorded
+time, up to the first state where the table waits ``on`` that (``until="end"``: every
+line; ``"start"``: none). Deadlines due between two lines are committed by the next line,
+as in a replay; the frozen clock never fires one by itself.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from companion import games
+from companion.games.base import IllegalAction
+from companion.inputs import HOST, Command
+from companion.records import VERSION, _as_read_then, parse_header
+from companion.session import Session
+from companion.table import Table
+from tests.games.walk import lines
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+class FrozenClock:
+    """A clock that stands still: the table's deadlines come only with the next line."""
+
+    def __call__(self) -> float:
+        return 1000.0
+
+
+def _actions(game: str, record: str) -> tuple[Any, list[dict[str, Any]]]:
+    text = lines(RECORDS / game / f"{record}.jsonl")
+    header = parse_header(json.loads(text[0]))
+    out = []
+    for raw in text[1:]:
+        action = json.loads(raw)
+        if header.version < VERSION:
+            action = _as_read_then(games.get(game), header.version, action)
+        out.append(action)
+    return header, out
+
+
+def lines_until(game: str, record: str, until: str) -> tuple[Any, list[dict[str, Any]]]:
+    """The record's header and its actions up to the first state waiting ``on`` ``until``."""
+    header, actions = _actions(game, record)
+    if until == "start":
+        return header, []
+    engine = games.get(game)
+    session = Session.start(engine, header.setup())
+    kept: list[dict[str, Any]] = []  # the lines the rules accept (a record may hold refusals)
+    for action in actions:
+        if engine.waiting(session.state).on == until:
+            return header, kept
+        a = dict(action)
+        t = float(a.pop("t"))
+        session, _ = session.preview_deadlines(t)
+        try:
+            session, _ = session.preview(a, t)
+        except IllegalAction:
+            continue
+        kept.append(action)
+    if until == "end":
+        return header, kept
+    raise AssertionError(f"{record} never waits on {until!r}")
+
+
+def play(table: Table, game: str, record: str, until: str) -> None:
+    """Start ``record``'s game on ``table`` and play it up to ``until`` (see the module)."""
+    header, actions = lines_until(game, record, until)
+    res = table.submit(Command("start", {"game": game, "players": list(header.seats),
+                                         "options": dict(header.options),
+                                         "seed": header.seed})).result(30)
+    assert res.accepted, res.reason
+    origin = table.clock() - table.now()
+    for action in actions:
+        a = dict(action)
+        t = float(a.pop("t"))
+        if a.get("do") == "time":
+            continue
+        cmd = Command("undo") if a.get("do") == "undo" else Command("action", {"action": a})
+        res = table.submit(Command(cmd.name, cmd.args, source=HOST, at=origin + t)).result(30)
+        assert res.accepted, f"{record}: {a} refused: {res.reason}"
