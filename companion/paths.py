@@ -9,8 +9,9 @@ token and the seat-cookie secret. Under systemd it is ``$STATE_DIRECTORY`` (from
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
+
+from companion.atomic import write_atomic
 
 
 def state_dir(create: bool = True) -> Path:
@@ -27,21 +28,10 @@ def state_dir(create: bool = True) -> Path:
     return path
 
 
-def write_secret(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` readable by its owner only (mode 0600), atomically."""
-    # a unique temporary name: two first writers at once must not share one file
-    fd, name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    tmp = Path(name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+def write_secret(path: Path, text: str, *, what: str = "the file") -> None:
+    """Write ``text`` to ``path`` readable by its owner only (mode 0600), atomically and
+    durably; :class:`companion.atomic.SaveError` says why not (full, read-only...)."""
+    write_atomic(path, text, what=what, mode=0o600)
 
 
 def default_config_path() -> Path:

@@ -221,8 +221,10 @@ class ZoneSaver:
 
     def set_zones(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
         checked = ZonesConfig(polygons=polygons)  # raises ValueError on a bad polygon
+        # saved first: a refused save (companion.atomic.SaveError) changes nothing
+        write_secret(state_dir() / ZONES_FILE, json.dumps(checked.polygons),
+                     what="the camera zones")
         self.pipeline.set_zones(checked.polygons)
-        write_secret(state_dir() / ZONES_FILE, json.dumps(checked.polygons))
 
     def stop(self) -> None:
         self.pipeline.stop()
