@@ -19,6 +19,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from companion import games
+from companion.damage import not_resumed
 from companion.decks.stats import stats_for_tag
 from companion.games.base import (
     Action,
@@ -46,7 +47,7 @@ from companion.inputs import (
 )
 from companion.records import Header, record_lines, seat_names
 from companion.session import Batch, Session
-from companion.snapshot import Hub, Refusal, Snapshot
+from companion.snapshot import Hub, Notice, Refusal, Snapshot
 from companion.store import EventStore, GameInfo, StoreError, latest_open_game
 
 log = logging.getLogger(__name__)
@@ -70,8 +71,10 @@ PUBLIC_ACTION_KEYS = ("do", "seat", "by", "against", "card", "target", "agent", 
 class Table:
     """The one writer: inputs in, committed events and snapshots out."""
 
-    def __init__(self, store: EventStore, clock: Clock = time.monotonic) -> None:
+    def __init__(self, store: EventStore, clock: Clock = time.monotonic,
+                 notice: Notice | None = None) -> None:
         self.store = store
+        self.notice = notice  # said on the TV and host page while no game runs
         self.clock = clock
         self.epoch = uuid.uuid4().hex[:8]
         self.info: GameInfo | None = None
@@ -114,6 +117,7 @@ class Table:
             except (LookupError, SetupError, ValueError, KeyError, StoreError) as exc:
                 log.error("cannot resume game %s: %s; it stays stored", info.game_id, exc)
                 self.session, self.info = None, None
+                self.notice = self.notice or not_resumed(info, exc)
         self._publish([])
 
     def _recover(self) -> None:
@@ -442,6 +446,7 @@ class Table:
         self._next_seq = 1
         self._origin = self.clock()
         self._refusal = None
+        self.notice = None  # a new game: what could not be resumed has been read
         self._publish([])
         return Result(True, seq=0)
 
@@ -479,7 +484,7 @@ class Table:
 
     def _snapshot(self) -> Snapshot:
         if self.session is None or self.info is None:
-            return Snapshot(self._seq, self.epoch, refusal=self._refusal)
+            return Snapshot(self._seq, self.epoch, refusal=self._refusal, notice=self.notice)
         engine, state = self.session.engine, self.session.state
         outcome = engine.outcome(state)
         waiting = engine.waiting(state)  # once: the TV, every phone and the host read it
@@ -504,6 +509,7 @@ class Table:
             deadline=self.session.next_deadline(),
             refusal=self._refusal,
             can_undo=self.session.undoable() is not None,
+            notice=self.notice,
         )
 
     def record_lines(self) -> list[str]:

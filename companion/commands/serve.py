@@ -17,8 +17,9 @@ from typing import Any
 
 from companion import games
 from companion.config import Config, ConfigError, ZonesConfig, load_config
+from companion.damage import open_table_store
 from companion.paths import default_config_path, state_dir, write_secret
-from companion.store import SqliteStore, StoreError
+from companion.store import StoreError
 from companion.table import Table
 
 log = logging.getLogger("companion.serve")
@@ -57,12 +58,13 @@ def run(args: argparse.Namespace) -> int:
             return 2
     folder = state_dir()
     try:
-        store = SqliteStore(folder / ("demo-events.sqlite3" if args.demo else "events.sqlite3"))
-        store.lock()
+        # a damaged file is moved aside and kept; the notice tells the TV and the host
+        store, notice = open_table_store(
+            folder / ("demo-events.sqlite3" if args.demo else "events.sqlite3"))
     except StoreError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 1
-    table = Table(store)
+    table = Table(store, notice=notice)
     table.start()
     parts: list[Any] = []
     try:
