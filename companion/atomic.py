@@ -57,6 +57,24 @@ class SaveError(OSError):
         return self.reason
 
 
+def explain(exc: OSError) -> str:
+    """An OS error in words for the command line: what is wrong and what to do."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    code = exc.errno or 0
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        return f"the disk is full{where}: free some space, then try again"
+    if code == errno.EROFS:
+        return (f"the storage is read-only{where}: the SD card may be failing; export your "
+                "games (companion export works on a read-only card), then check or replace "
+                "the card")
+    if code in (errno.EACCES, errno.EPERM):
+        return (f"this user may not write there{where}: run as the service's user, or give "
+                "this user access to the state folder")
+    if code == errno.ENOTDIR:
+        return f"a part of the path is a file, not a folder{where}: move that file away"
+    return f"{exc.strerror or exc}{where}: check the storage (companion doctor), then try again"
+
+
 def write_atomic(path: Path, data: str | bytes, *, what: str = "the file",
                  mode: int = 0o600) -> None:
     """Replace ``path`` with ``data`` (text as UTF-8), all or nothing, durably.
@@ -114,4 +132,4 @@ def _discard(tmp: Path) -> None:
         pass  # the save already failed and says why; a stray file is the lesser fault
 
 
-__all__ = ["SaveError", "remove", "sync_folder", "write_atomic"]
+__all__ = ["SaveError", "explain", "remove", "sync_folder", "write_atomic"]

@@ -11,11 +11,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from companion.atomic import write_atomic
+from companion.atomic import explain, write_atomic
+
+
+class StateDirError(RuntimeError):
+    """The state folder cannot be used; the message says why and what to do."""
 
 
 def state_dir(create: bool = True) -> Path:
-    """The state directory, created with mode 0700 when missing."""
+    """The state directory, created with mode 0700 when missing. ``StateDirError`` when
+    its path is a file, or it cannot be made (read-only, not ours)."""
     explicit = os.environ.get("TABLE_COMPANION_STATE") or os.environ.get("STATE_DIRECTORY")
     if explicit:
         # systemd may pass several colon-separated directories; the first is ours.
@@ -23,8 +28,15 @@ def state_dir(create: bool = True) -> Path:
     else:
         base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
         path = Path(base) / "table-companion"
+    if path.exists() and not path.is_dir():
+        raise StateDirError(
+            f"the state folder {path} is a file, not a folder: move that file away, or set "
+            "TABLE_COMPANION_STATE to a folder")
     if create:
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise StateDirError(f"cannot make the state folder {path}: {explain(exc)}") from None
     return path
 
 

@@ -8,6 +8,7 @@ signals, the dashboard reading its snapshots, and systemd's READY/WATCHDOG.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import sys
@@ -30,12 +31,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no hardware: synthetic camera, simulated buttons, demo game")
     parser.add_argument("--config", type=Path, help="configuration file (TOML)")
     parser.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
-    parser.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
+    parser.add_argument("--port", type=port_number,
+                        help="port to listen on, 1-65535 (default from config: 8080)")
     parser.add_argument("--game", default=None,
                         help="demo: which game the demo plays (" + games.names_text() + "; "
                              "the first by default): a game with a camera demo plays through the "
                              "synthetic camera, the others replay a recorded game through phones")
     parser.add_argument("--verbose", action="store_true", help="log more")
+
+
+def port_number(text: str) -> int:
+    """``--port``: a whole number from 1 to 65535 (argparse says so otherwise)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: give a whole number "
+                                         "from 1 to 65535, e.g. 8080") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports go from 1 to 65535; "
+                                         "8080 is the usual one")
+    return port
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,8 +127,8 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     try:
         serve(app, host, port, config.web.threads, on_ready=ready)
     except OSError as exc:
-        print(f"companion serve: cannot listen on {host}:{port}: {exc.strerror}. "
-              "Is another companion running? Choose another --port.", file=sys.stderr)
+        print(f"companion serve: cannot listen on {host}:{port}: {_listen_advice(exc)}",
+              file=sys.stderr)
         return 1
     sdnotify.notify("STOPPING=1")
     return 0
@@ -144,6 +159,18 @@ def _demo_text(game: str) -> str:
             "the host panel (no camera, no buttons); open the table page.")
 
 
+def _listen_advice(exc: OSError) -> str:
+    """Why the port could not be opened, and what to do."""
+    if exc.errno == errno.EADDRINUSE:
+        return ("the port is in use: is another companion running (systemctl status "
+                "companion)? Stop it, or choose another --port.")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "ports below 1024 need root: choose --port 8080 (or another above 1023)."
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "this machine has no such address: check --host (0.0.0.0: every address)."
+    return f"{exc.strerror or exc}: check --host and --port."
+
+
 def _shown(host: str) -> str:
     from web.auth import public_host
 
@@ -157,14 +184,15 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
         from companion.decks import resolve_tag
         from vision.decoding import default_decoder
         from vision.pipeline import VisionPipeline
-        from vision.sources import open_source
+        from vision.sources import CameraError, open_source
     except ImportError as exc:
         log.warning("camera disabled: %s", exc)
         return None
-    if demo:
-        source = _demo_source(config, game)
-    else:
-        source = open_source(config.camera)
+    try:
+        source = _demo_source(config, game) if demo else open_source(config.camera)
+    except CameraError as exc:  # like a camera that is not plugged in: the table plays on
+        log.warning("camera disabled: %s", exc)
+        return None
     zones = saved_zones(config)
     recorder = start_clips(table, state_dir(), parts)
     pipeline = VisionPipeline(source, default_decoder(config.decoder.backend), config.tracking,
