@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "IMAGE_SUFFIXES",
-    "VIDEO_SUFFIXES",
     "CameraError",
     "Clock",
     "FileSource",
@@ -45,7 +44,6 @@ __all__ = [
 Clock = Callable[[], float]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp")
-VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".mov", ".webm", ".mjpeg", ".mjpg")
 
 
 class CameraError(RuntimeError):
