@@ -110,6 +110,15 @@ class WebConfig(Section):
     threads: int = Field(16, ge=4, le=1000)
 
 
+class NetworkConfig(Section):
+    #: who runs the Wi-Fi: "auto" = Table Companion on a Raspberry Pi with NetworkManager
+    #: (hotspot when no known Wi-Fi is in reach, switch from the host page), "yes" anywhere
+    #: nmcli is, "no" = the system's own tools (a laptop's Wi-Fi is never touched by "auto")
+    manage: Literal["auto", "yes", "no"] = "auto"
+    #: the Wi-Fi device; empty = the first one NetworkManager lists (wlan0 on a Pi)
+    iface: str = ""
+
+
 class Config(Section):
     table: TableConfig = TableConfig()
     camera: CameraConfig = CameraConfig()
@@ -119,6 +128,7 @@ class Config(Section):
     gpio: GpioConfig = GpioConfig()
     signals: SignalsConfig = SignalsConfig()
     web: WebConfig = WebConfig()
+    network: NetworkConfig = NetworkConfig()
 
 
 def parse_config(data: dict[str, Any], source: str = "config") -> Config:

@@ -209,7 +209,59 @@ def check_network(config: Config) -> list[Check]:
         checks.append(warn("network", ".local name", f"{local} does not resolve here",
                            "sudo apt install avahi-daemon libnss-mdns (phones find the "
                            "table by this name)"))
+    checks += check_wifi(config)
     return checks
+
+
+DNSMASQ_SHARED = Path("/etc/NetworkManager/dnsmasq-shared.d/table-companion.conf")
+
+
+def check_wifi(config: Config, control: Any = None,
+               dnsmasq_conf: Path = DNSMASQ_SHARED) -> list[Check]:
+    """The Wi-Fi mode, the phones joined, the signal (NetworkManager; read only)."""
+    from companion.network import Mode
+
+    if control is None:
+        control, why = _wifi_control(config)
+        if control is None:
+            return [ok("wifi", "control", why)]
+    st = control.status()
+    rows = [ok("wifi", "mode", st.summary())]
+    if st.mode is Mode.OFFLINE:
+        rows = [warn("wifi", "mode", "not connected to any Wi-Fi" + "".join(
+            f" ({n})" for n in st.notes), "choose a network or the table's own Wi-Fi on "
+            "the host page (Wi-Fi), or restart the service: it opens its hotspot")]
+    elif st.mode is Mode.HOME and st.signal is not None and st.signal < 35:
+        rows = [warn("wifi", "mode", st.summary(), "weak signal: move the box nearer the "
+                     "router, or use the table's own Wi-Fi")]
+    if st.mode is Mode.HOTSPOT:
+        rows.append(ok("wifi", "clients", f"{st.clients} device(s) joined") if st.clients
+                    is not None else warn("wifi", "clients", "the hotspot's leases are "
+                                          "not readable", "nothing to do: only the count "
+                                          "is missing"))
+    if st.error:
+        rows.append(warn("wifi", "last switch", st.error, "see the host page's Wi-Fi panel"))
+    if dnsmasq_conf.exists():
+        rows.append(ok("wifi", "captive portal", f"{dnsmasq_conf}: every name leads to the "
+                       "table in hotspot mode"))
+    else:
+        rows.append(warn("wifi", "captive portal", f"{dnsmasq_conf} is missing: phones do "
+                         "not open the table page by themselves", "run systemd/install.sh"))
+    return rows
+
+
+def _wifi_control(config: Config) -> tuple[Any, str]:
+    from hardware.network import NetworkManager, SubprocessRunner, nmcli_available
+    from hardware.pins import pi_model
+
+    if config.network.manage == "no":
+        return None, "left to the system ([network] manage = \"no\")"
+    if config.network.manage == "auto" and pi_model() is None:
+        return None, "not a Raspberry Pi: the Wi-Fi is left to the system"
+    if not nmcli_available():
+        return None, "nmcli not found: the Wi-Fi is left to the system"
+    runner = SubprocessRunner(timeout_s=10)
+    return NetworkManager(runner, state_dir(), iface=config.network.iface or None), ""
 
 
 # --- Pi power ---------------------------------------------------------------------------

@@ -12,6 +12,9 @@ mode="${1:-run}"
 # root lacks it: every browser test failed there with "libatomic.so.1: cannot open").
 run_pkgs=(libzbar0)
 test_pkgs=(poppler-utils chromium fonts-dejavu-core systemd libatomic1)
+# the hotspot test (tests/systemd/test_netns.py): a "phone" in its own network namespace
+# asks dnsmasq (NetworkManager's shared-mode DNS) and reaches port 80 through nftables
+test_pkgs+=(dnsmasq-base nftables iproute2)
 pkgs=("${run_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 

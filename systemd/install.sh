@@ -3,8 +3,14 @@
 # Debian packages, a dedicated user, the code and a venv in /opt/table-companion,
 # the config in /etc/table-companion, the service enabled and started.
 #
-#   sudo systemd/install.sh [--prefix DIR] [--no-start] [--no-apt]
+#   sudo systemd/install.sh [--prefix DIR] [--no-start] [--no-apt] [--kiosk | --no-kiosk]
+#                           [--hostname NAME | --keep-hostname]
 #
+#   --kiosk      the TV: the table view full-screen on the Pi's HDMI screen (cage + Chromium)
+#   --hostname   phones open http://NAME.local/ (default: table); --keep-hostname keeps it
+#
+# The Wi-Fi (systemd/network.sh): the table's own hotspot when no known Wi-Fi is in reach,
+# every name leading to the table there (captive portal), port 80 to the dashboard.
 # Run it again to update: the config and the game history are never overwritten.
 # Undo with systemd/uninstall.sh (keeps the game history unless --purge).
 set -euo pipefail
@@ -17,13 +23,20 @@ USER_NAME=table-companion
 UNIT=table-companion.service
 START=1
 APT=1
+NET_ARGS=()
+KIOSK=
+NAME=table
 
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) PREFIX="$2"; shift 2 ;;
     --no-start) START=0; shift ;;
     --no-apt) APT=0; shift ;;
+    --kiosk) KIOSK=1; NET_ARGS+=(--kiosk); shift ;;
+    --no-kiosk) KIOSK=0; NET_ARGS+=(--no-kiosk); shift ;;
+    --hostname) NAME="$2"; NET_ARGS+=(--hostname "$2"); shift 2 ;;
+    --keep-hostname) NAME=""; NET_ARGS+=(--keep-hostname); shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -47,8 +60,11 @@ fi
 # --- 1. Debian packages -----------------------------------------------------------
 # libzbar0: pyzbar's library; python3-picamera2 and python3-lgpio come from the
 # Raspberry Pi archive (Raspberry Pi OS has it): the PyPI lgpio is a different library.
-base_pkgs=(python3 python3-venv python3-pip libzbar0 avahi-daemon libnss-mdns)
+# nftables: port 80 to the dashboard; NetworkManager (Raspberry Pi OS has it) runs the Wi-Fi
+base_pkgs=(python3 python3-venv python3-pip libzbar0 avahi-daemon libnss-mdns nftables)
 pi_pkgs=(python3-picamera2 python3-lgpio)
+# the TV: cage (a Wayland kiosk compositor) and Chromium (chromium-browser on Raspberry Pi OS)
+kiosk_pkgs=(cage)
 if [ "$APT" = 1 ]; then
   say "Installing Debian packages"
   export DEBIAN_FRONTEND=noninteractive
@@ -63,7 +79,14 @@ if [ "$APT" = 1 ]; then
       warn "$p is not available here (not Raspberry Pi OS): no Pi camera / GPIO backend"
     fi
   done
+  if [ "$KIOSK" = 1 ]; then
+    browser=chromium
+    apt-cache show chromium-browser >/dev/null 2>&1 && browser=chromium-browser
+    apt-get install -y -qq --no-install-recommends "${kiosk_pkgs[@]}" "$browser" >/dev/null
+  fi
 fi
+command -v nmcli >/dev/null \
+  || warn "NetworkManager (nmcli) is missing: no hotspot and no Wi-Fi switch (Raspberry Pi OS Bookworm has it)"
 command -v python3 >/dev/null || die "python3 is missing: apt-get install python3 python3-venv"
 
 # --- 2. the service user ------------------------------------------------------------
@@ -76,6 +99,12 @@ if ! id "$USER_NAME" >/dev/null 2>&1; then
     --user-group "$USER_NAME"
 fi
 usermod -a -G video,gpio "$USER_NAME"
+if [ "$KIOSK" = 1 ] && ! id table-kiosk >/dev/null 2>&1; then
+  say "TV user table-kiosk (groups video, render, input)"
+  for g in render input; do getent group "$g" >/dev/null || groupadd --system "$g"; done
+  useradd --system --create-home --home-dir /var/lib/table-kiosk --shell /usr/sbin/nologin \
+    --user-group --groups video,render,input table-kiosk
+fi
 
 # --- 3. code and venv -----------------------------------------------------------------
 say "Code in $PREFIX/src, venv in $PREFIX/venv"
@@ -122,9 +151,21 @@ else
   warn "systemd is not running here (a chroot?): $UNIT is enabled and starts at next boot"
 fi
 
-# --- 6. self-test -----------------------------------------------------------------------
+# --- 6. the network: hotspot, captive portal, port 80, table.local, the TV --------------
+"$SRC/systemd/network.sh" --prefix "$PREFIX" "${NET_ARGS[@]}"
+if [ -d /run/systemd/system ]; then
+  systemctl daemon-reload
+  [ -n "$NAME" ] && hostnamectl set-hostname "$NAME" 2>/dev/null || true
+  systemctl restart table-companion-port80.service \
+    || warn "port 80 could not be redirected (nft): use http://$(hostname).local:8080/"
+  if [ "$KIOSK" = 1 ] && [ "$START" = 1 ]; then systemctl restart table-companion-kiosk.service; fi
+  if [ "$KIOSK" = 0 ]; then systemctl disable --now table-companion-kiosk.service 2>/dev/null || true; fi
+  systemctl restart avahi-daemon 2>/dev/null || true
+fi
+
+# --- 7. self-test -----------------------------------------------------------------------
 say "Self-test (companion doctor)"
 STATE_DIRECTORY="$STATE" TABLE_COMPANION_CONFIG="$ETC/config.toml" \
   runuser -u "$USER_NAME" -- "$PREFIX/venv/bin/companion" doctor \
   || warn "companion doctor found problems (above): fix them, then run it again"
-say "Done. The dashboard: http://$(hostname).local:8080/"
+say "Done. The dashboard: http://${NAME:-$(hostname)}.local/ (or port 8080)"

@@ -30,6 +30,12 @@ else
   systemctl disable "$UNIT" 2>/dev/null || true
 fi
 rm -f "/etc/systemd/system/$UNIT"
+for extra in table-companion-port80.service table-companion-kiosk.service; do
+  if [ -d /run/systemd/system ]; then systemctl disable --now "$extra" 2>/dev/null || true; fi
+  rm -f "/etc/systemd/system/$extra" "/etc/systemd/system/multi-user.target.wants/$extra"
+done
+rm -f /etc/NetworkManager/dnsmasq-shared.d/table-companion.conf \
+  /etc/polkit-1/rules.d/50-table-companion.rules /etc/pam.d/table-kiosk
 [ -d /run/systemd/system ] && systemctl daemon-reload
 rm -rf "$PREFIX"
 echo "Removed the service and $PREFIX."
@@ -37,6 +43,7 @@ echo "Removed the service and $PREFIX."
 if [ "$PURGE" = 1 ]; then
   rm -rf "$STATE" "$ETC"
   if id "$USER_NAME" >/dev/null 2>&1; then userdel "$USER_NAME"; fi
+  if id table-kiosk >/dev/null 2>&1; then userdel --remove table-kiosk 2>/dev/null || true; fi
   echo "Purged the game history ($STATE), the config ($ETC) and the user $USER_NAME."
 else
   echo "Kept the game history in $STATE and the config in $ETC (remove them with --purge)."

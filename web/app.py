@@ -32,6 +32,7 @@ from web import api, clips, context, guards, host, public, render, saving, seat,
 from web import board as board_pages
 from web import camera as camera_pages
 from web import cards as card_pages
+from web import network as network_pages
 from web.auth import Guard, host_token
 from web.context import Camera
 
@@ -54,7 +55,7 @@ class BoundedJSON(DefaultJSONProvider):
 
 #: in registration order
 BLUEPRINTS = (public.bp, seat.bp, host.bp, api.bp, stream.bp, camera_pages.bp, clips.bp,
-              board_pages.bp, card_pages.bp)
+              board_pages.bp, card_pages.bp, network_pages.bp)
 
 
 def create_app(

@@ -19,6 +19,7 @@ from typing import Any
 from companion import games
 from companion.config import Config, ConfigError, ZonesConfig, load_config
 from companion.damage import open_table_store
+from companion.network import EXTENSION as NETWORK
 from companion.paths import default_config_path, state_dir, write_secret
 from companion.store import StoreError
 from companion.table import Table
@@ -107,6 +108,9 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     if args.demo:
         parts.append(_start_demo(table, game, press))
     app = create_app(table, web_config=config.web, state_dir=folder, camera=camera)
+    network = _start_network(config, folder, args.demo)
+    if network is not None:
+        app.extensions[NETWORK] = network
     host = args.host or config.web.host
     port = args.port or config.web.port
     interval = sdnotify.watchdog_interval()
@@ -120,6 +124,9 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
         if args.demo:
             print(_demo_text(game), flush=True)
         print(f"Buttons: {appliance.status().summary}", flush=True)
+        if network is not None:
+            simulated = " (simulated in the demo)" if args.demo else ""
+            print(f"Wi-Fi{simulated}: {network.status().summary()}", flush=True)
         sdnotify.notify("READY=1\nSTATUS=serving the table on port " + str(port))
         if watchdog is not None:
             watchdog.start()
@@ -132,6 +139,14 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
         return 1
     sdnotify.notify("STOPPING=1")
     return 0
+
+
+def _start_network(config: Config, folder: Path, demo: bool) -> Any:
+    """The table's Wi-Fi (hardware.network; a fake NetworkManager in the demo), or None."""
+    from hardware.fake_network import demo_runner
+    from hardware.network import open_network
+
+    return open_network(config.network, folder, runner=demo_runner() if demo else None)
 
 
 def _start_demo(table: Table, game: str, press: Any) -> Any:

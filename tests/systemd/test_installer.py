@@ -157,6 +157,25 @@ def test_installed_unit_verifies_in_the_debian_root(
     assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
 
 
+NETWORK_FILES = ("etc/NetworkManager/dnsmasq-shared.d/table-companion.conf",
+                 "etc/polkit-1/rules.d/50-table-companion.rules",
+                 "etc/systemd/system/table-companion-port80.service")
+
+
+def test_network_side_installed(installed: tuple[Path, subprocess.CompletedProcess[str]]
+                                ) -> None:
+    root, result = installed
+    for name in NETWORK_FILES:
+        assert (root / name).exists(), name
+    assert (root / "etc/systemd/system/multi-user.target.wants/"
+            "table-companion-port80.service").is_symlink()
+    assert "redirect to :8080" in (root / "etc/table-companion/port80.nft").read_text()
+    assert (root / "etc/hostname").read_text() == "table\n"  # phones: http://table.local/
+    assert not (root / "etc/systemd/system/table-companion-kiosk.service").exists()
+    assert "NetworkManager (nmcli) is missing" in result.stderr  # plain Debian: said
+    assert os.access(root / "usr/sbin/nft", os.X_OK)  # nftables installed
+
+
 def test_uninstall_keeps_history_unless_purged(
     installed: tuple[Path, subprocess.CompletedProcess[str]]
 ) -> None:
@@ -172,6 +191,8 @@ def test_uninstall_keeps_history_unless_purged(
     assert not (root / "opt/table-companion").exists()
     assert not (root / "etc/systemd/system" / UNIT).exists()
     assert not (root / "etc/systemd/system/multi-user.target.wants" / UNIT).exists()
+    for name in NETWORK_FILES:
+        assert not (root / name).exists(), name
     assert (root / "var/lib/table-companion/events.sqlite3").stat().st_size > 0
     assert "Kept the game history" in res.stdout
     res = chroot(root, "/src/table-companion/systemd/uninstall.sh", "--purge")

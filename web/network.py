@@ -1,0 +1,225 @@
+"""The table's Wi-Fi on the dashboard: captive-portal answers, the host's Wi-Fi page, the
+Wi-Fi QR code (host panel, TV, printable card for the box lid).
+
+The control is a ``companion.network.NetworkControl`` that ``companion serve`` puts in
+``app.extensions[companion.network.EXTENSION]`` (NetworkManager on the Pi, a fake in the
+demo and in tests); without one the pages say the Wi-Fi is managed outside the table.
+
+**Captive portal.** In hotspot mode every name resolves to the table (NetworkManager's
+shared-mode dnsmasq, configured by systemd/install.sh), so a phone that joins asks the
+table for ``connectivitycheck.gstatic.com/generate_204``, ``captive.apple.com/
+hotspot-detect.html``, ``www.msftconnecttest.com/connecttest.txt``... Any request for a
+name that is not the table's own is answered with a redirect to the table page, which the
+phone opens by itself. Requests for the table's own names (an address, ``*.local``,
+``localhost``) and every request outside hotspot mode behave as before; the check paths
+then give the answers of an open Internet connection.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from collections.abc import Callable
+from typing import Any, cast
+
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
+from werkzeug.wrappers import Response as BaseResponse
+
+from companion.network import (
+    EXTENSION,
+    HOTSPOT_ADDRESS,
+    LOCAL_NAME,
+    Mode,
+    NetworkControl,
+    NetworkError,
+    NetworkStatus,
+)
+from web.auth import host_token
+from web.context import state
+from web.guards import host_required
+from web.host import qr_svg
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("network", __name__)
+
+APPLE_SUCCESS = "<HTML><HEAD><TITLE>Success</TITLE></HEAD><BODY>Success</BODY></HTML>"
+#: the connectivity checks of Android, Apple, Windows and Firefox, and what an open
+#: Internet connection answers to each (status, body)
+CHECKS: dict[str, tuple[int, str]] = {
+    "/generate_204": (204, ""),
+    "/gen_204": (204, ""),
+    "/hotspot-detect.html": (200, APPLE_SUCCESS),
+    "/library/test/success.html": (200, APPLE_SUCCESS),
+    "/connecttest.txt": (200, "Microsoft Connect Test"),
+    "/ncsi.txt": (200, "Microsoft NCSI"),
+    "/success.txt": (200, "success\n"),
+    "/canonical.html": (200, '<meta http-equiv="refresh" '
+                             'content="0;url=https://support.mozilla.org/kb/captive-portal"/>'),
+}
+NO_CONTROL = ("The Wi-Fi is managed outside Table Companion here (NetworkManager's nmcli "
+              "was not found): join a network with the system's own tools.")
+
+
+def control() -> NetworkControl | None:
+    return cast("NetworkControl | None", current_app.extensions.get(EXTENSION))
+
+
+def is_ours(host: str) -> bool:
+    """Whether ``host`` (a Host header, maybe with a port) names this table, not a site."""
+    name = host.strip().lower()
+    if name.startswith("["):
+        return True  # an IPv6 literal: the phone chose our address
+    name = name.rsplit(":", 1)[0] if name.count(":") == 1 else name
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    return name in ("", "localhost") or "." not in name or name.rstrip(".").endswith(".local")
+
+
+def _port_suffix() -> str:
+    host = request.host
+    if host.startswith("["):
+        tail = host.rsplit("]", 1)[1]
+        return tail if tail.startswith(":") else ""
+    return ":" + host.rsplit(":", 1)[1] if host.count(":") == 1 else ""
+
+
+@bp.before_app_request
+def captive() -> BaseResponse | None:
+    """In hotspot mode a request for another site's name goes to the table page."""
+    net = control()
+    if net is None or is_ours(request.host):
+        return None
+    address = net.captive_address()
+    if address is None:
+        return None
+    # no caching: the same name must work again once the phone is back on the Internet
+    resp = redirect(f"http://{address}{_port_suffix()}/", code=302)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def _check(path: str) -> Response:
+    code, body = CHECKS[path]
+    mimetype = "text/html" if body.startswith("<") else "text/plain"
+    return Response(body, status=code, mimetype=mimetype)
+
+
+def _check_view(path: str) -> Callable[[], Response]:
+    def view() -> Response:
+        return _check(path)
+    return view
+
+
+for _path in CHECKS:
+    bp.add_url_rule(_path, "check" + _path.replace("/", "_").replace(".", "_"),
+                    _check_view(_path))
+
+
+# --- the host's Wi-Fi panel, page and switch ----------------------------------------------
+
+
+def _status(net: NetworkControl) -> NetworkStatus:
+    try:
+        return net.status()
+    except Exception:  # the panel must show even when NetworkManager misbehaves
+        log.exception("reading the Wi-Fi status failed")
+        return NetworkStatus(Mode.OFFLINE, notes=("The Wi-Fi status could not be read.",))
+
+
+def panel_context() -> dict[str, Any]:
+    """What the Wi-Fi panel and page show (``_network.html``)."""
+    net = control()
+    if net is None:
+        return {"available": False, "why": NO_CONTROL}
+    st = _status(net)
+    return {"available": True, "status": st, "hotspot": net.hotspot,
+            "qr": qr_svg(net.hotspot.qr_payload()), "local": LOCAL_NAME,
+            "hotspot_mode": st.mode is Mode.HOTSPOT}
+
+
+@bp.app_context_processor
+def _helpers() -> dict[str, Any]:
+    return {"network_panel": panel_context, "network_tv": tv_context}
+
+
+def tv_context() -> dict[str, Any] | None:
+    """The Wi-Fi code on the TV, in hotspot mode only (there it is how phones get in)."""
+    net = control()
+    if net is None or net.captive_address() is None:
+        return None
+    return {"hotspot": net.hotspot, "qr": qr_svg(net.hotspot.qr_payload()),
+            "local": LOCAL_NAME}
+
+
+@bp.get("/host/network")
+@host_required
+def page() -> str:
+    """The networks in reach and the switch between them and the table's own hotspot."""
+    return _page()
+
+
+def _page(error: str = "", chosen: str = "") -> str:
+    ctx = panel_context()
+    net = control()
+    networks = net.networks() if net is not None else []
+    return render_template("network.html", net=ctx, networks=networks, error=error,
+                           chosen=chosen)
+
+
+@bp.get("/host/network/card")
+@host_required
+def card() -> str:
+    """A card for the box lid: the hotspot's QR code, name and password, big, to print."""
+    net = control()
+    if net is None:
+        abort(404, description=NO_CONTROL)
+    return render_template("network_card.html", hotspot=net.hotspot,
+                           qr=qr_svg(net.hotspot.qr_payload()), local=LOCAL_NAME,
+                           address=HOTSPOT_ADDRESS)
+
+
+def _next_url(host_name: str) -> str:
+    return f"http://{host_name}{_port_suffix()}/host?token={host_token(state().state_dir)}"
+
+
+@bp.post("/host/network/hotspot")
+@host_required
+def use_hotspot() -> Any:
+    net = control()
+    if net is None:
+        abort(404, description=NO_CONTROL)
+    try:
+        net.use_hotspot()
+    except NetworkError as exc:
+        return _back(str(exc))
+    return render_template("network_switch.html", mode="hotspot", hotspot=net.hotspot,
+                           qr=qr_svg(net.hotspot.qr_payload()),
+                           next_url=_next_url(HOTSPOT_ADDRESS), local=LOCAL_NAME)
+
+
+@bp.post("/host/network/home")
+@host_required
+def use_home() -> Any:
+    net = control()
+    if net is None:
+        abort(404, description=NO_CONTROL)
+    ssid = (request.form.get("other") or request.form.get("ssid") or "").strip()
+    password = request.form.get("password") or None
+    try:
+        net.use_home(ssid, password)
+    except NetworkError as exc:
+        return _back(str(exc), ssid)
+    return render_template("network_switch.html", mode="home", ssid=ssid,
+                           next_url=_next_url(LOCAL_NAME), local=LOCAL_NAME)
+
+
+def _back(reason: str, chosen: str = "") -> tuple[str, int]:
+    """The Wi-Fi page again with the reason and the network chosen (not the password)."""
+    return _page(reason, chosen), 400
+
+
+__all__ = ["CHECKS", "bp", "control", "is_ours", "panel_context", "tv_context"]
