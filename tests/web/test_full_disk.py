@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from companion.atomic import SaveError
 from companion.commands.serve import ZONES_FILE, ZoneSaver
 from companion.config import WebConfig, ZonesConfig
 from companion.decks import Deck
@@ -129,3 +130,14 @@ def test_card_stats_on_a_full_disk_are_not_claimed_saved(
     assert (state_dir / "decks" / "home.json").read_bytes() == before
     assert on_disk.leftovers() == []
 
+
+
+def test_first_start_on_a_full_disk_says_so(table: Table, state_dir: Path,
+                                             on_disk: Disk) -> None:
+    """The host token and the cookie secret are made at the first start: on a full card
+    that is a sentence (``companion serve`` prints it), not a half-written token."""
+    on_disk.fill()
+    with pytest.raises(SaveError, match="The disk is full, so the file could not be saved"):
+        create_app(table, web_config=WebConfig(), state_dir=state_dir, testing=True)
+    assert on_disk.leftovers() == []
+    assert not (state_dir / "host_token").exists()
