@@ -174,3 +174,33 @@ def test_export_reads_a_damaged_store_kept_aside(tmp_path: Path) -> None:
     assert '"do": "play"' in record.stdout
     missing = _export("--store", str(tmp_path / "nothing.sqlite3"))
     assert missing.returncode == 1 and "no event store at" in missing.stderr
+
+
+def test_doctor_says_a_damaged_store_and_the_kept_one(tmp_path: Path) -> None:
+    from companion import doctor
+    from companion.doctor import Level
+
+    path = tmp_path / "events.sqlite3"
+    _played(path)
+    _damage(path)
+    rows = {r.item: r for r in doctor.check_storage(tmp_path)}
+    assert rows["event store"].level is Level.FAIL
+    assert "moves the damaged file aside" in rows["event store"].fix
+    store, _ = open_table_store(path, WHEN)
+    store.close()
+    rows = {r.item: r for r in doctor.check_storage(tmp_path)}
+    assert rows["event store"].level is Level.OK
+    kept = rows["damaged stores kept"]
+    assert kept.level is Level.WARN and kept.detail == ASIDE
+    assert f"companion export --store {tmp_path / ASIDE}" in kept.fix
+
+
+def test_doctor_on_a_state_path_that_is_a_file(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion import doctor
+    from companion.doctor import Level
+
+    (tmp_path / "state-file").write_text("x", encoding="utf-8")
+    monkeypatch.setenv("TABLE_COMPANION_STATE", str(tmp_path / "state-file"))
+    (row,) = doctor.check_storage()
+    assert row.level is Level.FAIL and "is a file, not a folder" in row.detail
