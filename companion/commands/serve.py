@@ -113,10 +113,7 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
         app.extensions[NETWORK] = network
     host = args.host or config.web.host
     port = args.port or config.web.port
-    interval = sdnotify.watchdog_interval()
-    watchdog = sdnotify.Watchdog(table, interval) if interval else None
-    if watchdog is not None:
-        parts.append(watchdog)
+    watchdog = _watchdog(table, parts)
 
     def ready() -> None:
         print(host_line(folder, host, port), flush=True)
@@ -172,6 +169,18 @@ def _demo_text(game: str) -> str:
                 "pile and simulated table buttons call accusations; open the table page.")
     return (f"Demo: {title}. A recorded game replays as if sent from the players' phones and "
             "the host panel (no camera, no buttons); open the table page.")
+
+
+def _watchdog(table: Table, parts: list[Any]) -> Any:
+    """systemd's watchdog for the table loop (not started yet), when systemd asks for one."""
+    from companion import sdnotify
+
+    interval = sdnotify.watchdog_interval()
+    if not interval:
+        return None
+    watchdog = sdnotify.Watchdog(table, interval)
+    parts.append(watchdog)
+    return watchdog
 
 
 def _listen_advice(exc: OSError) -> str:
