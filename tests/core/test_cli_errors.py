@@ -99,6 +99,7 @@ def test_scan_of_a_png_claiming_huge_pixels(tmp_path: Path) -> None:
     ("scan", "/no/such/photo.png"),
     ("bench", "web", "--clients", "-5"),
     ("bench", "nothing"),
+    ("league", "no-such-action"),
     ("no-such-command",),
 ])
 def test_bad_arguments_everywhere(tmp_path: Path, args: tuple[str, ...]) -> None:
@@ -106,7 +107,8 @@ def test_bad_arguments_everywhere(tmp_path: Path, args: tuple[str, ...]) -> None
 
 
 def test_every_subcommand_is_covered() -> None:
-    covered = {"replay", "export", "deck", "tags", "scan", "bench", "serve", "host", "doctor"}
+    covered = {"replay", "export", "deck", "tags", "scan", "bench", "serve", "host", "doctor",
+               "league"}
     assert set(COMMANDS) <= covered
 
 
