@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from companion import __version__
+from companion.atomic import SaveError, explain
+from companion.paths import StateDirError
 
 #: subcommand -> one-line help (the contract in DESIGN.md)
 COMMANDS: dict[str, str] = {
@@ -73,6 +75,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = module.run(args)
     except KeyboardInterrupt:
         return 130
+    except (StateDirError, SaveError) as exc:  # the state folder: said, not a bug
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # the machine (disk, permissions), not the program
+        print(f"companion {args.command}: {explain(exc)}", file=sys.stderr)
+        return 1
     except Exception as exc:  # the last net: a person gets a sentence, not a traceback
         if os.environ.get("COMPANION_DEBUG"):
             raise

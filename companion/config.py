@@ -163,6 +163,11 @@ def load_config(path: Path | None) -> Config:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}. Fix the line it names.") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path} is not UTF-8 text (byte {exc.start + 1} is {exc.object[exc.start]:#04x}): "
+            "save it as UTF-8 (any text editor can), or delete it to use the defaults."
+        ) from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     return parse_config(data, str(path))

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
-from companion.paths import state_dir
+from companion.paths import StateDirError, state_dir
 
 
 class Level(enum.Enum):
@@ -109,10 +109,10 @@ LOW_FREE_MB = 500
 def check_storage(directory: Path | None = None) -> list[Check]:
     try:
         path = directory or state_dir()
-    except OSError as exc:
-        return [fail("storage", "state dir", f"cannot create it: {exc}",
+    except (OSError, StateDirError) as exc:
+        return [fail("storage", "state dir", f"cannot use it: {exc}",
                      "set TABLE_COMPANION_STATE to a writable folder")]
-    return [_writable(path), _free_space(path), _integrity(path)]
+    return [_writable(path), _free_space(path), _integrity(path), *_kept_damaged(path)]
 
 
 def _writable(path: Path) -> Check:
@@ -145,20 +145,30 @@ def _integrity(path: Path) -> Check:
         return ok("storage", "event store", "no games stored yet (created on the first game)")
     from companion.store import SqliteStore, StoreError
 
+    rescue = ("restart the table: it moves the damaged file aside, keeps it and starts a "
+              "fresh one (rescue the old games with companion export --store FILE)")
     try:
-        store = SqliteStore(db)
+        store = SqliteStore.reader(db)  # read-only: works on a read-only card too
         try:
             result = store.integrity()
             games = len(store.games())
         finally:
             store.close()
     except (StoreError, sqlite3.Error) as exc:
-        return fail("storage", "event store", f"{db}: {exc}",
-                    f"stop the table, move {db} aside (your games stay in it), start again")
+        return fail("storage", "event store", f"{db}: {exc}", rescue)
     if result != "ok":
-        return fail("storage", "event store", f"integrity check: {result}",
-                    f"stop the table, copy {db} away and run `sqlite3 {db} .recover`")
+        return fail("storage", "event store", f"integrity check: {result}", rescue)
     return ok("storage", "event store", f"integrity ok, {games} game(s) stored")
+
+
+def _kept_damaged(path: Path) -> list[Check]:
+    """Damaged stores the table moved aside (companion.damage): kept for rescue."""
+    kept = sorted(path.glob("*-damaged-*.sqlite3"))
+    if not kept:
+        return []
+    return [warn("storage", "damaged stores kept", ", ".join(p.name for p in kept),
+                 f"rescue their games with companion export --store {kept[-1]}, then "
+                 "delete them to free the space")]
 
 
 # --- network ----------------------------------------------------------------------------

@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from companion.games.base import ButtonRole as ButtonRole  # re-exported: buttons use it
 
@@ -244,8 +243,3 @@ def request_id_problem(value: Any) -> str | None:
                 "(the same id for a retry of the same request)")
     return None
 
-
-class InputSink(Protocol):
-    """Anything that takes table inputs: the table loop, or a fake in tests."""
-
-    def submit(self, inp: Input) -> Future[Result]: ...

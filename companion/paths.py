@@ -9,12 +9,18 @@ token and the seat-cookie secret. Under systemd it is ``$STATE_DIRECTORY`` (from
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
+
+from companion.atomic import explain, write_atomic
+
+
+class StateDirError(RuntimeError):
+    """The state folder cannot be used; the message says why and what to do."""
 
 
 def state_dir(create: bool = True) -> Path:
-    """The state directory, created with mode 0700 when missing."""
+    """The state directory, created with mode 0700 when missing. ``StateDirError`` when
+    its path is a file, or it cannot be made (read-only, not ours)."""
     explicit = os.environ.get("TABLE_COMPANION_STATE") or os.environ.get("STATE_DIRECTORY")
     if explicit:
         # systemd may pass several colon-separated directories; the first is ours.
@@ -22,26 +28,22 @@ def state_dir(create: bool = True) -> Path:
     else:
         base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
         path = Path(base) / "table-companion"
+    if path.exists() and not path.is_dir():
+        raise StateDirError(
+            f"the state folder {path} is a file, not a folder: move that file away, or set "
+            "TABLE_COMPANION_STATE to a folder")
     if create:
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise StateDirError(f"cannot make the state folder {path}: {explain(exc)}") from None
     return path
 
 
-def write_secret(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` readable by its owner only (mode 0600), atomically."""
-    # a unique temporary name: two first writers at once must not share one file
-    fd, name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    tmp = Path(name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+def write_secret(path: Path, text: str, *, what: str = "the file") -> None:
+    """Write ``text`` to ``path`` readable by its owner only (mode 0600), atomically and
+    durably; :class:`companion.atomic.SaveError` says why not (full, read-only...)."""
+    write_atomic(path, text, what=what, mode=0o600)
 
 
 def default_config_path() -> Path:

@@ -35,6 +35,22 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """Something the table must tell until the host starts a new game (a game that could
+    not be resumed): ``public`` for the TV and phones (None: for the host only); for the
+    host page only, its ``title``, the ``host`` text (what happened, what to do, where the
+    files are) and the ``command`` that rescues the games, if one does."""
+
+    public: str | None
+    host: str
+    title: str = "A game could not be resumed"
+    command: str | None = None
+
+    def host_json(self) -> dict[str, Any]:
+        return {"title": self.title, "text": self.host, "command": self.command}
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """The table as it is now. ``private[n]`` must only ever reach seat n's phone."""
 
@@ -60,6 +76,7 @@ class Snapshot:
     deadline: float | None = None
     refusal: Refusal | None = None
     can_undo: bool = False
+    notice: Notice | None = None
     #: set on a snapshot that only tells one seat of its refusal: it differs from the
     #: snapshot ``public_seq`` for that seat alone, so nobody else is sent anything
     private_to: int | None = None
@@ -100,6 +117,7 @@ class Snapshot:
             "deadline": self.deadline,
             "refusal": self._refusal_for(None),
             "can_undo": self.can_undo,
+            "notice": self.notice.public if self.notice is not None else None,
         }
 
     def _refusal_for(self, seat: int | None) -> dict[str, Any] | None:
@@ -111,6 +129,7 @@ class Snapshot:
         """The public part plus the host's own ``attention`` and ``moves``; host only."""
         data = self.public_json()
         data["host"] = dict(self.host) if self.host is not None else None
+        data["host_notice"] = self.notice.host_json() if self.notice is not None else None
         return data
 
     def seat_json(self, seat: int) -> dict[str, Any]:
@@ -146,4 +165,4 @@ class Hub:
             return self._latest if self._latest.seq != seq else None
 
 
-__all__ = ["Hub", "Refusal", "Snapshot"]
+__all__ = ["Hub", "Notice", "Refusal", "Snapshot"]

@@ -261,6 +261,35 @@ CREATE TABLE IF NOT EXISTS requests (
 """
 
 
+def claim_lock(path: Path) -> int:
+    """Claim the store at ``path`` for this process: the open lock file's descriptor.
+
+    ``StoreError`` if another process holds it. The lock goes when the descriptor is
+    closed or the process ends, however it ends.
+    """
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise sqlite_failure(exc, "lock the event store", lock_path) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        other = os.read(fd, 32).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise StoreError(
+            f"another companion (pid {other}) is already running on {path}; "
+            "stop it first (`systemctl stop companion` for the service)"
+        ) from None
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+    except OSError as exc:
+        os.close(fd)
+        raise sqlite_failure(exc, "lock the event store", lock_path) from None
+    return fd
+
+
 class SqliteStore:
     """An ``EventStore`` in one SQLite file (WAL, ``synchronous=FULL``).
 
@@ -292,31 +321,43 @@ class SqliteStore:
 
         The lock is released when the process ends, however it ends.
         """
-        lock_path = self.path.with_name(self.path.name + ".lock")
-        try:
-            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError as exc:
-            raise sqlite_failure(exc, "lock the event store", lock_path) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            other = os.read(fd, 32).decode(errors="replace").strip() or "?"
-            os.close(fd)
-            raise StoreError(
-                f"another companion (pid {other}) is already running on {self.path}; "
-                "stop it first (`systemctl stop companion` for the service)"
-            ) from None
-        try:
-            os.ftruncate(fd, 0)
-            os.write(fd, str(os.getpid()).encode())
-        except OSError as exc:
-            os.close(fd)
-            raise sqlite_failure(exc, "lock the event store", lock_path) from None
+        self.hold_lock(claim_lock(self.path))
+
+    def hold_lock(self, fd: int) -> None:
+        """Keep the lock ``claim_lock`` took (closed with the store)."""
         self._lock_fd = fd
 
     @classmethod
     def in_state_dir(cls, state_dir: Path) -> SqliteStore:
         return cls(state_dir / "events.sqlite3")
+
+    @classmethod
+    def reader(cls, path: Path) -> SqliteStore:
+        """The store at ``path``, read-only (export, rescue): it opens on a read-only folder
+        or SD card, exactly when games need rescuing. Writing to it is a ``StoreError``."""
+        if not path.is_file():
+            raise StoreError(f"no event store at {path}: no game was stored there; give the "
+                             "file of saved games (events.sqlite3 in the state folder)")
+        store = cls.__new__(cls)
+        store.path, store._lock, store._lock_fd = path, threading.Lock(), None
+        failure: sqlite3.Error | None = None
+        # read-only needs the -shm file of a WAL store to exist or be creatable; where the
+        # folder is read-only too, the file is opened as immutable (nobody can write it)
+        for query in ("mode=ro", "mode=ro&immutable=1"):
+            db = None
+            try:
+                db = sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True,
+                                     isolation_level=None, check_same_thread=False, timeout=10)
+                db.execute("SELECT count(*) FROM games").fetchone()
+            except sqlite3.Error as exc:
+                failure = exc
+                if db is not None:
+                    db.close()
+                continue
+            store._db = db
+            return store
+        assert failure is not None
+        raise sqlite_failure(failure, "read the event store", path)
 
     def create_game(
         self, game: str, seats: Sequence[str], options: Mapping[str, Any], seed: int

@@ -16,11 +16,13 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any
 
 from companion import games
 from companion.checks import MAX_SEED as MAX_SEED
 from companion.checks import authorised, require_host, seed_of, stats_for
+from companion.damage import not_resumed
 from companion.games.base import (
     Action,
     ButtonInput,
@@ -47,7 +49,7 @@ from companion.inputs import (
 )
 from companion.records import seat_names
 from companion.session import Batch, Session
-from companion.snapshot import Hub, Refusal, Snapshot
+from companion.snapshot import Hub, Notice, Refusal, Snapshot
 from companion.store import EventStore, GameInfo, StoreError, latest_open_game
 from companion.tableview import PUBLIC_ACTION_KEYS as PUBLIC_ACTION_KEYS
 from companion.tableview import history_of, record_of, snapshot_of
@@ -67,8 +69,10 @@ REMEMBERED_REQUESTS = 4096
 class Table:
     """The one writer: inputs in, committed events and snapshots out."""
 
-    def __init__(self, store: EventStore, clock: Clock = time.monotonic) -> None:
+    def __init__(self, store: EventStore, clock: Clock = time.monotonic,
+                 notice: Notice | None = None) -> None:
         self.store = store
+        self.notice = notice  # said on the TV and host page while no game runs
         self.clock = clock
         self.epoch = uuid.uuid4().hex[:8]
         self.info: GameInfo | None = None
@@ -113,6 +117,7 @@ class Table:
             except (LookupError, SetupError, ValueError, KeyError, StoreError) as exc:
                 log.error("cannot resume game %s: %s; it stays stored", info.game_id, exc)
                 self.session, self.info = None, None
+                self.notice = self.notice or not_resumed(info, exc)
         self._publish([])
 
     def _recover(self) -> None:
@@ -446,6 +451,7 @@ class Table:
         self._next_seq = 1
         self._origin = self.clock()
         self._refusal = None
+        self.notice = None  # a new game: what could not be resumed has been read
         self._publish([])
         return Result(True, seq=0)
 
@@ -491,8 +497,9 @@ class Table:
                 log.exception("snapshot listener failed")
 
     def _snapshot(self) -> Snapshot:
-        return snapshot_of(self._seq, self.epoch, self.session, self.info, self._refusal,
-                           round(self.now(), 3))
+        # the notice (a game that could not be resumed) stays until a new game starts
+        return replace(snapshot_of(self._seq, self.epoch, self.session, self.info,
+                                   self._refusal, round(self.now(), 3)), notice=self.notice)
 
     def record_lines(self) -> list[str]:
         """The current game as a record (header + actions); empty with no game."""

@@ -11,7 +11,6 @@ wait for the table to have handled every input before the test moves on.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from companion.config import TrackingConfig, WebConfig, ZonesConfig
 from companion.inputs import Command, TagLeft
 from companion.store import SqliteStore
 from companion.table import Table
+from tests.wait import until
 from vision.frames import Frame
 from vision.pipeline import VisionPipeline
 from vision.synthetic import CardPlay, Patch, SyntheticTable
@@ -95,7 +95,7 @@ class Rig:
 
     def settle(self) -> None:
         """Every queued input handled (and every flush done)."""
-        res = self.table.submit(TagLeft("barrier", self.table.clock())).result(10)
+        res = self.table.submit(TagLeft("barrier", self.table.clock())).result(300)
         assert res.ignored
         for flush in self.flushes:
             assert flush()
@@ -106,13 +106,12 @@ class Rig:
         self.camera.run_until(t)
         self.settle()
         self.clock.now = t
-        for _ in range(400):  # the loop wakes at least every 0.5 s to deliver deadlines
+
+        def delivered() -> bool:  # the loop wakes at least every 0.5 s to deliver deadlines
             due = self.table.hub.latest().deadline
-            if due is None or due > self.table.now():
-                break
-            time.sleep(0.05)
-        else:
-            raise AssertionError("the table loop did not deliver a due deadline")
+            return due is None or due > self.table.now()
+
+        until(delivered, "the table loop to deliver a due deadline")
         self.settle()
 
     def view(self) -> Any:
@@ -147,7 +146,7 @@ def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict
     table = Table(store, clock=clock)
     table.start()
     res = table.submit(Command("start", {"game": game, "players": list(players),
-                                         "options": options})).result(10)
+                                         "options": options})).result(300)
     assert res.accepted, res.reason
     feed = SyntheticTable([], list(plays), width=size[0], height=size[1], fps=fps, seed=seed,
                           zones=zones, realtime=False, clock=clock, patches=patches)
@@ -171,7 +170,7 @@ def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict
         yield Rig(table, clock, camera, pipeline, f"http://127.0.0.1:{server.bind_addr[1]}")
     finally:
         stop(app, server)
-        thread.join(10)
+        thread.join(300)
         camera.close()
         pipeline.stop()
         for part in reversed(parts):

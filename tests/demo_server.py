@@ -7,11 +7,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.wait import SAFETY
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,7 +37,8 @@ def demo_server(state_dir: Path, game: str | None = None) -> Iterator[DemoServer
     """A demo table (of ``game``, default The Nasty 7) on a free loopback port; yields
     once it printed its ``Host:`` line.
 
-    On exit it is sent SIGTERM and waited for (killed after 20 s, and the test fails).
+    On exit it is sent SIGTERM and waited for (killed after the safety net of minutes,
+    and the test fails).
     """
     port = free_port()
     log = state_dir / "serve-stderr.log"
@@ -49,15 +51,17 @@ def demo_server(state_dir: Path, game: str | None = None) -> Iterator[DemoServer
         )
     try:
         assert proc.stdout is not None
-        line, deadline = "", time.monotonic() + 60
-        while time.monotonic() < deadline and not line.startswith("Host:"):
-            line = proc.stdout.readline().strip()
+        line = ""
+        for printed in proc.stdout:  # until it says it serves, or ends (however slow)
+            line = printed.strip()
+            if line.startswith("Host:"):
+                break
         assert line.startswith("Host: http://"), f"companion serve --demo did not start: {line}"
         yield DemoServer(f"http://127.0.0.1:{port}", line, proc, log)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(timeout=20)
+            proc.wait(timeout=SAFETY)  # a safety net only: it stops in about a second
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

@@ -28,7 +28,20 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from companion.config import WebConfig
 from companion.inputs import parse_json
 from companion.table import Table
-from web import api, clips, context, guards, host, league_link, public, render, seat, stats, stream
+from web import (
+    api,
+    clips,
+    context,
+    guards,
+    host,
+    league_link,
+    public,
+    render,
+    saving,
+    seat,
+    stats,
+    stream,
+)
 from web import board as board_pages
 from web import camera as camera_pages
 from web import cards as card_pages
@@ -94,6 +107,7 @@ def create_app(
     app.before_request(guards.check_csrf)
     app.after_request(guards.finish_response)
     app.register_error_handler(HTTPException, _error)
+    saving.install(app)  # a refused save (disk full, read-only) in words, never a 500
     if not testing:
         app.register_error_handler(Exception, _unexpected)
     render.install(app, csrf_token=guards.csrf_token, is_host=guards.is_host,

@@ -128,10 +128,7 @@ class JoinTokens:
             return
         data = {"generations": [[g, s, v] for (g, s), v in self._generation.items()],
                 "joined": [[g, s] for g, s in self._joined]}
-        try:
-            write_secret(self.path, json.dumps(data))
-        except OSError as exc:
-            log.error("cannot save the seats to %s: %s", self.path, exc)
+        write_secret(self.path, json.dumps(data), what="the seats")
 
     def for_seat(self, game_id: str, seat: int) -> str:
         """The unused token of ``seat`` in ``game_id`` (a new one if none is left)."""
@@ -161,7 +158,10 @@ class JoinTokens:
                 found = None  # a joined seat changes phones only when the host hands it over
             if found is not None:
                 self._joined.add((found[0], found[1]))
-                self._save()
+                try:
+                    self._save()
+                except OSError as exc:  # the phone still joins; a restart forgets the join
+                    log.error("cannot save the seats to %s: %s", self.path, exc)
         return None if found is None else (found[0], found[1])
 
     def generation(self, game_id: str, seat: int) -> int:
@@ -180,9 +180,14 @@ class JoinTokens:
             for token in [t for t, (g, s, _) in self._tokens.items()
                           if g == game_id and s == seat]:
                 del self._tokens[token]
+            before = dict(self._generation), set(self._joined)
             self._generation[(game_id, seat)] = self._generation.get((game_id, seat), 0) + 1
             self._joined.discard((game_id, seat))
-            self._save()
+            try:
+                self._save()
+            except OSError:  # not saved: the phone holding the seat keeps it
+                self._generation, self._joined = before
+                raise
 
     def _expire(self, now: float) -> None:
         for token in [t for t, (_, _, made) in self._tokens.items() if now - made > self.max_age]:

@@ -19,6 +19,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion import games
+from companion.atomic import remove, write_atomic
 from companion.games.base import Setup, SetupError
 from web.context import state
 from web.guards import host_required
@@ -104,7 +105,7 @@ def save_board() -> tuple[Response, int]:
     if not isinstance(body, dict):
         return jsonify({"accepted": False, "reason": 'Send {"board": {...}}.'}), 400
     if body.get("reset"):
-        (st.state_dir / FILE).unlink(missing_ok=True)
+        remove(st.state_dir / FILE, what="the board")
         return jsonify({"accepted": True, "reason": None, "board": default_board()}), 200
     try:
         board = check_board(body.get("board"))
@@ -112,9 +113,7 @@ def save_board() -> tuple[Response, int]:
     except ValueError as exc:
         return jsonify({"accepted": False, "reason": str(exc)}), 400
     path = st.state_dir / FILE
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"board": board}, ensure_ascii=False, indent=1), "utf-8")
-    tmp.replace(path)
+    write_atomic(path, json.dumps({"board": board}, ensure_ascii=False, indent=1), what="the board")
     if zones and st.camera is not None:
         merged = {**st.zones, **zones}
         st.camera.set_zones(merged)

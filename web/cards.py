@@ -92,7 +92,7 @@ def keep_stats(action: dict[str, Any], deck: Deck | None) -> str | None:
         return None
     try:
         store_stats(deck, card, dict(stats))
-    except DeckError as exc:
+    except (DeckError, OSError) as exc:  # OSError: companion.atomic.SaveError, in words
         return f"The game took the card, but the deck could not keep its stats: {exc}"
     return None
 

@@ -8,6 +8,7 @@ signals, the dashboard reading its snapshots, and systemd's READY/WATCHDOG.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import sys
@@ -17,10 +18,11 @@ from typing import Any
 
 from companion import games
 from companion.config import Config, ConfigError, ZonesConfig, load_config
+from companion.damage import open_table_store
 from companion.lean import lean_process
 from companion.network import EXTENSION as NETWORK
 from companion.paths import default_config_path, state_dir, write_secret
-from companion.store import SqliteStore, StoreError
+from companion.store import StoreError
 from companion.table import Table
 
 log = logging.getLogger("companion.serve")
@@ -31,12 +33,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no hardware: synthetic camera, simulated buttons, demo game")
     parser.add_argument("--config", type=Path, help="configuration file (TOML)")
     parser.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
-    parser.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
+    parser.add_argument("--port", type=port_number,
+                        help="port to listen on, 1-65535 (default from config: 8080)")
     parser.add_argument("--game", default=None,
                         help="demo: which game the demo plays (" + games.names_text() + "; "
                              "the first by default): a game with a camera demo plays through the "
                              "synthetic camera, the others replay a recorded game through phones")
     parser.add_argument("--verbose", action="store_true", help="log more")
+
+
+def port_number(text: str) -> int:
+    """``--port``: a whole number from 1 to 65535 (argparse says so otherwise)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: give a whole number "
+                                         "from 1 to 65535, e.g. 8080") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports go from 1 to 65535; "
+                                         "8080 is the usual one")
+    return port
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,12 +76,13 @@ def run(args: argparse.Namespace) -> int:
             return 2
     folder = state_dir()
     try:
-        store = SqliteStore(folder / ("demo-events.sqlite3" if args.demo else "events.sqlite3"))
-        store.lock()
+        # a damaged file is moved aside and kept; the notice tells the TV and the host
+        store, notice = open_table_store(
+            folder / ("demo-events.sqlite3" if args.demo else "events.sqlite3"))
     except StoreError as exc:
         print(f"companion serve: {exc}", file=sys.stderr)
         return 1
-    table = Table(store)
+    table = Table(store, notice=notice)
     table.start()
     parts: list[Any] = []
     try:
@@ -103,10 +120,7 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     parts.append(Pusher(Outbox(outbox_path(folder, table.store)), table.store).start())
     host = args.host or config.web.host
     port = args.port or config.web.port
-    interval = sdnotify.watchdog_interval()
-    watchdog = sdnotify.Watchdog(table, interval) if interval else None
-    if watchdog is not None:
-        parts.append(watchdog)
+    watchdog = _watchdog(table, parts)
 
     def ready() -> None:
         print(host_line(folder, host, port), flush=True)
@@ -128,8 +142,8 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     try:
         serve(app, host, port, config.web.threads, on_ready=ready)
     except OSError as exc:
-        print(f"companion serve: cannot listen on {host}:{port}: {exc.strerror}. "
-              "Is another companion running? Choose another --port.", file=sys.stderr)
+        print(f"companion serve: cannot listen on {host}:{port}: {_listen_advice(exc)}",
+              file=sys.stderr)
         return 1
     sdnotify.notify("STOPPING=1")
     return 0
@@ -168,6 +182,30 @@ def _demo_text(game: str) -> str:
             "the host panel (no camera, no buttons); open the table page.")
 
 
+def _watchdog(table: Table, parts: list[Any]) -> Any:
+    """systemd's watchdog for the table loop (not started yet), when systemd asks for one."""
+    from companion import sdnotify
+
+    interval = sdnotify.watchdog_interval()
+    if not interval:
+        return None
+    watchdog = sdnotify.Watchdog(table, interval)
+    parts.append(watchdog)
+    return watchdog
+
+
+def _listen_advice(exc: OSError) -> str:
+    """Why the port could not be opened, and what to do."""
+    if exc.errno == errno.EADDRINUSE:
+        return ("the port is in use: is another companion running (systemctl status "
+                "companion)? Stop it, or choose another --port.")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "ports below 1024 need root: choose --port 8080 (or another above 1023)."
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "this machine has no such address: check --host (0.0.0.0: every address)."
+    return f"{exc.strerror or exc}: check --host and --port."
+
+
 def _shown(host: str) -> str:
     from web.auth import public_host
 
@@ -182,7 +220,7 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
         from companion.hwprobe import has_camera
         from vision.decoding import default_decoder
         from vision.pipeline import VisionPipeline
-        from vision.sources import open_source
+        from vision.sources import CameraError, open_source
     except ImportError as exc:
         log.warning("camera disabled: %s", exc)
         return None
@@ -194,7 +232,11 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
         print(NO_CAMERA, flush=True)
         return None
     else:
-        source = open_source(config.camera)
+        try:
+            source = open_source(config.camera)
+        except CameraError as exc:  # like a camera that is not plugged in: the table plays on
+            log.warning("camera disabled: %s", exc)
+            return None
     zones = saved_zones(config)
     recorder = start_clips(table, state_dir(), parts)
     pipeline = VisionPipeline(source, default_decoder(config.decoder.backend), config.tracking,
@@ -258,8 +300,10 @@ class ZoneSaver:
 
     def set_zones(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
         checked = ZonesConfig(polygons=polygons)  # raises ValueError on a bad polygon
+        # saved first: a refused save (companion.atomic.SaveError) changes nothing
+        write_secret(state_dir() / ZONES_FILE, json.dumps(checked.polygons),
+                     what="the camera zones")
         self.pipeline.set_zones(checked.polygons)
-        write_secret(state_dir() / ZONES_FILE, json.dumps(checked.polygons))
 
     def stop(self) -> None:
         self.pipeline.stop()

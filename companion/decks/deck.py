@@ -174,7 +174,7 @@ class Deck:
         if self.path is None:
             raise DeckError(f"deck {self.name!r} has no file to save to")
         with _write_lock:
-            paths.write_secret(self.path, json.dumps(self.to_json(), indent=2) + "\n")
+            paths.write_secret(self.path, json.dumps(self.to_json(), indent=2) + "\n", what=f"the deck {self.name}")
 
     # -- the cards ------------------------------------------------------------------
 

@@ -43,6 +43,13 @@ BAD_IMPORTS = [
      "web.stats -> league.queries"),
     ("no-cycles", "companion/games/nasty7/state.py", "import companion.games.nasty7.decide",
      "companion.games.nasty7.decide -> companion.games.nasty7"),
+    # the table uses the decks (stats of a drawn card); decks reaching back to the table
+    # makes the sibling packages companion.decks and companion.table a cycle
+    ("siblings-acyclic", "companion/decks/resolve.py", "import companion.table",
+     "No cycles are allowed in companion."),
+    ("runtime-not-bench", "web/render.py", "import bench.store", "web.render -> bench.store"),
+    ("runtime-not-bench", "companion/commands/serve.py", "import bench",
+     "companion.commands.serve -> bench"),
 ]
 
 

@@ -25,7 +25,7 @@ def main(db: Path) -> None:
     table.start()
     if table.session is None:
         args = {"game": "tally", "players": 3, "options": {"target": 10**9, "hesitation_s": 0.05}}
-        assert table.submit(Command("start", args)).result(10).accepted
+        assert table.submit(Command("start", args)).result(300).accepted
     k = 0
     while True:
         k += 1
@@ -33,7 +33,7 @@ def main(db: Path) -> None:
             time.sleep(0.08)  # longer than hesitation_s: the clock penalises a seat
         turn = table.hub.latest().public["turn"]
         action = {"do": "add", "seat": turn, "n": k % 9 + 1, "id": f"{os.getpid()}-{k}"}
-        result = table.submit(Command("action", {"action": action})).result(10)
+        result = table.submit(Command("action", {"action": action})).result(300)
         if result.accepted:
             sys.stdout.write(f"ACK {action['id']}\n")
             sys.stdout.flush()

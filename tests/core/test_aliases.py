@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from companion import games
 from companion.cli import main
 from companion.demo import has_demo_record
 from tests.demo_server import demo_server
+from tests.wait import SAFETY, until
 
 BUILT_IN = [e for e in games.ENGINES]
 NAMES = [(e.name, alias) for e in BUILT_IN for alias in (e.name, *e.aliases)]
@@ -78,7 +78,7 @@ DEMO_ALIASES = [(e.name, e.aliases[0]) for e in BUILT_IN
 
 
 def _running_game(url: str) -> str | None:
-    with urllib.request.urlopen(f"{url}/api/state", timeout=10) as answer:
+    with urllib.request.urlopen(f"{url}/api/state", timeout=SAFETY) as answer:
         game: str | None = json.loads(answer.read())["game"]
     return game
 
@@ -87,7 +87,5 @@ def _running_game(url: str) -> str | None:
 @pytest.mark.parametrize(("game", "alias"), DEMO_ALIASES, ids=ids(DEMO_ALIASES))
 def test_serve_game_takes_an_alias(game: str, alias: str, state_dir: Path) -> None:
     with demo_server(state_dir, game=alias) as server:
-        deadline = time.monotonic() + 60  # the demo starts its game right after start-up
-        while (running := _running_game(server.url)) is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert running == game
+        # the demo starts its game right after start-up, however slowly
+        assert until(lambda: _running_game(server.url), "the demo's game") == game

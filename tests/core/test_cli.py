@@ -59,3 +59,24 @@ def test_export_then_replay_gives_the_same_state(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["state"] == live
     assert companion("export", "no-such-game").returncode == 1
+
+
+def test_a_benchmark_missing_from_this_installation_is_said(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.commands import bench
+
+    monkeypatch.setattr(bench, "BENCHES", {"store": "bench.store", "gone": "bench.no_such"})
+    assert main(["bench", "gone"]) == 2
+    err = capsys.readouterr().err
+    assert "the gone benchmark is not available in this installation" in err
+    assert "Traceback" not in err
+
+
+def test_the_service_never_imports_the_benchmarks() -> None:
+    """The Pi's service (``companion serve`` and the dashboard) loads no ``bench`` module."""
+    code = ("import sys, companion.commands.serve, web.app, web.server; "
+            "print(sorted(m for m in sys.modules if m == 'bench' or m.startswith('bench.')))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"

@@ -73,17 +73,11 @@ def test_serve_with_an_unknown_game(tmp_path: Path) -> None:
     assert "unknown game" in err and "nasty7" in err
 
 
-def test_export_on_a_read_only_state_folder(tmp_path: Path) -> None:
-    state = tmp_path / "read-only"
-    state.mkdir()
-    state.chmod(0o500)
-    try:
-        proc = companion(tmp_path, "export", state=state / "inner")
-        if proc.returncode == 0:  # root writes anyway: a folder root cannot create
-            proc = companion(tmp_path, "export", state=Path("/sys/companion-state"))
-        assert "read-only" in clean(proc)
-    finally:
-        state.chmod(0o700)
+def test_export_where_no_game_was_ever_stored(tmp_path: Path) -> None:
+    """(A read-only state folder with games: tests/core/test_store_damage.py.)"""
+    err = clean(companion(tmp_path, "export", state=tmp_path / "never-used"))
+    assert "no event store at" in err and "no game was stored there" in err
+    assert not (tmp_path / "never-used").exists()  # reading makes nothing
 
 
 def test_export_to_a_file_that_cannot_be_written(tmp_path: Path) -> None:
@@ -105,6 +99,7 @@ def test_scan_of_a_png_claiming_huge_pixels(tmp_path: Path) -> None:
     ("scan", "/no/such/photo.png"),
     ("bench", "web", "--clients", "-5"),
     ("bench", "nothing"),
+    ("league", "no-such-action"),
     ("no-such-command",),
 ])
 def test_bad_arguments_everywhere(tmp_path: Path, args: tuple[str, ...]) -> None:
@@ -112,7 +107,8 @@ def test_bad_arguments_everywhere(tmp_path: Path, args: tuple[str, ...]) -> None
 
 
 def test_every_subcommand_is_covered() -> None:
-    covered = {"replay", "export", "deck", "tags", "scan", "bench", "serve", "host", "doctor"}
+    covered = {"replay", "export", "deck", "tags", "scan", "bench", "serve", "host", "doctor",
+               "league"}
     assert set(COMMANDS) <= covered
 
 
@@ -138,3 +134,123 @@ def test_bench_as_a_whole(capsys: pytest.CaptureFixture[str],
     assert status in (0, 1), out.err
     assert "web:" in out.out and "vision" in out.out.lower()
     assert "Traceback" not in out.err
+
+
+# --- issue 28, B6: what is wrong and what to do; "This is a bug" only for real bugs -------
+
+def no_bug(proc: subprocess.CompletedProcess[str], codes: tuple[int, ...] = (1, 2)) -> str:
+    err = clean(proc, codes)
+    assert "This is a bug" not in err, err
+    return err
+
+
+def test_a_config_that_is_not_utf8_says_so(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_bytes(b'[web]\nhost = "caf\xe9"\n')  # Latin-1, as an old editor saves it
+    err = no_bug(companion(tmp_path, "serve", "--demo", "--config", str(config)))
+    assert "is not UTF-8 text" in err and "save it as UTF-8" in err
+
+
+@pytest.mark.parametrize("args", [("deck", "list"), ("deck", "new", "nasty7", "--name", "x"),
+                                  ("export",), ("serve", "--demo", "--port", "8080")])
+def test_a_state_path_that_is_a_file_says_so(tmp_path: Path, args: tuple[str, ...]) -> None:
+    state = tmp_path / "state-file"
+    state.write_text("not a folder", encoding="utf-8")
+    err = no_bug(companion(tmp_path, *args, state=state))
+    assert "is a file, not a folder" in err and "TABLE_COMPANION_STATE" in err
+
+
+def test_deck_new_on_a_read_only_state_folder(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.full_disk import _can_mount, disk
+
+    state = tmp_path / "state"  # made by the state_dir fixture
+    if not _can_mount():  # a user's read-only folder: permissions suffice without root
+        state.chmod(0o500)
+        err = no_bug(companion(tmp_path, "deck", "new", "nasty7", "--name", "home"))
+        state.chmod(0o700)
+        assert "may not write" in err
+        return
+    with disk(state, monkeypatch) as d:
+        d.read_only()
+        err = no_bug(companion(tmp_path, "deck", "new", "nasty7", "--name", "home"))
+    assert "read-only" in err and "export" in err
+
+
+@pytest.mark.parametrize("port", ["-5", "0", "99999", "65536", "http"])
+def test_ports_outside_1_to_65535_are_refused_with_the_range(tmp_path: Path,
+                                                             port: str) -> None:
+    err = no_bug(companion(tmp_path, "serve", "--demo", "--port", port), codes=(2,))
+    assert "is not a port" in err and "1 to 65535" in err
+
+
+def _serve_until_listening(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
+    """``companion serve ARGS`` started; returns once it printed its table URL."""
+    env = dict(os.environ, TABLE_COMPANION_STATE=str(tmp_path / "state"),
+               TABLE_COMPANION_CONFIG=str(tmp_path / "none.toml"))
+    env.pop("COMPANION_DEBUG", None)
+    with (tmp_path / "err.log").open("w", encoding="utf-8") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", *args],
+                                stdout=subprocess.PIPE, stderr=err, text=True, cwd=tmp_path,
+                                env=env)
+    assert proc.stdout is not None
+    for line in proc.stdout:  # however slowly it starts
+        if line.startswith("Table: "):
+            return proc, line.split()[1]
+    _stop(proc)
+    raise AssertionError((tmp_path / "err.log").read_text(encoding="utf-8"))
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    proc.terminate()
+    proc.wait(timeout=300)  # a safety net: it stops in about a second
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+def test_the_url_printed_is_the_one_listened_on(tmp_path: Path) -> None:
+    import urllib.request
+
+    from tests.demo_server import free_port
+
+    port = free_port()
+    proc, url = _serve_until_listening(tmp_path, "--demo", "--host", "127.0.0.1",
+                                       "--port", str(port))
+    try:
+        assert url == f"http://127.0.0.1:{port}/"
+        with urllib.request.urlopen(url + "api/state", timeout=300) as resp:
+            assert resp.status == 200
+    finally:
+        _stop(proc)
+
+
+def test_a_missing_camera_file_warns_like_a_missing_camera(tmp_path: Path) -> None:
+    """It made serve exit with "CameraError ... This is a bug", and systemd restarted it
+    for ever; a camera that is not plugged in only warns, and so does this now."""
+    from tests.demo_server import free_port
+
+    config = tmp_path / "none.toml"
+    config.write_text('[camera]\nsource = "file"\npath = "/no/such/video.mp4"\n',
+                      encoding="utf-8")
+    proc, url = _serve_until_listening(tmp_path, "--host", "127.0.0.1",
+                                       "--port", str(free_port()))
+    try:
+        assert proc.poll() is None  # serving, without the camera
+    finally:
+        _stop(proc)
+    err = (tmp_path / "err.log").read_text(encoding="utf-8")
+    assert "camera disabled: camera file /no/such/video.mp4 does not exist" in err, err
+    assert "This is a bug" not in err and "Traceback" not in err
+
+
+def test_a_real_bug_still_says_so(capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion import cli
+    from companion.commands import replay
+
+    def broken(args: object) -> int:
+        raise KeyError("oops")
+
+    monkeypatch.setattr(replay, "run", broken)
+    assert cli.main(["replay", "x.jsonl"]) == 1
+    assert "This is a bug" in capsys.readouterr().err

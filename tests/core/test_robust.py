@@ -28,7 +28,7 @@ from companion.table import UNEXPECTED, Table
 
 def submit(table: Table, name: str, args: dict[str, Any] | None = None,
            request_id: str | None = None) -> Any:
-    return table.submit(Command(name, args or {}, source=HOST, request_id=request_id)).result(5)
+    return table.submit(Command(name, args or {}, source=HOST, request_id=request_id)).result(300)
 
 
 def start_args(**extra: Any) -> dict[str, Any]:
@@ -99,9 +99,9 @@ def test_a_dead_loop_thread_is_started_again_from_the_store() -> None:
             raise SystemExit  # not an Exception: the loop thread ends
         table._turn = fatal  # type: ignore[method-assign]
         table.submit(Command("action", {"action": {"do": "add", "n": 1}}))
-        assert died.wait(5)
+        assert died.wait(300)
         assert table._thread is not None
-        table._thread.join(5)
+        table._thread.join(300)
         assert not table.loop_alive()
         table._turn = real_turn  # type: ignore[method-assign]
         res = submit(table, "action", {"action": {"do": "add", "n": 2}})
@@ -118,7 +118,7 @@ def test_the_watchdog_starts_a_dead_loop_and_pings_only_a_turning_one() -> None:
         assert table._thread is not None
         table._stopping.set()  # make the loop end as if it had died ...
         table._queue.put((None, __import__("concurrent.futures").futures.Future()))
-        table._thread.join(5)
+        table._thread.join(300)
         table._stopping.clear()  # ... without a stop having been asked for
         assert not table.loop_alive()
         dog = Watchdog(table, interval=0.05)

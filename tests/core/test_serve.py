@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -14,11 +13,12 @@ import pytest
 from companion.commands.serve import ZoneSaver, saved_zones
 from companion.config import Config
 from tests.demo_server import demo_server
+from tests.wait import until
 
 
 def get(url: str) -> tuple[int, Any]:
     try:
-        with urllib.request.urlopen(url, timeout=5) as resp:
+        with urllib.request.urlopen(url, timeout=120) as resp:  # a safety net only
             return resp.status, resp.read()
     except urllib.error.HTTPError as exc:
         exc.close()
@@ -30,17 +30,16 @@ def test_demo_serves_a_live_game_and_stops_cleanly(state_dir: Path) -> None:
     with demo_server(state_dir) as server:
         token = server.host_line.split("token=", 1)[1]
         base = server.url
-        plays = 0
-        deadline = time.monotonic() + 40
-        while time.monotonic() < deadline and plays == 0:
-            time.sleep(1)
+
+        def played() -> int:
             status, body = get(base + "/api/state")
             assert status == 200
             state = json.loads(body)
             assert state["game"] == "nasty7"
             cards = [seat["cards"] for seat in state["view"]["seats"]]
-            plays = state["view"]["pile"] + (36 * 3 - sum(cards))
-        assert plays > 0, "no card from the synthetic camera reached the table"
+            return int(state["view"]["pile"] + (36 * 3 - sum(cards)))
+
+        until(played, "a card from the synthetic camera to reach the table")
         assert get(base + "/host")[0] == 403
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
         with opener.open(f"{base}/host?token={token}", timeout=300) as signed_in:

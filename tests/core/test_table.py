@@ -199,19 +199,19 @@ def test_threaded_loop_answers_after_commit(clock: FakeClock) -> None:
     table = Table(store, clock=clock)
     table.start()
     try:
-        assert table.submit(Command("start", {"game": "tally", "players": 2})).result(5).accepted
+        assert table.submit(Command("start", {"game": "tally", "players": 2})).result(300).accepted
         futs = [table.submit(Command("action", {"action": {"do": "add", "n": 1}}))
                 for _ in range(5)]
-        results = [f.result(5) for f in futs]
+        results = [f.result(300) for f in futs]
         assert all(r.accepted for r in results)
         assert table.info is not None
         assert len(store.events(table.info.game_id)) == 10
-        snap = table.hub.wait_newer(0, 1)
+        snap = table.hub.wait_newer(0, 300)
         assert snap is not None and snap.public["total"] == 5
     finally:
         table.stop()
     late = table.submit(Command("action", {"action": {"do": "add", "n": 1}}))
-    assert not late.result(1).accepted
+    assert not late.result(300).accepted
 
 
 def test_start_refuses_bad_setups(table: Table) -> None:

@@ -57,7 +57,7 @@ def play(mock_factory: Any, signals: SignalsConfig, gpio: GpioConfig | None = No
                  pin_factory=mock_factory)
     snap = type("Snap", (), {"players": ("A", "B"), "game": "x", "public": {}, "outcome": None})
     sink.listener(snap, [("penalty", 1)])
-    assert box.wait_idle(5.0)
+    assert box.wait_idle(300)
     return box
 
 

@@ -76,7 +76,7 @@ def test_cli_names_the_broken_line(tmp_path: Path) -> None:
     path.write_text(BROKEN.replace("GAME", name) + "{not json\n", encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "companion", "replay", str(path), "--json"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=600,  # a safety net
     )
     assert proc.returncode == 1
     assert proc.stdout == ""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from companion.inputs import Command
 from companion.sdnotify import Watchdog, notify, watchdog_interval
 from companion.store import MemoryStore
 from companion.table import Table
+from tests.wait import SAFETY, until
 
 
 @pytest.fixture
@@ -102,37 +102,50 @@ def test_watchdog_pings_only_while_the_loop_turns(systemd_socket: socket.socket)
     assert dog.beat()
 
 
+class HandClock:
+    """The table's clock, moved by hand: "hung for 2 s" is exact on any machine."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_watchdog_thread_follows_a_real_table_loop(systemd_socket: socket.socket) -> None:
     stop = threading.Event()
+    msgs: list[str] = []
 
     def drain() -> None:  # like systemd: read every datagram as it comes
         systemd_socket.settimeout(0.05)
         while not stop.is_set():
             try:
-                systemd_socket.recv(100)
+                msgs.append(systemd_socket.recv(100).decode())
             except TimeoutError:
                 pass
 
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
-    table = Table(MemoryStore())
+    clock = HandClock()
+    table = Table(MemoryStore(), clock=clock)
     table.start()
+    gate, entered = threading.Event(), threading.Event()
     try:
-        with Watchdog(table, interval=0.05, stale_after=1.0) as dog:
-            time.sleep(0.4)
-            assert dog.pings >= 3
-            # a hung loop: an input that blocks the loop thread
-            gate = threading.Event()
-            table.subscribe(lambda snap, sig: gate.wait(5.0))
+        with Watchdog(table, interval=0.01, stale_after=1.0) as dog:
+            until(lambda: dog.pings >= 3, "pings while the table loop turns")
+            # a hung loop: a listener that blocks the loop thread, then 2 s of its clock
+            table.subscribe(lambda snap, sig: (entered.set(), gate.wait(SAFETY)))
             table.submit(Command("start", {"game": "nasty7", "players": 3}))
-            time.sleep(1.3)
+            assert entered.wait(SAFETY)
+            clock.now += 2.0
+            until(lambda: "STATUS=table loop not responding; systemd will restart it" in msgs,
+                  "the watchdog to say the loop hangs")
             before = dog.pings
-            time.sleep(0.3)
-            assert dog.pings == before, "the watchdog kept pinging a hung table loop"
+            assert not dog.beat() and dog.pings == before  # and it pings no more
             gate.set()
-            time.sleep(0.8)
-            assert dog.pings > before, "pings did not resume when the loop came back"
+            until(lambda: dog.pings > before, "pings to resume when the loop turns again")
     finally:
+        gate.set()
         table.stop()
         stop.set()
         reader.join()

@@ -12,7 +12,7 @@ import segno
 from PIL import Image
 
 from companion.network import Hotspot, load_hotspot, parse_wifi_qr, wifi_qr_payload
-from vision.decoding import available_backends, default_decoder
+from vision.decoding import BACKENDS, default_decoder
 
 
 def rendered(payload: str, scale: int = 6) -> np.ndarray:
@@ -22,7 +22,7 @@ def rendered(payload: str, scale: int = 6) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(buf.getvalue())).convert("L"))
 
 
-@pytest.mark.parametrize("backend", available_backends())
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("ssid", "password"), [
     ("Table Companion 4F2A", "k7mq2xw9ahp3"),
     ('Flat 3; "guests", 2:4\\5', "pa;ss,wo:rd\"\\x"),

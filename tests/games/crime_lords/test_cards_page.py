@@ -3,13 +3,13 @@ the deck, filled in the next game, reviewed and printed by the host."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from flask import Flask
 
 from companion.decks import Deck, stored_stats
 from companion.table import Table
+from tests.wait import until
 from tests.web.conftest import act, app, as_host, csrf_of, join, start_game, table  # noqa: F401
 
 SLIM = {"name": "Slim", "power": 1, "resistance": 1}
@@ -59,9 +59,8 @@ def test_a_known_card_drawn_by_the_camera_needs_no_typing(
     deck.set_card_stats(8 + 20, SLIM)
     _game(table)
     assert act(table, {"do": "draw", "seat": 0, "card": "crook_20"}).accepted
-    deadline = time.monotonic() + 10  # the dashboard's listener answers on the loop
-    while table.hub.latest().public.get("pending") is not None and time.monotonic() < deadline:
-        time.sleep(0.02)
+    # the dashboard's listener answers on the loop
+    until(lambda: table.hub.latest().public.get("pending") is None, "the known card's stats")
     view = table.hub.latest().public
     assert view["pending"] is None
     assert [c["name"] for c in view["center"]] == ["Slim"]

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,18 +35,19 @@ from hardware import attach
 from tests.browser import BROWSER, join_links, shot, too_wide
 from tests.camera_rig import Clock, camera_rig
 from tests.hardware import conftest as gpio
+from tests.wait import SAFETY
 from tests.web import taps
 from vision.synthetic import CardPlay, Patch
 from web.clips import CLIPS
 
 pytestmark = BROWSER
 mock_factory = gpio.mock_factory  # gpiozero's mock pins (the hardware tests' fixture)
-expect.set_options(timeout=15_000)  # a loaded machine may be slow; nothing waits for a time
+expect.set_options(timeout=int(SAFETY * 1000))  # a safety net: nothing waits for a time
 
 FPS = 10.0
 PILE = [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]
 GPIO = GpioConfig(seat_buttons=[5, 6, 13], seat_leds=[12, 25, 24], confirm_button=17,
-                  undo_button=27, next_button=22, buzzer=9, bounce_s=0.01, hold_s=0.3)
+                  undo_button=27, next_button=22, buzzer=9, bounce_s=0.01, hold_s=10.0)
 
 
 def script(payloads: dict[str, list[str]]) -> list[CardPlay]:
@@ -131,8 +131,7 @@ def press(factory: Any, pin: int) -> None:
     for _ in range(3):
         p.drive_low()
         p.drive_high()
-    p.drive_low()
-    time.sleep(0.05)
+    p.drive_low()  # pressed: a seat button reports now, on the rig's clock
     p.drive_high()
 
 
@@ -229,7 +228,7 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     # the clip runs from Ben's card (booked at the frame that read it) to the penalty
     dispute = view(rig)["dispute"]
     assert 12.7 <= dispute["start"] <= 13.1 and dispute["end"] == dispute["start"] + 3.000001
-    expect(host.locator("#clip-pos")).to_have_text("Frame 31 of 31", timeout=15000)
+    expect(host.locator("#clip-pos")).to_have_text("Frame 31 of 31")
     expect(host.locator("#clip-clock")).to_have_text("3.0 s of 3 s")
     shot(host, "nasty7-clip")
     assert too_wide(host) == []

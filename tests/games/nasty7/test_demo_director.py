@@ -11,11 +11,11 @@ table = web.table  # a running table on a memory store (the web tests' fixture)
 
 
 def play(table: Table, card: str) -> None:
-    assert table.submit(Command("action", {"action": {"do": "play", "card": card}})).result(5)
+    assert table.submit(Command("action", {"action": {"do": "play", "card": card}})).result(300)
 
 
 def test_the_director_gives_the_card_after_a_twin_to_the_skipped_player(table: Table) -> None:
-    assert table.submit(Command("start", {"game": "nasty7", "players": 3})).result(5).accepted
+    assert table.submit(Command("start", {"game": "nasty7", "players": 3})).result(300).accepted
     director = Director(table, None)
     play(table, "racketeer")
     assert not director.reassign_skipped(table.hub.latest().public)

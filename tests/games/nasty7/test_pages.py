@@ -26,7 +26,7 @@ def table() -> Iterator[Table]:
     t = Table(MemoryStore())
     t.start()
     res = t.submit(Command("start", {"game": "nasty7", "players": ["Ann", "Ben", "Cy"]}))
-    assert res.result(5).accepted
+    assert res.result(300).accepted
     yield t
     t.stop()
 
@@ -37,7 +37,7 @@ def app(table: Table, state_dir: Path) -> Flask:
 
 
 def act(table: Table, action: dict[str, Any], source: Source = HOST) -> None:
-    res = table.submit(Command("action", {"action": action}, source=source)).result(5)
+    res = table.submit(Command("action", {"action": action}, source=source)).result(300)
     assert res.accepted, res.reason
 
 

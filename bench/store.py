@@ -78,10 +78,9 @@ def build_game(store: SqliteStore, target: int = TARGET_EVENTS) -> tuple[str, Se
     return info.game_id, session
 
 
-def run(as_json: bool) -> int:
-    folder = state_dir() / "bench"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"store-{int(time.time())}.sqlite3"
+def _measure(path: Path) -> tuple[list[float], int, float, float]:
+    """Append latencies, how many events the long game has, and the seconds its fold
+    and its record's re-deciding took (the file is removed afterwards)."""
     try:
         appends = measure_appends(path)
         store = SqliteStore(path)
@@ -101,18 +100,25 @@ def run(as_json: bool) -> int:
     finally:
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
+    return appends, len(rows), fold_s, decide_s
+
+
+def run(as_json: bool) -> int:
+    folder = state_dir() / "bench"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"store-{int(time.time())}.sqlite3"
+    appends, events, fold_s, decide_s = _measure(path)
     p95_ms = _percentile(appends, 0.95) * 1000
-    fold_rate = len(rows) / fold_s
     figures: dict[str, Any] = {
         "append_ms_median": round(statistics.median(appends) * 1000, 3),
-        "append_ms_p95": round(_percentile(appends, 0.95) * 1000, 3),
+        "append_ms_p95": round(p95_ms, 3),
         "appends": len(appends),
-        "replay_events": len(rows),
-        "restart_fold_events_per_s": round(len(rows) / fold_s),
-        "record_redecide_events_per_s": round(len(rows) / decide_s),
+        "replay_events": events,
+        "restart_fold_events_per_s": round(events / fold_s),
+        "record_redecide_events_per_s": round(events / decide_s),
         "targets": {"append_ms_p95_max": 5.0, "replay_events_per_s_min": 50_000},
     }
-    figures["ok"] = p95_ms <= 5.0 and fold_rate >= 50_000
+    figures["ok"] = p95_ms <= 5.0 and events / fold_s >= 50_000
     if as_json:
         print(json.dumps(figures))
     else:
@@ -120,7 +126,7 @@ def run(as_json: bool) -> int:
         print(f"  append+commit, one action (2 events), {len(appends)} appends: "
               f"median {figures['append_ms_median']} ms, p95 {figures['append_ms_p95']} ms "
               f"(target p95 <= 5 ms)")
-        print(f"  restart: read + fold {len(rows)} stored events: "
+        print(f"  restart: read + fold {events} stored events: "
               f"{figures['restart_fold_events_per_s']:,} events/s (target >= 50,000)")
         print(f"  replay of its record (re-deciding every action): "
               f"{figures['record_redecide_events_per_s']:,} events/s")
