@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "scan": "tags found in photos or videos",
     "doctor": "self-test: camera, decoder, GPIO, storage, network",
     "bench": "the benchmarks: store, vision, web",
+    "league": "the league server: many tables, one league on PostgreSQL",
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.inputs import Source
@@ -60,11 +60,31 @@ class Snapshot:
     deadline: float | None = None
     refusal: Refusal | None = None
     can_undo: bool = False
+    #: set on a snapshot that only tells one seat of its refusal: it differs from the
+    #: snapshot ``public_seq`` for that seat alone, so nobody else is sent anything
+    private_to: int | None = None
+    public_seq: int | None = None
+
+    def version_for(self, seat: int | None) -> int:
+        """The seq of the latest change that ``seat`` (None: everyone, the host) can see.
+
+        A stream sends a snapshot only when this grows: a seat's refusal reaches that
+        seat's phone and no other (one guest posting garbage moved 1 GB to 500 phones).
+        """
+        if self.private_to is None or self.public_seq is None or seat == self.private_to:
+            return self.seq
+        return self.public_seq
+
+    def told_only(self, seq: int, refusal: Refusal) -> Snapshot:
+        """This snapshot as seq ``seq``, with ``refusal`` for its seat's eyes only."""
+        assert refusal.source.seat is not None
+        return replace(self, seq=seq, refusal=refusal, private_to=refusal.source.seat,
+                       public_seq=self.version_for(None))
 
     def public_json(self) -> dict[str, Any]:
         """Everything anyone may see (the ``/api/state`` body)."""
         return {
-            "seq": self.seq,
+            "seq": self.version_for(None),
             "epoch": self.epoch,
             "game_id": self.game_id,
             "game": self.game,
@@ -96,6 +116,7 @@ class Snapshot:
     def seat_json(self, seat: int) -> dict[str, Any]:
         """Seat ``seat``'s private view plus the public part; only for that seat."""
         data = self.public_json()
+        data["seq"] = self.version_for(seat)
         data["seat"] = seat
         data["refusal"] = self._refusal_for(seat)
         data["private"] = dict(self.private[seat]) if 0 <= seat < len(self.private) else None

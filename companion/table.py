@@ -19,7 +19,8 @@ from concurrent.futures import Future
 from typing import Any
 
 from companion import games
-from companion.decks.stats import stats_for_tag
+from companion.checks import MAX_SEED as MAX_SEED
+from companion.checks import authorised, require_host, seed_of, stats_for
 from companion.games.base import (
     Action,
     ButtonInput,
@@ -44,10 +45,12 @@ from companion.inputs import (
     request_id_problem,
     source_of,
 )
-from companion.records import Header, record_lines, seat_names
+from companion.records import seat_names
 from companion.session import Batch, Session
 from companion.snapshot import Hub, Refusal, Snapshot
 from companion.store import EventStore, GameInfo, StoreError, latest_open_game
+from companion.tableview import PUBLIC_ACTION_KEYS as PUBLIC_ACTION_KEYS
+from companion.tableview import history_of, record_of, snapshot_of
 
 log = logging.getLogger(__name__)
 
@@ -57,14 +60,8 @@ Listener = Callable[[Snapshot, list[SignalOut]], None]
 #: the answer to an input whose handling failed in a way nobody foresaw (logged in full)
 UNEXPECTED = ("Something went wrong with that request and nothing changed; the game goes "
               "on. Try again, or tell the host if it keeps happening.")
-#: seeds are stored as SQLite integers
-MAX_SEED = 2**63 - 1
 #: how many finished request ids the loop remembers in memory (the store keeps them all)
 REMEMBERED_REQUESTS = 4096
-
-#: action keys that may be shown to everyone in the history (amounts never are)
-PUBLIC_ACTION_KEYS = ("do", "seat", "by", "against", "card", "target", "agent", "to", "kind",
-                      "upheld", "suitcase")
 
 
 class Table:
@@ -314,15 +311,15 @@ class Table:
     def _run_command(self, cmd: Command) -> Result:
         rid = cmd.request_id
         if cmd.name == "start":
-            _require_host(cmd)
+            require_host(cmd)
             return self._start_game(cmd.args)
         if cmd.name == "end":
-            _require_host(cmd)
+            require_host(cmd)
             return self._end_game()
         if self.session is None:
             raise IllegalAction("No game is running: the host starts one first.")
         if cmd.name == "undo":
-            _require_host(cmd)
+            require_host(cmd)
             return self._act({"do": "undo"}, self._t(cmd.at), cmd.source, rid)
         if cmd.name == "action":
             action = cmd.args.get("action")
@@ -330,7 +327,7 @@ class Table:
                 raise IllegalAction("An action must be an object with \"do\".")
             if action.get("do") in ("undo", "deadline", "time"):
                 raise IllegalAction(f"\"{action['do']}\" is not an action a player sends.")
-            checked = self._checked(_authorised(dict(action), cmd.source))
+            checked = self._checked(authorised(dict(action), cmd.source))
             return self._act(checked, self._t(cmd.at), cmd.source, rid)
         raise IllegalAction(f"Unknown command {cmd.name!r}.")
 
@@ -352,7 +349,7 @@ class Table:
             raise IllegalAction(f"That card belongs to a {inp.game} deck, not to this game.")
         t = self._t(inp.at)
         # a card's printed stats, entered once and kept in its deck (Crime Lords)
-        stats = _stats_for(inp.payload) if seen else None
+        stats = stats_for(inp.payload) if seen else None
         return self._from_input(TagInput(seen, inp.card, inp.serial, inp.zone, t, stats=stats),
                                 source_of(inp))
 
@@ -424,7 +421,7 @@ class Table:
             options = args.get("options") or {}
             if not isinstance(options, Mapping):
                 raise SetupError("options must be an object")
-            seed = _seed(args.get("seed", 0))
+            seed = seed_of(args.get("seed", 0))
             setup = Setup(players, dict(options), seed)
             session = Session.start(engine, setup)
         except (LookupError, SetupError, ValueError, TypeError) as exc:
@@ -454,8 +451,15 @@ class Table:
         return Result(True)
 
     def _refuse(self, reason: str, source: Source) -> Result:
+        """Publish a refusal: to everyone when the camera, the host or the table made it;
+        a seat's own refusal goes to that seat only (the views are not built again)."""
         self._refusal = Refusal(reason, source, round(self.now(), 3))
-        self._publish([("refused", source.seat)])
+        if source.seat is None:
+            self._publish([("refused", None)])
+        else:
+            self._seq += 1
+            self._tell(self.hub.latest().told_only(self._seq, self._refusal),
+                       [("refused", source.seat)])
         return Result(False, reason=reason)
 
     def _signals(self, batches: list[Batch]) -> list[SignalOut]:
@@ -469,7 +473,9 @@ class Table:
 
     def _publish(self, signals: list[SignalOut]) -> None:
         self._seq += 1
-        snap = self._snapshot()
+        self._tell(self._snapshot(), signals)
+
+    def _tell(self, snap: Snapshot, signals: list[SignalOut]) -> None:
         self.hub.publish(snap)
         for listener in list(self._listeners):
             try:
@@ -478,91 +484,13 @@ class Table:
                 log.exception("snapshot listener failed")
 
     def _snapshot(self) -> Snapshot:
-        if self.session is None or self.info is None:
-            return Snapshot(self._seq, self.epoch, refusal=self._refusal)
-        engine, state = self.session.engine, self.session.state
-        outcome = engine.outcome(state)
-        waiting = engine.waiting(state)  # once: the TV, every phone and the host read it
-        table = engine.table_view(state, waiting)
-        return Snapshot(
-            seq=self._seq,
-            epoch=self.epoch,
-            game_id=self.info.game_id,
-            game=engine.name,
-            title=engine.title,
-            players=self.info.seats,
-            options=dict(self.info.options),
-            public=table["public"],
-            waiting=table["waiting"],
-            log=tuple(table["log"]),
-            scores=table["scores"],
-            private=tuple(engine.own_view(state, i, waiting)
-                          for i in range(len(self.info.seats))),
-            host=engine.own_view(state, None, waiting),
-            outcome=outcome.to_json() if outcome is not None else None,
-            now=round(self.now(), 3),
-            deadline=self.session.next_deadline(),
-            refusal=self._refusal,
-            can_undo=self.session.undoable() is not None,
-        )
+        return snapshot_of(self._seq, self.epoch, self.session, self.info, self._refusal,
+                           round(self.now(), 3))
 
     def record_lines(self) -> list[str]:
         """The current game as a record (header + actions); empty with no game."""
-        session, info = self.session, self.info
-        if session is None or info is None:
-            return []
-        header = Header(info.game, info.seats, info.options, info.seed)
-        return record_lines(header, session.record_actions())
+        return record_of(self.session, self.info)
 
     def history(self) -> list[dict[str, Any]]:
         """The current game's inputs for everyone to see: time, public keys, undone."""
-        session = self.session
-        if session is None:
-            return []
-        out = []
-        for i, b in enumerate(session.batches):
-            public = {k: b.action[k] for k in PUBLIC_ACTION_KEYS if k in b.action}
-            out.append({"index": i, "t": round(b.t, 3), "kind": b.kind, "action": public,
-                        "undone": i in session.undone})
-        return out
-
-
-def _seed(value: Any) -> int:
-    """A game seed: a whole number from 0 to ``MAX_SEED``; ``ValueError`` says so."""
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
-        raise ValueError(f"the seed must be a whole number from 0 to {MAX_SEED}")
-    return value
-
-
-def _stats_for(payload: str) -> dict[str, Any] | None:
-    """The stats the deck holds for the physical card of ``payload`` (None if none or
-    if the deck cannot be read: a camera draw then asks for them)."""
-    try:
-        return stats_for_tag(payload)
-    except Exception:
-        log.exception("reading a card's stats failed")
-        return None
-
-
-def _require_host(cmd: Command) -> None:
-    if not cmd.source.is_host:
-        raise IllegalAction("Only the host can do that.")
-
-
-def _authorised(action: dict[str, Any], source: Source) -> dict[str, Any]:
-    """A seat may only act as itself: fill in its seat, refuse acting for another."""
-    seat = source.seat
-    if seat is None:
-        return action
-    if "seat" not in action:
-        action["seat"] = seat
-    claimed = action.get("seat")
-    by = action.get("by")
-    if claimed != seat or (isinstance(by, list) and any(b != seat for b in by)):
-        raise IllegalAction("A phone can only act for its own seat.")
-    return action
-
+        return history_of(self.session)

@@ -9,9 +9,10 @@ mode="${1:-run}"
 # Debian packages: the zbar library pyzbar loads; for tests also pdftoppm (tag sheets),
 # Chromium (browser tests), systemd-analyze (unit check), fonts for the PDFs, and
 # libatomic1, which Playwright's bundled Node needs on arm64 (a minimal Debian 12 arm64
-# root lacks it: every browser test failed there with "libatomic.so.1: cannot open").
+# root lacks it: every browser test failed there with "libatomic.so.1: cannot open"),
+# and PostgreSQL for the league's tests (a throwaway cluster; its service is not used).
 run_pkgs=(libzbar0)
-test_pkgs=(poppler-utils chromium fonts-dejavu-core systemd libatomic1)
+test_pkgs=(poppler-utils chromium fonts-dejavu-core systemd libatomic1 postgresql)
 # the hotspot test (tests/systemd/test_netns.py): a "phone" in its own network namespace
 # asks dnsmasq (NetworkManager's shared-mode DNS) and reaches port 80 through nftables
 test_pkgs+=(dnsmasq-base nftables iproute2)

@@ -6,8 +6,8 @@ export PATH="$PWD/.venv/bin:$PATH"
 mkdir -p artifacts
 echo "== ruff"
 ruff check .
-echo "== mypy --strict (companion, vision, hardware, web)"
-mypy --strict companion vision hardware web
+echo "== mypy --strict (companion, vision, hardware, web, bench, league)"
+mypy --strict companion vision hardware web bench league
 echo "== lint-imports (what may import what; no import cycles: pyproject.toml)"
 lint-imports --no-logo
 echo "== pytest"

@@ -10,7 +10,7 @@ Imports go one way: ``web.app`` (the factory) imports the blueprints (``public``
 ``web.render`` and ``web.scores`` (presentation) and ``web.auth`` (tokens), never the
 factory. The web layer uses only the table's public API (``companion.table``,
 ``companion.inputs``, ``companion.records``, ...), never a game's internals or hardware
-(``web.bench``, the benchmark, builds its own small ``Engine``).
+(the benchmark, ``bench.web``, is outside the package).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from web import render
 from web.board import with_saved_board
 from web.context import state
 from web.guards import host_required, is_host, seat_required
+from web.limits import TOO_FAST
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -86,8 +87,12 @@ def history() -> Response:
 @bp.post("/seat/<int:n>/action")
 @seat_required
 def seat_action(n: int) -> tuple[Response, int]:
-    """A game action from seat ``n``'s phone (the table refuses acting for another)."""
+    """A game action from seat ``n``'s phone (the table refuses acting for another);
+    429 when the phone posts too fast (``web.limits``): the table never sees it."""
     body = _json_body()
+    if not state().seat_may_post(n):
+        return jsonify({"accepted": False, "reason": TOO_FAST, "seq": None, "ignored": False,
+                        "already_done": False}), 429
     _known(body, ("action",))
     return _answer(state().submit("action", {"action": body.get("action")},
                                   source=Source.of_seat(n), request_id=request_id(body)))

@@ -28,10 +28,11 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from companion.config import WebConfig
 from companion.inputs import parse_json
 from companion.table import Table
-from web import api, clips, context, guards, host, public, render, seat, stream
+from web import api, clips, context, guards, host, league_link, public, render, seat, stats, stream
 from web import board as board_pages
 from web import camera as camera_pages
 from web import cards as card_pages
+from web import handover as handover_pages
 from web import network as network_pages
 from web.auth import Guard, host_token
 from web.context import Camera
@@ -55,7 +56,8 @@ class BoundedJSON(DefaultJSONProvider):
 
 #: in registration order
 BLUEPRINTS = (public.bp, seat.bp, host.bp, api.bp, stream.bp, camera_pages.bp, clips.bp,
-              board_pages.bp, card_pages.bp, network_pages.bp)
+              board_pages.bp, card_pages.bp, network_pages.bp, handover_pages.bp, league_link.bp,
+              stats.bp)
 
 
 def create_app(

@@ -157,6 +157,8 @@ class JoinTokens:
         with self._lock:
             self._expire(time.monotonic())
             found = self._tokens.pop(token, None)
+            if found is not None and (found[0], found[1]) in self._joined:
+                found = None  # a joined seat changes phones only when the host hands it over
             if found is not None:
                 self._joined.add((found[0], found[1]))
                 self._save()
@@ -198,6 +200,9 @@ class Guard:
     def __init__(self, state_dir: Path) -> None:
         self.state_dir = state_dir
         self._secret = secret_key(state_dir)
+        # read once: a request never touches a file to know the host (with every file
+        # descriptor taken by guests, a per-request read made the host's actions fail)
+        self._host_token = host_token(state_dir)
         self._signer = URLSafeTimedSerializer(self._secret, salt="table-companion")
         self.joins = JoinTokens(path=state_dir / SEATS_FILE)
 
@@ -206,15 +211,15 @@ class Guard:
     def host_token_ok(self, token: str | None) -> bool:
         """Whether ``token`` is this table's host token (constant-time compare)."""
         return bool(token) and hmac.compare_digest(str(token).encode(errors="replace"),
-                                                   host_token(self.state_dir).encode())
+                                                   self._host_token.encode())
 
     def host_cookie(self) -> str:
-        return self._signer.dumps({"h": _fingerprint(host_token(self.state_dir))})
+        return self._signer.dumps({"h": _fingerprint(self._host_token)})
 
     def is_host(self, request: Request) -> bool:
         """Whether the request carries a valid host cookie (for the current host token)."""
         data = self._loads(request.cookies.get(HOST_COOKIE), SEAT_MAX_AGE)
-        want = _fingerprint(host_token(self.state_dir))
+        want = _fingerprint(self._host_token)
         return data is not None and hmac.compare_digest(str(data.get("h", "")), want)
 
     # --- seats ----------------------------------------------------------------------

@@ -21,6 +21,7 @@ from companion.config import WebConfig
 from companion.inputs import HOST, Command, Result, Source
 from companion.table import Table
 from web.auth import Guard
+from web.limits import PostLimit
 from web.render import RenderCache
 
 EXTENSION = "table_companion"
@@ -52,6 +53,8 @@ class WebState:
     closing: threading.Event = field(default_factory=threading.Event)
     cache: RenderCache = field(default_factory=RenderCache)
     zones: Polygons = field(default_factory=dict)
+    #: posts per seat (the host is never limited)
+    post_limit: PostLimit = field(default_factory=PostLimit)
     _streams: int = 0
     _by_address: dict[str, int] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -80,6 +83,10 @@ class WebState:
         """How many live streams are open now."""
         with self._lock:
             return self._streams
+
+    def seat_may_post(self, seat: int) -> bool:
+        """Whether seat ``seat`` of the running game may post now (``web.limits``)."""
+        return self.post_limit.allow((self.table.hub.latest().game_id, seat))
 
     def submit(self, name: str, args: dict[str, Any] | None = None,
                source: Source = HOST, request_id: str | None = None) -> Result:

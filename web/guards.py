@@ -85,7 +85,7 @@ def finish_response(resp: Response) -> Response:
 
 def is_host() -> bool:
     """Whether this request comes from the host's browser."""
-    return bool(getattr(g, "host_signed_in", False)) or state().guard.is_host(request)
+    return state().guard.is_host(request)
 
 
 def host_required(view: F) -> F:
@@ -110,9 +110,10 @@ REJOIN = {
     "old_game": ("New game: scan your code again",
                  "A new game has started, so this phone is no longer a seat. Scan your own "
                  "join code on the host's screen to join the new game."),
-    "replaced": ("New code: scan your code again",
-                 "The host gave this seat a new join code, so this phone no longer shows it. "
-                 "If this is your seat, scan the new code on the host's screen."),
+    "replaced": ("Your seat was handed to another phone",
+                 "The host showed this seat's code again, so the seat went to another phone "
+                 "and this phone no longer shows its private view. If this is your seat, "
+                 "ask the host to show its code and scan it with this phone."),
 }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from companion import games
@@ -55,9 +55,12 @@ def _joins(snap_game: str | None, players: list[str]) -> list[dict[str, Any]]:
     joins = state().guard.joins
     out = []
     for seat, name in enumerate(players):
+        if joins.joined(snap_game, seat):  # its code only after asking (web/handover.py)
+            out.append({"seat": seat, "name": name, "url": None, "qr": None, "joined": True})
+            continue
         url = f"{base_url()}join/{joins.for_seat(snap_game, seat)}"
         out.append({"seat": seat, "name": name, "url": url, "qr": qr_svg(url),
-                    "joined": joins.joined(snap_game, seat)})
+                    "joined": False})
     return out
 
 
@@ -73,14 +76,17 @@ def reissue(n: int) -> Any:
 
 
 @bp.get("")
-def panel() -> Response:
-    """The host panel; signs the browser in when ``?token=`` is the host token."""
+def panel() -> Any:
+    """The host panel; ``?token=`` with the host token signs the browser in (a cookie) and
+    redirects to ``/host``, so the token leaves the address bar and the history."""
     st = state()
     token = request.args.get("token")
-    signing_in = token is not None and st.guard.host_token_ok(token)
-    if not signing_in and not is_host():
+    if token is not None and st.guard.host_token_ok(token):
+        signed_in = redirect(url_for("host.panel"), code=303)
+        set_cookie(signed_in, HOST_COOKIE, st.guard.host_cookie())
+        return signed_in
+    if not is_host():
         abort(403, description=HOST_ONLY)
-    g.host_signed_in = signing_in
     snap = st.table.hub.latest()
     payload = render.host_payload(snap)
     body = render_template(
@@ -90,10 +96,7 @@ def panel() -> Response:
         controls=render.plain_posts(render.fragment("host", payload), url_for("host.host_act"),
                                     csrf_token()) if snap.game else "",
         camera=st.camera, undo_what=undo_target() if snap.game else "")
-    resp = Response(body, mimetype="text/html")
-    if signing_in:
-        set_cookie(resp, HOST_COOKIE, st.guard.host_cookie())
-    return resp
+    return Response(body, mimetype="text/html")
 
 
 #: options whose value is a seat: offered as the players' names, counted from 1

@@ -63,17 +63,23 @@ def fragment(kind: str, payload: Payload, *, seat: int | None = None) -> str:
     raise TemplateNotFound(names[-1])
 
 
+#: one event's data and what it shows (the data without its seq, game time and refusal
+#: time): a stream never sends what it shows twice
+Rendered = tuple[str, str]
+
+
 class RenderCache:
-    """Rendered payloads by (epoch, seq, key): one render per snapshot, whoever asks."""
+    """Rendered events by (epoch, version, key): one render per change, whoever asks."""
 
     def __init__(self, size: int = 64) -> None:
         self._size = size
-        self._items: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int, str], Rendered] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, snap: Snapshot, key: str, make: Callable[[], str]) -> str:
-        """The cached value for ``(snap, key)``, made once by ``make()``."""
-        k = (snap.epoch, snap.seq, key)
+    def get(self, snap: Snapshot, key: str, make: Callable[[], Rendered],
+            seat: int | None = None) -> Rendered:
+        """The cached value for ``(snap, key)`` as ``seat`` sees it, made once by ``make()``."""
+        k = (snap.epoch, snap.version_for(seat), key)
         with self._lock:
             if k in self._items:
                 self._items.move_to_end(k)
@@ -84,6 +90,21 @@ class RenderCache:
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
         return value
+
+
+def shown(payload: Payload, each_refusal: bool = False) -> str:
+    """What ``payload`` shows: its JSON without the seq and the game time (two payloads
+    that differ only there look the same on a phone) and without the time of its refusal.
+    With ``each_refusal`` every refusal counts as new (a seat's phone is told of each of
+    its own refused taps, even with the same reason; everyone else sees a repeated
+    refusal once)."""
+    rest = {k: v for k, v in payload.items() if k not in ("seq", "now", "html")}
+    refusal = rest.get("refusal")
+    if isinstance(refusal, Mapping):
+        rest["refusal"] = {k: v for k, v in refusal.items() if k != "t"}
+        if each_refusal:
+            rest["refused_at"] = payload.get("seq")
+    return event_json(rest)
 
 
 def event_json(payload: Payload) -> str:

@@ -13,6 +13,7 @@ from companion.inputs import Source
 from web import render
 from web.context import state
 from web.guards import csrf_token, seat_cookie_name, seat_required, set_cookie
+from web.limits import TOO_FAST
 
 bp = Blueprint("seat", __name__)
 
@@ -70,5 +71,7 @@ def seat_act(n: int) -> BaseResponse:
         action = render.action_from_form(request.form)
     except ValueError as exc:
         abort(400, description=f"{exc}. Go back and correct it.")
+    if not state().seat_may_post(n):
+        abort(429, description=TOO_FAST)
     state().submit("action", {"action": action}, source=Source.of_seat(n))
     return redirect(url_for("seat.seat_page", n=n), code=303)

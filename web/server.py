@@ -17,12 +17,17 @@ Limits, so that no guest can starve the table:
 - request head at most ``MAX_HEADER`` bytes, read within ``HEADER_TIMEOUT_S`` (a slow
   sender is cut off), body at most ``MAX_BODY_SERVER`` bytes within ``BODY_TIMEOUT_S``
   (Flask refuses more than 64 KB with a 413);
-- at most ``MAX_CONNECTIONS_PER_ADDRESS`` open connections per client address (more are
-  closed at once) and ``MAX_CONNECTIONS`` in all;
+- a connection budget for the whole process (``web.budget``): at most
+  ``MAX_CONNECTIONS_PER_ADDRESS`` unproven connections per client address, a total below
+  the open-file limit, and ``RESERVED`` of it kept for the host and joined seats (a flood
+  of guests' connections gives way to new ones, oldest first);
 - at most ``MAX_BUSY_PER_ADDRESS`` requests of one address in Flask at once (more wait
   on the loop, holding no thread, so one guest cannot fill the pool); the host's requests
   run on a pool of their own, so the host is served whatever the guests do;
-- a stream whose client stops reading for ``WRITE_TIMEOUT_S`` is closed.
+- a stream whose client stops reading for ``WRITE_TIMEOUT_S`` is closed;
+- lines of the log about the same fault are rate-limited (``web.limits.limit_logs``).
+
+Times (throttle, keep-alives, write timeouts) come from the injected ``clock``.
 """
 
 from __future__ import annotations
@@ -32,17 +37,13 @@ import contextlib
 import logging
 import signal
 import socket
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from http import HTTPStatus
 from http.cookies import CookieError, SimpleCookie
-from io import BytesIO
 from types import SimpleNamespace
 from typing import Any, cast
-from urllib.parse import unquote_to_bytes
 
 from flask import Flask
 from tornado import httputil
@@ -51,9 +52,20 @@ from tornado.iostream import StreamClosedError
 from tornado.netutil import bind_sockets
 
 import web.stream as live
-from web.auth import HOST_COOKIE
+from web.auth import HOST_COOKIE, SEAT_COOKIE
+from web.budget import (
+    MAX_CONNECTIONS,
+    MAX_CONNECTIONS_PER_ADDRESS,
+    RESERVED,
+    Budget,
+    budget_for,
+    open_file_limit,
+)
 from web.context import WebState, state_of
+from web.limits import limit_logs
+from web.live import Live, chunk
 from web.stream import PUSH_KEY, Push
+from web.wsgi import call_wsgi, environ_of, plain, reason
 
 log = logging.getLogger(__name__)
 
@@ -61,42 +73,34 @@ MAX_HEADER = 16 * 1024
 HEADER_TIMEOUT_S = 10.0
 MAX_BODY_SERVER = 256 * 1024
 BODY_TIMEOUT_S = 10.0
-MAX_CONNECTIONS_PER_ADDRESS = 64
-MAX_CONNECTIONS = 4096
 MAX_BUSY_PER_ADDRESS = 8
 HOST_THREADS = 4
 WRITE_TIMEOUT_S = 20.0
+#: bytes read from a socket at once (Tornado's 64 KB per read, for request heads of a
+#: few hundred bytes, only left the allocator with holes)
+READ_CHUNK = 4096
 TICK_S = 0.25  # how often keep-alives and the throttle's late sends are looked at
 
-Environ = dict[str, Any]
+Clock = Callable[[], float]
+
+__all__ = ["MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_ADDRESS", "RESERVED", "Server",
+           "make_server", "serve", "stop"]
 
 
 class _Limited(HTTPServer):
-    """Tornado's HTTP server with a cap on open connections per client address."""
+    """Tornado's HTTP server, whose connections are counted in a ``Budget``."""
 
-    open_by_address: dict[str, int]
-    total_open: int
+    budget: Budget
 
     def handle_stream(self, stream: Any, address: Any) -> None:
         ip = str(address[0]) if isinstance(address, tuple) and address else "unix"
-        if self.open_by_address.get(ip, 0) >= MAX_CONNECTIONS_PER_ADDRESS \
-                or self.total_open >= MAX_CONNECTIONS:
+        if not self.budget.admit(stream, ip):
             stream.close()
             return
-        self.open_by_address[ip] = self.open_by_address.get(ip, 0) + 1
-        self.total_open += 1
-        stream._companion_ip = ip
         super().handle_stream(stream, address)
 
     def on_close(self, server_conn: object) -> None:
-        ip = getattr(getattr(server_conn, "stream", None), "_companion_ip", None)
-        if ip is not None:
-            self.total_open -= 1
-            left = self.open_by_address.get(ip, 1) - 1
-            if left > 0:
-                self.open_by_address[ip] = left
-            else:
-                self.open_by_address.pop(ip, None)
+        self.budget.forget(getattr(server_conn, "stream", None))
         super().on_close(server_conn)
 
 
@@ -104,13 +108,16 @@ class Server:
     """The dashboard server: ``prepare()`` binds, ``serve()`` runs, ``stop()`` ends it.
 
     ``threads`` is the size of the Flask pool for everyone but the host (who has
-    ``HOST_THREADS`` of their own); live streams take no thread at all.
+    ``HOST_THREADS`` of their own); live streams take no thread at all. ``clock`` times
+    the streams (throttle, keep-alives, a phone that stopped reading).
     """
 
-    def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
+    def __init__(self, app: Flask, host: str, port: int, threads: int,
+                 clock: Clock = time.monotonic) -> None:
         self.app = app
         self.host = host
         self.port = port
+        self.clock = clock
         self.pool = ThreadPoolExecutor(max(2, threads), thread_name_prefix="web")
         self.host_pool = ThreadPoolExecutor(HOST_THREADS, thread_name_prefix="web-host")
         self.bind_addr: tuple[str, int] = (host, port)
@@ -118,11 +125,12 @@ class Server:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped: asyncio.Event | None = None
         self._stop_asked = threading.Event()
-        self._live: dict[Push, _Live] = {}
+        self._live: dict[Push, Live] = {}
         self._later: asyncio.TimerHandle | None = None
         self._st: WebState | None = None
         self._busy: dict[str, tuple[asyncio.Semaphore, int]] = {}
-        self._http: _Limited | None = None
+        total, reserve = budget_for(open_file_limit(), MAX_CONNECTIONS, RESERVED)
+        self.budget = Budget(total, reserve, MAX_CONNECTIONS_PER_ADDRESS)
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- life cycle -------------------------------------------------------------------
@@ -154,16 +162,12 @@ class Server:
         if signals:
             for sig in (signal.SIGTERM, signal.SIGINT):
                 self._loop.add_signal_handler(sig, self._stopped.set)
+        limit_logs()
         st = self._st = state_of(self.app)
         if st is not None:
             st.table.subscribe(self._on_snapshot)
         ticker = asyncio.ensure_future(self._tick())
-        http = _Limited(self._handle, max_header_size=MAX_HEADER,
-                        idle_connection_timeout=HEADER_TIMEOUT_S, body_timeout=BODY_TIMEOUT_S,
-                        max_body_size=MAX_BODY_SERVER, decompress_request=False)
-        http.open_by_address, http.total_open = {}, 0
-        self._http = http
-        http.add_sockets(self._sockets)
+        http = self._listen()
         if self._stop_asked.is_set():
             self._stopped.set()
         try:
@@ -171,17 +175,31 @@ class Server:
                 on_ready()
             await self._stopped.wait()
         finally:
-            if st is not None:
-                st.closing.set()
-            http.stop()
-            ticker.cancel()
-            self._end_all()
-            if self._tasks:
-                await asyncio.wait(self._tasks, timeout=3)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(http.close_all_connections(), 3)
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.host_pool.shutdown(wait=False, cancel_futures=True)
+            await self._shut(http, ticker)
+
+    def _listen(self) -> _Limited:
+        self.budget = Budget(self.budget.total, self.budget.reserve,
+                             MAX_CONNECTIONS_PER_ADDRESS)  # the limits in force now
+        http = _Limited(self._handle, max_header_size=MAX_HEADER,
+                        idle_connection_timeout=HEADER_TIMEOUT_S, body_timeout=BODY_TIMEOUT_S,
+                        max_body_size=MAX_BODY_SERVER, decompress_request=False,
+                        chunk_size=READ_CHUNK)
+        http.budget = self.budget
+        http.add_sockets(self._sockets)
+        return http
+
+    async def _shut(self, http: _Limited, ticker: asyncio.Future[None]) -> None:
+        if self._st is not None:
+            self._st.closing.set()
+        http.stop()
+        ticker.cancel()
+        self._end_all()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=3)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(http.close_all_connections(), 3)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.host_pool.shutdown(wait=False, cancel_futures=True)
 
     # --- live streams: one broadcaster, no thread and no task per phone -----------------
 
@@ -205,16 +223,20 @@ class Server:
         if self._st is None or not self._live:
             return
         snap = self._st.table.hub.latest()
-        now, loop_now = time.monotonic(), self._loop_time()
+        now = self.clock()
         soonest: float | None = None
         framed: dict[int, bytes] = {}  # one chunk per distinct event, shared by every phone
         for push, stream in list(self._live.items()):
+            if stream.backed_up(now):  # latest wins: the tick sends it once the phone reads
+                if stream.dead:
+                    self._end(push)
+                continue
             data = push.poll(snap, now)
             if data is not None:
-                chunk = framed.get(id(data))
-                if chunk is None:
-                    chunk = framed[id(data)] = _chunk(data)
-                stream.send(chunk, loop_now)
+                framed_data = framed.get(id(data))
+                if framed_data is None:
+                    framed_data = framed[id(data)] = chunk(data)
+                stream.send(framed_data, now)
             if push.done or stream.dead:
                 self._end(push)
                 continue
@@ -227,10 +249,6 @@ class Server:
     def _late(self) -> None:
         self._later = None
         self._broadcast()
-
-    def _loop_time(self) -> float:
-        assert self._loop is not None
-        return self._loop.time()
 
     def _end(self, push: Push) -> None:
         stream = self._live.pop(push, None)
@@ -250,71 +268,82 @@ class Server:
         task.add_done_callback(self._tasks.discard)
 
     async def _answer(self, request: httputil.HTTPServerRequest) -> None:
+        conn = request.connection
+        stream = getattr(conn, "stream", None)
+        self.budget.busy(stream, +1)
         try:
             await self._respond(request)
         except Exception:
             log.exception("answering %s %s failed", request.method, request.path)
             with contextlib.suppress(Exception):
                 request.connection.stream.close()  # type: ignore[union-attr]
+        finally:
+            self.budget.busy(stream, -1)
 
     async def _respond(self, request: httputil.HTTPServerRequest) -> None:
         conn = request.connection
         assert conn is not None
-        ip = request.remote_ip or "?"
         host = self._is_host(request)
+        if host or self._has_seat(request):
+            self.budget.prove(getattr(conn, "stream", None))
+        try:
+            status, headers, body, environ = await self._call(request, host)
+        except Exception:
+            log.exception("request %s %s failed", request.method, request.path)
+            plain(conn, 500, "Something went wrong on the table's side; try again.")
+            return
+        push = environ.get(PUSH_KEY)
+        if isinstance(push, Push):
+            self._stream(conn, status, headers, push)
+            return
+        head = httputil.HTTPHeaders()
+        for k, v in headers:
+            head.add(k, v)
+        with contextlib.suppress(StreamClosedError):
+            conn.write_headers(httputil.ResponseStartLine("HTTP/1.1", status, reason(status)),
+                               head, b"" if request.method == "HEAD" else body)
+            conn.finish()
+
+    async def _call(self, request: httputil.HTTPServerRequest,
+                    host: bool) -> tuple[int, list[tuple[str, str]], bytes, dict[str, Any]]:
+        """Run the Flask app for ``request`` on a pool thread (the host's pool for the host);
+        one address never holds more than ``MAX_BUSY_PER_ADDRESS`` of the pool."""
+        ip = request.remote_ip or "?"
         gate, users = self._busy.get(ip) or (asyncio.Semaphore(MAX_BUSY_PER_ADDRESS), 0)
         self._busy[ip] = (gate, users + 1)
         try:
-            async with gate:  # one address never holds more than its share of the pool
-                environ = _environ(request, self.bind_addr)
-                pool = self.host_pool if host else self.pool
+            async with gate:
+                environ = environ_of(request, self.bind_addr)
                 assert self._loop is not None
                 status, headers, body = await self._loop.run_in_executor(
-                    pool, _call_wsgi, self.app, environ)
-        except Exception:
-            log.exception("request %s %s failed", request.method, request.path)
-            _plain(conn, 500, "Something went wrong on the table's side; try again.")
-            return
+                    self.host_pool if host else self.pool, call_wsgi, self.app, environ)
+                return status, headers, body, environ
         finally:
             gate, users = self._busy[ip]
             if users > 1:
                 self._busy[ip] = (gate, users - 1)
             else:
                 del self._busy[ip]
-        push = environ.get(PUSH_KEY)
-        if isinstance(push, Push):
-            await self._stream(conn, status, headers, push)
-            return
-        start = httputil.ResponseStartLine("HTTP/1.1", status, _reason(status))
-        head = httputil.HTTPHeaders()
-        for k, v in headers:
-            head.add(k, v)
-        if request.method == "HEAD":
-            body = b""
-        with contextlib.suppress(StreamClosedError):
-            conn.write_headers(start, head, body)
-            conn.finish()
 
-    async def _stream(self, conn: Any, status: int, headers: list[tuple[str, str]],
-                      push: Push) -> None:
+    def _stream(self, conn: Any, status: int, headers: list[tuple[str, str]],
+                push: Push) -> None:
         """Start a live stream; the broadcaster writes the rest."""
-        start = httputil.ResponseStartLine("HTTP/1.1", status, _reason(status))
         head = httputil.HTTPHeaders()
         for k, v in headers:
             if k.lower() != "content-length":
                 head.add(k, v)
-        stream = _Live(conn)
+        stream = Live(conn, WRITE_TIMEOUT_S)
         try:
-            conn.write_headers(start, head)
+            conn.write_headers(httputil.ResponseStartLine("HTTP/1.1", status, reason(status)),
+                               head)
         except StreamClosedError:
             push.close()
             return
-        if self._st is not None and self._st.closing.is_set():
-            push.close()
-            stream.finish()
-            return
-        stream.write(push.start(time.monotonic()), self._loop_time())
-        if push.done or stream.dead:
+        closing = self._st is not None and self._st.closing.is_set()
+        if not closing:
+            now = self.clock()
+            stream.write(push.start(now), now)
+        if closing or push.done or stream.dead:
             push.close()
             stream.finish()
             return
@@ -326,32 +355,58 @@ class Server:
             self._live.pop(push)
             push.close()
 
+    # --- who asks: checked in memory, before any file is read ---------------------------
+
+    def _cookie(self, request: httputil.HTTPServerRequest, prefix: str) -> dict[str, str]:
+        """The request's cookies whose names start with ``prefix``."""
+        raw = request.headers.get("Cookie", "")
+        if prefix not in raw:
+            return {}
+        try:
+            jar = SimpleCookie(raw)
+        except CookieError:
+            return {}
+        return {name: m.value for name, m in jar.items() if name.startswith(prefix)}
+
     def _is_host(self, request: httputil.HTTPServerRequest) -> bool:
         """Whether the request carries a valid host cookie: it runs on the host's pool.
 
         The signature is checked here, so a guest cannot queue on the host's pool by
         sending a cookie of that name (Flask checks it again for access).
         """
-        raw = request.headers.get("Cookie", "")
-        if HOST_COOKIE not in raw or self._st is None:
+        cookies = self._cookie(request, HOST_COOKIE)
+        if self._st is None or HOST_COOKIE not in cookies:
             return False
-        try:
-            jar = SimpleCookie(raw)
-        except CookieError:
-            return False
-        morsel = jar.get(HOST_COOKIE)
-        if morsel is None:
-            return False
-        holder = SimpleNamespace(cookies={HOST_COOKIE: morsel.value})
+        holder = SimpleNamespace(cookies={HOST_COOKIE: cookies[HOST_COOKIE]})
         try:
             return bool(self._st.guard.is_host(cast(Any, holder)))
         except Exception:
             return False
 
+    def _has_seat(self, request: httputil.HTTPServerRequest) -> bool:
+        """Whether the request holds a seat joined in the running game (it is then
+        served from the reserved share of the connection budget)."""
+        st = self._st
+        prefix = SEAT_COOKIE.format("")
+        cookies = self._cookie(request, prefix)
+        if st is None or not cookies:
+            return False
+        game_id = st.table.hub.latest().game_id
+        holder = cast(Any, SimpleNamespace(cookies=cookies))
+        for name in cookies:
+            number = name[len(prefix):]
+            if number.isdigit() and st.guard.has_seat(holder, int(number), game_id):
+                return True
+        return False
+
     def connections_of(self, address: str) -> int:
-        """How many connections ``address`` holds open now (for tests and the benchmark)."""
-        http = self._http
-        return 0 if http is None else http.open_by_address.get(address, 0)
+        """How many unproven connections ``address`` holds now (tests, the benchmark)."""
+        return self.budget.of_address(address)
+
+    def queued_bytes(self) -> int:
+        """The most bytes any one live stream has queued, unsent (tests, the benchmark)."""
+        return max((len(getattr(live.conn.stream, "_write_buffer", b""))
+                    for live in list(self._live.values())), default=0)
 
     @property
     def streams_open(self) -> int:
@@ -359,148 +414,12 @@ class Server:
         return len(self._live)
 
 
-def _chunk(data: bytes) -> bytes:
-    """``data`` as one chunk of a chunked HTTP/1.1 body (streams have no length)."""
-    return b"%x\r\n" % len(data) + data + b"\r\n"
-
-
-class _Live:
-    """One phone's open stream: writes without waiting, ends it when the phone stops
-    reading for ``WRITE_TIMEOUT_S``."""
-
-    def __init__(self, conn: Any) -> None:
-        self.conn = conn
-        self.pending: Any = None
-        self.since = 0.0
-        self.dead = False
-
-    def send(self, chunk: bytes, now: float) -> None:
-        """Write one framed chunk: straight to the socket when nothing is queued (no
-        future, no callback: 500 phones per snapshot), else behind what is queued."""
-        stream = self.conn.stream
-        if self.dead or stream.closed():
-            self.dead = True
-            return
-        if not stream.writing() and (self.pending is None or self.pending.done()):
-            try:
-                sent = stream.socket.send(chunk)
-            except BlockingIOError:
-                sent = 0
-            except OSError:
-                self.dead = True
-                return
-            if sent == len(chunk):
-                return
-            chunk = chunk[sent:]
-        self._queue(stream.write, chunk, now)
-
-    def write(self, data: bytes, now: float) -> None:
-        """Write through the connection (the response head and the first event)."""
-        if not self.dead:
-            self._queue(self.conn.write, data, now)
-
-    def _queue(self, write: Callable[[bytes], Any], data: bytes, now: float) -> None:
-        """``write(data)`` behind what is queued; a phone whose queue has not moved for
-        ``WRITE_TIMEOUT_S`` stopped reading: its stream ends."""
-        if self.pending is not None and not self.pending.done():
-            if now - self.since > WRITE_TIMEOUT_S:
-                self.dead = True
-                return
-        else:
-            self.since = now
-        try:
-            self.pending = write(data)
-        except StreamClosedError:
-            self.dead = True
-            return
-        self.pending.add_done_callback(_quiet)
-
-    def finish(self) -> None:
-        with contextlib.suppress(Exception):
-            if not self.dead:
-                self.conn.finish()
-        with contextlib.suppress(Exception):
-            self.conn.stream.close()
-
-
-def _quiet(fut: Any) -> None:
-    """Read a write's outcome so a closed phone is not logged as an unread error."""
-    if not fut.cancelled():
-        fut.exception()
-
-
-def _environ(request: httputil.HTTPServerRequest, bind: tuple[str, int]) -> Environ:
-    """The WSGI environment of a Tornado request (PEP 3333)."""
-    path = request.path or "/"
-    environ: Environ = {
-        "REQUEST_METHOD": request.method or "GET",
-        "SCRIPT_NAME": "",
-        "PATH_INFO": unquote_to_bytes(path).decode("latin-1"),
-        "QUERY_STRING": request.query or "",
-        "REMOTE_ADDR": request.remote_ip or "",
-        "SERVER_NAME": bind[0],
-        "SERVER_PORT": str(bind[1]),
-        "SERVER_PROTOCOL": request.version or "HTTP/1.1",
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": request.protocol or "http",
-        "wsgi.input": BytesIO(request.body or b""),
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": False,
-        "wsgi.run_once": False,
-        PUSH_KEY: None,
-    }
-    for key, value in request.headers.get_all():
-        if key.lower() == "content-type":
-            environ["CONTENT_TYPE"] = value
-        elif key.lower() == "content-length":
-            environ["CONTENT_LENGTH"] = value
-        else:
-            name = "HTTP_" + key.replace("-", "_").upper()
-            environ[name] = f"{environ[name]},{value}" if name in environ else value
-    return environ
-
-
-def _call_wsgi(app: Flask, environ: Environ) -> tuple[int, list[tuple[str, str]], bytes]:
-    """Run the Flask app for one request on a pool thread; the whole body as bytes."""
-    found: dict[str, Any] = {}
-
-    def start_response(status: str, headers: list[tuple[str, str]],
-                       exc_info: Any = None) -> Callable[[bytes], None]:
-        found["status"], found["headers"] = status, headers
-        return lambda data: None
-
-    result: Iterable[bytes] = app(environ, start_response)
-    try:
-        body = b"" if isinstance(environ.get(PUSH_KEY), Push) else b"".join(result)
-    finally:
-        close = getattr(result, "close", None)
-        if close is not None:
-            close()
-    return int(str(found["status"]).split()[0]), list(found["headers"]), body
-
-
-def _reason(status: int) -> str:
-    try:
-        return HTTPStatus(status).phrase
-    except ValueError:
-        return "Unknown"
-
-
-def _plain(conn: Any, status: int, text: str) -> None:
-    head = httputil.HTTPHeaders({"Content-Type": "text/plain; charset=utf-8",
-                                 "Connection": "close", "Retry-After": "1"})
-    with contextlib.suppress(StreamClosedError):
-        conn.write_headers(httputil.ResponseStartLine("HTTP/1.1", status, _reason(status)),
-                           head, text.encode())
-        conn.finish()
-
-
-def make_server(app: Flask, host: str, port: int, threads: int) -> Server:
+def make_server(app: Flask, host: str, port: int, threads: int,
+                clock: Clock = time.monotonic) -> Server:
     """A server for ``app`` (not yet listening; ``prepare()`` binds it)."""
     app.debug = False  # never the debugger on a network-facing table
     app.config["DEBUG"] = False
-    return Server(app, host, port, threads)
+    return Server(app, host, port, threads, clock)
 
 
 def stop(app: Flask, server: Server) -> None:

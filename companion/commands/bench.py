@@ -1,4 +1,4 @@
-"""``companion bench [store|vision|web] [--json]``: the benchmarks (figures, not tests)."""
+"""``companion bench [store|vision|web|league] [--json]``: the benchmarks (figures, not tests)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import importlib
 import sys
 
 #: benchmark -> module with ``main(as_json) -> int`` / ``run(as_json) -> int``
-BENCHES = {"store": "companion.bench_store", "vision": "vision.bench", "web": "web.bench"}
+BENCHES = {"store": "companion.bench_store", "vision": "vision.bench", "web": "bench.web",
+           "league": "bench.league"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion import games
 from companion.config import Config, ConfigError, ZonesConfig, load_config
+from companion.lean import lean_process
 from companion.network import EXTENSION as NETWORK
 from companion.paths import default_config_path, state_dir, write_secret
 from companion.store import SqliteStore, StoreError
@@ -39,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    lean_process()  # before numpy or cv2 is imported (companion/lean.py)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -94,6 +96,8 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     network = _start_network(config, folder, args.demo)
     if network is not None:
         app.extensions[NETWORK] = network
+    from companion.outbox import Outbox, Pusher, outbox_path  # finished games to a league
+    parts.append(Pusher(Outbox(outbox_path(folder, table.store)), table.store).start())
     host = args.host or config.web.host
     port = args.port or config.web.port
     interval = sdnotify.watchdog_interval()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("companion", "vision", "hardware", "web")
+PACKAGES = ("companion", "vision", "hardware", "web", "league", "bench")
 LINT = Path(sys.executable).with_name("lint-imports")
 
 #: (contract id, file to change, line to add, what the report must say)
@@ -36,6 +36,9 @@ BAD_IMPORTS = [
     ("vision-frames-shared", "vision/frames.py", "import vision.decoding",
      "vision.frames -> vision.decoding"),
     ("core-not-edges", "companion/table.py", "import web.render", "companion.table -> web"),
+    ("league-edges", "league/pages.py", "import web.render", "league.pages -> web.render"),
+    ("nothing-imports-league", "web/stats.py", "import league.queries",
+     "web.stats -> league.queries"),
     ("no-cycles", "companion/games/nasty7/state.py", "import companion.games.nasty7.decide",
      "companion.games.nasty7.decide -> companion.games.nasty7"),
 ]

@@ -42,7 +42,9 @@ def test_demo_serves_a_live_game_and_stops_cleanly(state_dir: Path) -> None:
             plays = state["view"]["pile"] + (36 * 3 - sum(cards))
         assert plays > 0, "no card from the synthetic camera reached the table"
         assert get(base + "/host")[0] == 403
-        assert get(f"{base}/host?token={token}")[0] == 200
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with opener.open(f"{base}/host?token={token}", timeout=300) as signed_in:
+            assert signed_in.status == 200 and signed_in.url == f"{base}/host"
         assert get(base + "/api/seat/0")[0] == 403
     err = server.log.read_text(encoding="utf-8")
     assert server.proc.returncode == 0, err[-2000:]

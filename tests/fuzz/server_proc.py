@@ -34,7 +34,7 @@ def main(state: Path) -> int:
     table = Table(store)
     table.start()
     started = table.submit(Command("start", {"game": "tally", "players": ["Ann", "Ben", "Cy"],
-                                             "options": {"target": 10**6}})).result(10)
+                                             "options": {"target": 10**6}})).result(300)
     assert started.accepted, started.reason
     app = create_app(table, web_config=WebConfig(), state_dir=state)
     st = state_of(app)
@@ -58,7 +58,7 @@ def main(state: Path) -> int:
     sys.stdin.read()  # until the test closes our stdin
     alive = table.loop_alive()
     stop(app, server)
-    thread.join(10)
+    thread.join(300)
     table.stop()
     store.close()
     print(json.dumps({"loop_alive": alive}), flush=True)

@@ -38,7 +38,7 @@ class Server:
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> int:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=300)
         try:
             conn.request(method, path, body=body, headers=headers or {})
             resp = conn.getresponse()
@@ -69,7 +69,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     finally:
         if proc.poll() is None:
             proc.stdin.close()
-            proc.wait(30)
+            proc.wait(300)
         proc.stdout.close()
 
 
@@ -164,13 +164,13 @@ def test_hostile_requests_never_break_the_table(server: Server) -> None:
 def _the_table_still_stands(server: Server) -> None:
     # the host can still play: the loop is alive
     body = json.dumps({"action": {"do": "add", "n": 1}}).encode()
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300)
     conn.request("POST", "/api/host/action", body=body, headers=_headers(server, "host", {}))
     resp = conn.getresponse()
     answer = json.loads(resp.read())
     conn.close()
     assert resp.status in (200, 409), answer
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300)
     conn.request("GET", "/api/state")
     shown = json.loads(conn.getresponse().read())
     conn.close()
@@ -186,7 +186,7 @@ def _the_table_still_stands(server: Server) -> None:
     assert not [s for s in server.statuses if s[0] >= 500]
     server.proc.stdin.close()  # type: ignore[union-attr]
     out = server.proc.stdout.read()  # type: ignore[union-attr]
-    server.proc.wait(30)
+    server.proc.wait(300)
     assert json.loads(out.strip().splitlines()[-1])["loop_alive"]
     log = (server.state / "server.log").read_text(encoding="utf-8", errors="replace")
     assert "Traceback" not in log, log[-3000:]

@@ -42,12 +42,12 @@ def table() -> Iterator[Table]:
 def start_game(table: Table, players: list[str] | None = None, **args: Any) -> None:
     args.setdefault("game", "tally")
     args["players"] = players or ["Ann", "Ben", "Cy"]
-    res = table.submit(Command("start", args)).result(5)
+    res = table.submit(Command("start", args)).result(300)
     assert res.accepted, res.reason
 
 
 def act(table: Table, action: dict[str, Any], source: Source = HOST) -> Any:
-    return table.submit(Command("action", {"action": action}, source=source)).result(5)
+    return table.submit(Command("action", {"action": action}, source=source)).result(300)
 
 
 @pytest.fixture
@@ -71,16 +71,31 @@ def csrf_of(client: FlaskClient) -> str:
 def as_host(app: Flask, state_dir: Path) -> FlaskClient:
     """A client signed in as the host."""
     c = app.test_client()
-    assert c.get(f"/host?token={host_token(state_dir)}").status_code == 200
+    signed_in = c.get(f"/host?token={host_token(state_dir)}")
+    assert signed_in.status_code == 303 and signed_in.location == "/host"  # no token kept
+    assert c.get("/host").status_code == 200
     return c
+
+
+def seat_links(html: str) -> dict[int, str]:
+    """The join links (paths) on a host panel, by seat: each seat is one
+    ``li.seat-join`` in seat order; a joined seat has none (it is handed over only after
+    asking, ``web/handover.py``)."""
+    blocks = re.split(r'<li class="[^"]*\bseat-join\b', html)[1:]
+    out = {}
+    for seat, block in enumerate(blocks):
+        found = re.search(r'href="https?://[^/"]+(/join/[^"]+)"', block.split("</li>")[0])
+        if found:
+            out[seat] = found.group(1)
+    return out
 
 
 def join_url(host: FlaskClient, seat: int) -> str:
     """The join link of ``seat`` as the host panel shows it (path only)."""
     html = host.get("/host").get_data(as_text=True)
-    links = re.findall(r'href="https?://[^/"]+(/join/[^"]+)"', html)
-    assert len(links) > seat, html
-    return str(links[seat])
+    links = seat_links(html)
+    assert seat in links, html
+    return links[seat]
 
 
 def join(app: Flask, host: FlaskClient, seat: int) -> FlaskClient:
@@ -97,14 +112,56 @@ def post_json(client: FlaskClient, url: str, body: Any) -> Any:
     return client.post(url, json=body, headers={"X-CSRF-Token": csrf_of(client)})
 
 
+class FakeClock:
+    """A clock that moves only when a test says so (``advance``)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def _serve(app: Flask, **kwargs: Any) -> Iterator[Any]:
+    server = make_server(app, "127.0.0.1", 0, 24, **kwargs)
+    server.prepare()
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    yield server
+    stop(app, server)
+    thread.join(300)
+
+
 @pytest.fixture
 def live_url(app: Flask) -> Iterator[str]:
     """The app on the real server (web.server: Tornado) on a free loopback port."""
-    server = make_server(app, "127.0.0.1", 0, 24)
-    server.prepare()
-    port = server.bind_addr[1]
-    thread = threading.Thread(target=server.serve, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{port}"
-    stop(app, server)
-    thread.join(10)
+    for server in _serve(app):
+        yield f"http://127.0.0.1:{server.bind_addr[1]}"
+
+
+@pytest.fixture
+def clocked_url(app: Flask, clock: FakeClock) -> Iterator[str]:
+    """``live_url`` whose streams are timed by ``clock`` (throttle, keep-alives)."""
+    for server in _serve(app, clock=clock):
+        yield f"http://127.0.0.1:{server.bind_addr[1]}"
+
+
+def wait_for(condition: Any, safety: float = 300.0) -> None:
+    """Poll ``condition()`` until it holds; fails only after ``safety`` s (a hung test)."""
+    import time
+
+    limit = time.monotonic() + safety
+    while not condition():
+        assert time.monotonic() < limit, "waited minutes for a condition"
+        time.sleep(0.01)

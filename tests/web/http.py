@@ -1,4 +1,8 @@
-"""A tiny HTTP browser for tests against a real server: cookies, CSRF, SSE reading."""
+"""A tiny HTTP browser for tests against a real server: cookies, CSRF, SSE reading.
+
+Every wait ends on a condition; ``SAFETY_S`` only ends a hung test (minutes, so that a
+slow or busy machine never fails a test by its speed).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from typing import Any
 from urllib.error import HTTPError
 from urllib.request import HTTPCookieProcessor, HTTPRedirectHandler, Request, build_opener
 
+SAFETY_S = 300.0
+
 
 class Browser:
     """One phone: its own cookie jar."""
@@ -22,7 +28,7 @@ class Browser:
 
     def get(self, path: str) -> tuple[int, str]:
         try:
-            with self.opener.open(self.base + path, timeout=10) as resp:
+            with self.opener.open(self.base + path, timeout=SAFETY_S) as resp:
                 return resp.status, resp.read().decode()
         except HTTPError as err:
             with err:
@@ -44,7 +50,7 @@ class Browser:
         req = Request(self.base + path, data=data, method="POST",
                       headers={"Content-Type": ctype, "X-CSRF-Token": token})
         try:
-            with self.opener.open(req, timeout=10) as resp:
+            with self.opener.open(req, timeout=SAFETY_S) as resp:
                 return resp.status, resp.read().decode()
         except HTTPError as err:
             with err:
@@ -53,9 +59,11 @@ class Browser:
     def cookie_header(self) -> str:
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)
 
-    def stream(self, path: str, until: Any, timeout: float = 5.0,
-               last: str | None = None) -> tuple[int, list[dict[str, Any]], str]:
-        """Read SSE events of ``path`` until ``until(events)``: (status, events, raw text)."""
+    def stream(self, path: str, until: Any, timeout: float = SAFETY_S,
+               last: str | None = None,
+               until_raw: Any = None) -> tuple[int, list[dict[str, Any]], str]:
+        """Read SSE events of ``path`` until ``until(events)`` (or ``until_raw(raw
+        text)``): (status, events, raw text). ``timeout`` is a safety limit only."""
         host, port = self.base.split("//")[1].split(":")
         conn = http.client.HTTPConnection(host, int(port), timeout=timeout)
         headers = {"Cookie": self.cookie_header(), "Accept": "text/event-stream"}
@@ -69,7 +77,8 @@ class Browser:
                 return resp.status, [], resp.read().decode()
             deadline = time.monotonic() + timeout
             kind, data = "", ""
-            while time.monotonic() < deadline and not until(events):
+            while time.monotonic() < deadline and not until(events) \
+                    and not (until_raw is not None and until_raw(raw)):
                 try:
                     line = resp.readline().decode()
                 except TimeoutError:

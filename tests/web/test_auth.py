@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.table import Table
-from tests.web.conftest import as_host, csrf_of, join, join_url, post_json, start_game
+from tests.web.conftest import as_host, csrf_of, join, join_url, post_json, seat_links, start_game
 from web.auth import host_line, host_token
 
 
@@ -51,7 +51,9 @@ def test_join_code_is_one_time_and_sets_a_strict_cookie(app: Flask, table: Table
     assert phone.get("/seat/0").status_code == 403
     other = app.test_client()
     assert other.post(url, data={"csrf_token": csrf_of(other)}).status_code == 410
-    assert join_url(host, 1) != url  # the host panel offers a fresh code
+    panel = host.get("/host").get_data(as_text=True)
+    assert 1 not in seat_links(panel)  # a joined seat's code only after asking
+    assert 'href="/host/seat/1/code"' in panel
 
 
 def test_cookies_are_secure_over_https(app: Flask, table: Table, state_dir: Path) -> None:

@@ -216,7 +216,7 @@ def test_host_gives_a_seat_a_new_code(table: Table, live_url: str, phone: Any,
     host.wait_for_url(re.compile(r"/host"))
     expect(host.locator(".seat-join").nth(1)).to_contain_text("Not joined yet")
     act(table, {"do": "secret", "seat": 1, "value": 77}, Source.of_seat(1))  # any update
-    expect(ben.locator("h1")).to_have_text("New code: scan your code again", timeout=8000)
+    expect(ben.locator("h1")).to_have_text("Your seat was handed to another phone", timeout=8000)
     assert "77" not in ben.inner_text("#main")
     again = _join(phone, join_links(host, live_url, state_dir)[1], "Ben")
     expect(again.locator("#live")).to_contain_text("77")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 
 from flask import Flask
 
 from companion.table import Table
-from tests.web.conftest import start_game
+from tests.web.conftest import seat_links, start_game
 from tests.web.http import Browser
 from web.auth import host_token
 
@@ -17,7 +16,7 @@ SECRET = "4242"
 
 def _join(base: str, host: Browser, seat: int) -> Browser:
     _, html = host.get("/host")
-    paths = re.findall(r'href="https?://[^/"]+(/join/[^"]+)"', html)
+    paths = seat_links(html)
     phone = Browser(base)
     status, _ = phone.post(paths[seat], form={"csrf_token": phone.csrf()})
     assert status == 200  # followed the 303 to the seat page
@@ -55,7 +54,7 @@ def test_a_secret_reaches_its_seat_only(app: Flask, table: Table, live_url: str,
                 assert status == 403, f"{who} got {status} for {path}"
         for path in ("/api/stream", "/api/stream?html=1", "/api/seat/0/stream",
                      "/api/seat/1/stream?html=1"):
-            st, events, raw = phone.stream(path, lambda ev: len(ev) >= 1, timeout=2)
+            st, events, raw = phone.stream(path, lambda ev: len(ev) >= 1)
             assert SECRET not in raw, f"{who} got the secret from {path}"
             if "seat/0" in path or (own is None and "seat/" in path):
                 assert st == 403

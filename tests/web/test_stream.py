@@ -1,15 +1,17 @@
-"""The live stream: full snapshot on connect, resume by Last-Event-ID, throttle, keep-alive."""
+"""The live stream: full snapshot on connect, resume by Last-Event-ID, throttle, keep-alive.
+
+Times are the server's injected clock where they matter (``clocked_url``); every wait is
+on a condition, so a slow or busy machine passes the same way.
+"""
 
 from __future__ import annotations
 
 import threading
-import time
 
-import pytest
 from flask import Flask
 
 from companion.table import Table
-from tests.web.conftest import act, start_game
+from tests.web.conftest import FakeClock, act, start_game, wait_for
 from tests.web.http import Browser
 from web import stream
 
@@ -25,49 +27,91 @@ def test_first_event_is_the_full_snapshot(table: Table, live_url: str) -> None:
     assert f"id: {snap.epoch}-{snap.seq}" in raw
 
 
-def test_resume_sends_only_newer_snapshots(table: Table, live_url: str) -> None:
+def _when_streaming(app: Flask, n: int, then: object) -> threading.Thread:
+    """A thread that runs ``then()`` once ``n`` streams are open."""
+    st = app.extensions["table_companion"]
+
+    def run() -> None:
+        wait_for(lambda: st.streams >= n)
+        then()  # type: ignore[operator]
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t
+
+
+def test_resume_sends_only_newer_snapshots(app: Flask, table: Table, live_url: str) -> None:
     start_game(table)
     snap = table.hub.latest()
-    timer = threading.Timer(0.4, lambda: act(table, {"do": "add", "n": 5}))
-    timer.start()
+    adder = _when_streaming(app, 1, lambda: act(table, {"do": "add", "n": 5}))
     status, events, _ = Browser(live_url).stream(
         "/api/stream", lambda ev: len(ev) >= 1, last=f"{snap.epoch}-{snap.seq}")
-    timer.join()
+    adder.join()
     assert status == 200
     assert events[0]["seq"] > snap.seq and events[0]["view"]["total"] == 5
     # a stale id from another run of the table gets the full snapshot at once
     _, events, _ = Browser(live_url).stream("/api/stream", lambda ev: len(ev) >= 1,
-                                            last=f"other-{snap.seq}", timeout=1)
+                                            last=f"other-{snap.seq}")
     assert events and events[0]["seq"] == table.hub.latest().seq
 
 
-def test_a_burst_is_throttled_to_the_latest(table: Table, live_url: str,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stream, "MIN_GAP_S", 0.3)
+def _after_first_bytes(then: object) -> tuple[threading.Thread, object]:
+    """A thread that runs ``then()`` once the stream has sent its first bytes, and the
+    ``until_raw`` that tells it (the stream's start is on the server's clock too)."""
+    started = threading.Event()
+
+    def run() -> None:
+        assert started.wait(300)
+        then()  # type: ignore[operator]
+
+    def seen(raw: str) -> bool:
+        if "retry:" in raw:
+            started.set()
+        return False
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t, seen
+
+
+def test_a_burst_is_throttled_to_the_latest(table: Table, clocked_url: str,
+                                           clock: FakeClock) -> None:
     start_game(table, ["A", "B"], options={"target": 1000})
     final = {"seq": -1}
 
-    def burst() -> None:
-        time.sleep(0.2)
+    def burst() -> None:  # thirty snapshots while the clock stands still, then it moves on
         for _ in range(30):
             act(table, {"do": "add", "n": 1})
         final["seq"] = table.hub.latest().seq
+        clock.advance(2 * stream.MIN_GAP_S)
 
-    t = threading.Thread(target=burst)
-    t.start()
-    _, events, _ = Browser(live_url).stream(
-        "/api/stream", lambda ev: bool(ev) and ev[-1]["seq"] == final["seq"], timeout=6)
-    t.join()
+    burster, seen = _after_first_bytes(burst)
+    _, events, _ = Browser(clocked_url).stream(
+        "/api/stream", lambda ev: bool(ev) and ev[-1]["seq"] == final["seq"], until_raw=seen)
+    burster.join()
     assert events[-1]["seq"] == final["seq"] and events[-1]["view"]["total"] == 30
-    assert len(events) < 15  # 31 snapshots in a burst, far fewer events
+    assert len(events) == 2  # the first snapshot, then only the latest of the burst
 
 
-def test_keep_alive_comments(table: Table, live_url: str,
-                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stream, "KEEPALIVE_S", 0.2)
-    monkeypatch.setattr(stream, "POLL_S", 0.1)
-    _, _, raw = Browser(live_url).stream("/api/stream", lambda ev: False, timeout=1)
-    assert raw.count(": keep-alive") >= 2
+def test_keep_alive_comments(table: Table, clocked_url: str, clock: FakeClock) -> None:
+    ticker, seen = _after_first_bytes(lambda: clock.advance(stream.KEEPALIVE_S + 1))
+    _, _, raw = Browser(clocked_url).stream(
+        "/api/stream", lambda ev: False,
+        until_raw=lambda raw: bool(seen(raw)) or ": keep-alive" in raw)
+    ticker.join()
+    assert raw.count(": keep-alive") == 1
+
+
+def test_a_keep_alive_every_interval_and_none_between(app: Flask, table: Table) -> None:
+    st = app.extensions["table_companion"]
+    with app.test_request_context("/api/stream"):
+        encode = stream._encoder(st, "public:False", stream.render.public_payload, None)
+    push = stream.Push(st, encode, None, "127.0.0.1")
+    push.start(0.0)
+    snap = table.hub.latest()
+    k = stream.KEEPALIVE_S
+    sent = [push.poll(snap, t) for t in (k / 2, k, k * 1.5, k * 2, k * 2 + 0.01)]
+    assert sent == [None, b": keep-alive\n\n", None, b": keep-alive\n\n", None]
 
 
 def test_html_fragment_travels_with_the_snapshot(table: Table, live_url: str) -> None:
@@ -81,15 +125,14 @@ def test_streams_end_when_the_server_closes(app: Flask, table: Table, live_url: 
     holder: dict[str, object] = {}
 
     def listen() -> None:
-        holder["result"] = Browser(live_url).stream("/api/stream", lambda ev: False, timeout=8)
+        holder["result"] = Browser(live_url).stream("/api/stream", lambda ev: False)
 
     t = threading.Thread(target=listen)
     t.start()
-    time.sleep(0.3)
     st = app.extensions["table_companion"]
-    assert st.streams == 1
+    wait_for(lambda: st.streams == 1)
     st.closing.set()
-    t.join(5)
+    t.join(300)
     assert not t.is_alive() and st.streams == 0
 
 

@@ -1,0 +1,1 @@
+"""Benchmarks and generators: run by ``companion bench NAME``, never imported by the service."""

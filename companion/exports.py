@@ -1,0 +1,110 @@
+"""A player's plays as files other tools read: a BG Stats play file and CSV.
+
+BG Stats ("Board Game Stats", the app people log plays in) reads a JSON "Play file"
+with the lists ``players``, ``locations``, ``games`` and ``plays``; each play names its
+game and location by ``gameRefId``/``locationRefId`` and its seats in ``playerScores``
+(``playerRefId``, ``score``, ``winner``, ``rank``, ``seatOrder``...). docs/league.md
+cites the format. Ids inside the file are small numbers; ``uuid``s are derived from the
+names, so the same play exported twice is the same play to the app (no duplicates).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from companion import games
+from companion.results import GameResult
+from companion.stats import key_of
+
+ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see this text, try "
+         "to use a share, export or open-in function to open it with Board Game Stats.")
+_NS = uuid.UUID("6f1c2a8e-7d8a-4c41-9d3f-2b0f3b1a9c55")
+CSV_FIELDS = ("date", "game", "where", "player", "place", "score", "won", "players")
+
+
+def _when(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _uid(*parts: str) -> str:
+    return str(uuid.uuid5(_NS, "\x1f".join(parts)))
+
+
+def title(game: str) -> str:
+    """A game's name for people ("Crime Lords", not crime_lords)."""
+    try:
+        return games.get(game).title
+    except LookupError:
+        return game
+
+
+def _score(x: float | None) -> str:
+    if x is None:
+        return ""
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> dict[str, Any]:
+    """The BG Stats play file of ``me``'s plays (``(where, result)`` pairs)."""
+    players: dict[str, dict[str, Any]] = {}
+    places: dict[str, dict[str, Any]] = {}
+    kinds: dict[str, dict[str, Any]] = {}
+    out: list[dict[str, Any]] = []
+    now = _when(max((r.finished_at for _, r in plays), default=0.0))
+    for where, r in plays:
+        where = where or location
+        loc = places.setdefault(where, {"uuid": _uid("location", where), "id": len(places) + 1,
+                                        "name": where, "modificationDate": now})
+        kind = kinds.setdefault(r.game, {
+            "uuid": _uid("game", r.game), "id": len(kinds) + 1, "name": title(r.game),
+            "modificationDate": now, "cooperative": False, "highestWins": not r.lower_wins,
+            "noPoints": all(s.score is None for s in r.seats), "usesTeams": False,
+            "bggId": 0})
+        scores = []
+        for seat, s in enumerate(r.seats):
+            p = players.setdefault(key_of(s.name), {
+                "uuid": _uid("player", key_of(s.name)), "id": len(players) + 1,
+                "name": s.name, "isAnonymous": False, "modificationDate": now,
+                "bggUsername": ""})
+            scores.append({"score": _score(s.score), "winner": s.won, "newPlayer": False,
+                           "startPlayer": seat == 0, "playerRefId": p["id"], "rank": s.place,
+                           "seatOrder": seat + 1, "role": ""})
+        out.append({"uuid": _uid("play", where, r.game_id), "modificationDate": now,
+                    "entryDate": _when(r.finished_at), "playDate": _when(r.finished_at),
+                    "usesTeams": False, "durationMin": 0, "ignored": False,
+                    "manualWinner": False, "rounds": 0, "locationRefId": loc["id"],
+                    "gameRefId": kind["id"], "board": "", "scoringSetting": 0,
+                    "playerScores": scores})
+    mine = players.get(key_of(me))
+    return {"about": ABOUT, "players": list(players.values()),
+            "locations": list(places.values()), "games": list(kinds.values()),
+            "plays": out, "userInfo": {"meRefId": mine["id"] if mine else 0}}
+
+
+def bgstats_text(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> str:
+    return json.dumps(bgstats(plays, me, location), ensure_ascii=False, indent=1)
+
+
+def csv_text(plays: Sequence[tuple[str, GameResult]], me: str) -> str:
+    """``me``'s plays, one row each: date, game, where, place, score, won, who played."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    k = key_of(me)
+    for where, r in plays:
+        for s in r.seats:
+            if key_of(s.name) != k:
+                continue
+            writer.writerow([_when(r.finished_at), title(r.game), where, s.name, s.place,
+                             _score(s.score), "yes" if s.won else "no",
+                             "; ".join(x.name for x in r.seats)])
+    return buf.getvalue()
+
+
+__all__ = ["ABOUT", "CSV_FIELDS", "bgstats", "bgstats_text", "csv_text", "title"]

@@ -1,0 +1,81 @@
+"""What one league app holds (``app.extensions["league"]``) and ``state()``."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+
+from flask import current_app
+from psycopg_pool import ConnectionPool
+
+from league.auth import Bucket, Guard
+from league.rater import rate_pending
+from league.store import TableAuth, digest, table_of
+
+EXTENSION = "league"
+PAGE_TTL_S = 2.0
+
+
+@dataclass
+class LeagueState:
+    """The pool, the guard, the rate limits, and the rater's wake-up."""
+
+    pool: ConnectionPool
+    folder: Path
+    guard: Guard
+    pushes: Bucket
+    joins: Bucket
+    admin_posts: Bucket
+    public_url: str = ""
+    clock: Callable[[], float] = time.monotonic
+    wake: threading.Event = field(default_factory=threading.Event)
+    #: table token (its hash) -> the table: tables are never removed, so no query per push
+    tables: dict[str, TableAuth] = field(default_factory=dict)
+    #: rendered standings pages by query string: (when, html), kept ``PAGE_TTL_S``
+    pages: dict[str, tuple[float, str]] = field(default_factory=dict)
+
+    def table(self, token: str) -> TableAuth | None:
+        key = digest(token)
+        found = self.tables.get(key)
+        if found is None and token:
+            found = table_of(self.pool, token)
+            if found is not None:
+                self.tables[key] = found
+        return found
+
+    def cached(self, key: str, render: Callable[[], str]) -> str:
+        """The page ``key`` rendered at most ``PAGE_TTL_S`` ago (hundreds of phones
+        reloading the standings cost one query a second, not one each)."""
+        now = self.clock()
+        hit = self.pages.get(key)
+        if hit is not None and now - hit[0] < PAGE_TTL_S:
+            return hit[1]
+        html = render()
+        if len(self.pages) > 100:
+            self.pages.clear()
+        self.pages[key] = (now, html)
+        return html
+
+    def rate_now(self) -> int:
+        """Fold new results into the ratings now (the tests and the rater thread)."""
+        return rate_pending(self.pool)
+
+
+def make_state(pool: ConnectionPool, folder: Path, clock: Callable[[], float],
+               public_url: str = "") -> LeagueState:
+    return LeagueState(pool, folder, Guard(folder),
+                       pushes=Bucket(rate=2.0, burst=30, clock=clock),
+                       joins=Bucket(rate=0.1, burst=5, clock=clock),
+                       admin_posts=Bucket(rate=1.0, burst=20, clock=clock),
+                       public_url=public_url, clock=clock)
+
+
+def state() -> LeagueState:
+    return cast(LeagueState, current_app.extensions[EXTENSION])
+
+
+__all__ = ["EXTENSION", "LeagueState", "make_state", "state"]

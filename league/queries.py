@@ -1,0 +1,177 @@
+"""What the league's pages read: standings, players, histories, head-to-head.
+
+Each function is one or two queries on indexes (docs/league.md shows them with their
+EXPLAIN): the standings read ``player_stats`` and ``ratings``, kept current on every
+push and by the rater, never summed over every result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from companion import games
+from companion.results import GameResult, SeatResult
+from companion.stats import MU, OVERALL, SIGMA
+
+#: every (game, player) with a stats line has a ratings row (the push makes it), so the
+#: standings walk the ratings index best first and stop after ``limit`` rows
+STANDINGS_SQL = (
+    "SELECT p.id, p.name, s.played, s.wins, s.place_sum, r.mu, r.sigma "
+    "FROM ratings r JOIN player_stats s ON s.game = r.game AND s.player_id = r.player_id "
+    "JOIN players p ON p.id = r.player_id "
+    "WHERE r.game = %(game)s AND s.played > 0 "
+    "ORDER BY r.rating DESC, s.wins DESC, p.name, p.id LIMIT %(limit)s")
+
+HISTORY_SQL = (
+    "SELECT g.id, g.table_key, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, g.unit, "
+    "array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
+    "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
+    "FROM games g JOIN results r ON r.game_ref = g.id JOIN players p ON p.id = r.player_id "
+    "WHERE g.id IN (SELECT game_ref FROM results WHERE player_id = %(player)s) AND g.final "
+    "GROUP BY g.id ORDER BY g.finished_at DESC, g.id DESC LIMIT %(limit)s")
+
+
+@dataclass(frozen=True)
+class Standing:
+    player_id: int
+    name: str
+    played: int
+    wins: int
+    place_sum: int
+    mu: float
+    sigma: float
+
+    @property
+    def rating(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.played if self.played else 0.0
+
+    @property
+    def avg_place(self) -> float:
+        return self.place_sum / self.played if self.played else 0.0
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game in a history: the result, which table, and each seat's player id."""
+
+    ref: int
+    table: str
+    result: GameResult
+    player_ids: tuple[int, ...]
+
+
+def standings(pool: ConnectionPool, game: str = OVERALL, limit: int = 200) -> list[Standing]:
+    with pool.connection() as conn:
+        rows = conn.execute(STANDINGS_SQL, {"game": game, "limit": limit}).fetchall()
+    return [Standing(int(a), str(b), int(c), int(d), int(e), float(f), float(g))
+            for a, b, c, d, e, f, g in rows]
+
+
+def player(pool: ConnectionPool, player_id: int) -> dict[str, Any] | None:
+    """A player (following merges): id, name, card, and their lines per game."""
+    with pool.connection() as conn:
+        row = conn.execute("SELECT id, name, card, merged_into FROM players WHERE id = %s",
+                           (player_id,)).fetchone()
+        while row is not None and row[3] is not None:
+            row = conn.execute("SELECT id, name, card, merged_into FROM players WHERE id = %s",
+                               (row[3],)).fetchone()
+        if row is None:
+            return None
+        lines = conn.execute(
+            "SELECT s.game, s.played, s.wins, s.place_sum, coalesce(r.mu, %s), "
+            "coalesce(r.sigma, %s) FROM player_stats s LEFT JOIN ratings r "
+            "ON r.game = s.game AND r.player_id = s.player_id WHERE s.player_id = %s "
+            "AND s.played > 0 ORDER BY s.game = 'all' DESC, s.played DESC, s.game",
+            (MU, SIGMA, row[0])).fetchall()
+    return {"id": int(row[0]), "name": str(row[1]), "card": str(row[2]),
+            "lines": [Standing(int(row[0]), str(g), int(p), int(w), int(ps), float(m), float(s))
+                      for g, p, w, ps, m, s in lines]}
+
+
+def _played(row: Any) -> Played:
+    ref, table, game_id, game, finished, seq, lower, unit, names, places, scores, ids = row
+    seats = tuple(SeatResult(str(n), int(p), None if s is None else float(s))
+                  for n, p, s in zip(names, places, scores, strict=True))
+    return Played(int(ref), str(table), GameResult(str(game_id), str(game), seats,
+                                                   float(finished), int(seq), bool(lower),
+                                                   str(unit)), tuple(int(i) for i in ids))
+
+
+def history(pool: ConnectionPool, player_id: int, limit: int = 500) -> list[Played]:
+    """The games ``player_id`` played, newest first."""
+    with pool.connection() as conn:
+        rows = conn.execute(HISTORY_SQL, {"player": player_id, "limit": limit}).fetchall()
+    return [_played(r) for r in rows]
+
+
+def everything(pool: ConnectionPool) -> list[Played]:
+    """Every stored game (the tests recompute the standings from these)."""
+    with pool.connection() as conn:
+        rows = conn.execute(
+            "SELECT g.id, g.table_key, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, "
+            "g.unit, array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
+            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
+            "FROM games g JOIN results r ON r.game_ref = g.id "
+            "JOIN players p ON p.id = r.player_id WHERE g.final GROUP BY g.id "
+            "ORDER BY g.finished_at, g.table_key, g.game_id").fetchall()
+    return [_played(r) for r in rows]
+
+
+def playing_now(pool: ConnectionPool, hours: float = 6.0) -> list[Played]:
+    """Games tables share while they are played (received in the last ``hours``)."""
+    with pool.connection() as conn:
+        rows = conn.execute(
+            "SELECT g.id, t.name, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, "
+            "g.unit, array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
+            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
+            "FROM games g JOIN league_tables t ON t.id = g.table_id "
+            "JOIN results r ON r.game_ref = g.id JOIN players p ON p.id = r.player_id "
+            "WHERE NOT g.final AND g.received_at > now() - make_interval(secs => %s) "
+            "GROUP BY g.id, t.name ORDER BY g.received_at DESC LIMIT 20",
+            (hours * 3600,)).fetchall()
+    return [_played(r) for r in rows]
+
+
+def find_players(pool: ConnectionPool, limit: int = 500) -> list[tuple[int, str]]:
+    with pool.connection() as conn:
+        rows = conn.execute("SELECT id, name FROM players WHERE merged_into IS NULL "
+                            "ORDER BY key LIMIT %s", (limit,)).fetchall()
+    return [(int(i), str(n)) for i, n in rows]
+
+
+def player_by_card(pool: ConnectionPool, card: str) -> int | None:
+    with pool.connection() as conn:
+        row = conn.execute("SELECT coalesce(merged_into, id) FROM players WHERE card = %s",
+                           (card,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def tables(pool: ConnectionPool) -> list[tuple[str, str, int]]:
+    """Every table: its key, name and how many games it pushed."""
+    with pool.connection() as conn:
+        rows = conn.execute(
+            "SELECT t.key, t.name, (SELECT count(*) FROM games g WHERE g.table_id = t.id) "
+            "FROM league_tables t ORDER BY t.id").fetchall()
+    return [(str(k), str(n), int(c)) for k, n, c in rows]
+
+
+def games_played(pool: ConnectionPool) -> list[str]:
+    """The games the league has results of."""
+    with pool.connection() as conn:
+        rows = conn.execute(  # one index probe per game the registry knows
+            "SELECT g FROM unnest(%s::text[]) AS g WHERE EXISTS "
+            "(SELECT 1 FROM player_stats s WHERE s.game = g) ORDER BY g",
+            (sorted(games.available()),)).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+__all__ = ["HISTORY_SQL", "Played", "STANDINGS_SQL", "Standing", "everything", "find_players",
+           "games_played", "history", "player", "player_by_card", "playing_now", "standings",
+           "tables"]

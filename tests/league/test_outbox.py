@@ -1,0 +1,127 @@
+"""The table's outbox against a real league on PostgreSQL: every finished game reaches
+the league once, through a league that is away, a lost answer (a power cut between the
+league storing and the table hearing it) and a table restart; backoff on a fake clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion.outbox import Link, Outbox, backoff
+from companion.results import result_of_store
+from companion.store import SqliteStore
+from league import queries, store
+from tests.league.tables import FINISHED, record_lines, seats_of, store_game
+
+NAMES = ["Ana", "Ben", "Cem", "Dee", "Eli", "Fay"]
+
+
+def _table(tmp: Path) -> SqliteStore:
+    s = SqliteStore(tmp / "events.sqlite3")
+    for i, (game, name) in enumerate(FINISHED[:3]):
+        n = seats_of(game, name)
+        store_game(s, record_lines(game, name, NAMES[i:i + n] + NAMES[:max(0, i + n - 6)]))
+    return s
+
+
+class LeagueSender:
+    """Sends through the league's test client; can be away, or lose the answers."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.away = False
+        self.lose_answers = False
+        self.sent = 0
+
+    def __call__(self, url: str, token: str, body: dict[str, Any]) -> tuple[int, str]:
+        if self.away:
+            raise ConnectionRefusedError("connection refused")
+        r = self.client.post("/api/v1/results", json=body,
+                             headers={"Authorization": f"Bearer {token}"})
+        self.sent += 1
+        if self.lose_answers:  # stored by the league, the answer never arrived
+            raise TimeoutError("timed out")
+        return r.status_code, (r.get_json() or {}).get("reason", "")
+
+
+def _games(lg: Any) -> int:
+    with lg.pool.connection() as conn:
+        return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+
+
+def test_every_game_reaches_the_league_once(league: Any, tmp_path: Path) -> None:
+    events = _table(tmp_path)
+    code = store.new_join_code(league.pool, "Window")
+    joined = league.client.post("/api/v1/join", json={"code": code}).get_json()
+    box = Outbox(tmp_path / "outbox.sqlite3")
+    assert box.collect(events) == 3 and box.collect(events) == 0
+    send = LeagueSender(league.client)
+    assert box.push_due(0.0, send) == 0  # no league yet: nothing sent
+    box.set_link(Link("http://league", joined["table"], joined["token"], "Window"), 0.0)
+
+    send.away = True
+    assert box.push_due(100.0, send) == 0
+    status = box.status()
+    assert status.pending == 3 and "cannot be reached" in status.last_error
+    send.away = False
+    assert box.push_due(100.0 + backoff(1) - 0.001, send) == 0  # still waiting
+    assert send.sent == 0
+
+    send.lose_answers = True  # the league stores the first, the table never hears it
+    assert box.push_due(100.0 + backoff(1), send) == 0
+    assert _games(league) == 1
+    box.close()  # the table loses power; it comes back with the same outbox file
+    box = Outbox(tmp_path / "outbox.sqlite3")
+    send.lose_answers = False
+    assert box.push_due(100.0 + backoff(1) + backoff(2), send) == 3
+    assert _games(league) == 3  # the retried game was "already stored", not counted twice
+    assert box.status().pushed == 3 and box.status().pending == 0
+    assert box.push_due(10**9, send) == 0
+
+    mine = {r.game_id: r for r in box.results()}
+    for info in events.games():
+        want = result_of_store(events, info.game_id)
+        assert want is not None and mine[info.game_id].to_json() == want.to_json()
+    played = sum(len(r.seats) for r in mine.values())
+    assert sum(line.played for line in queries.standings(league.pool, "all")) == played
+    box.close()
+
+
+def test_backoff_doubles_to_an_hour() -> None:
+    assert [backoff(n) for n in (1, 2, 3, 4)] == [5.0, 10.0, 20.0, 40.0]
+    assert backoff(30) == 3600.0
+
+
+def test_a_refused_result_is_kept_and_says_why(league: Any, tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "outbox.sqlite3")
+    events = _table(tmp_path)
+    box.collect(events)
+    box.set_link(Link("http://league", "t1", "wrong-token", "W"), 0.0)
+    send = LeagueSender(league.client)
+    assert box.push_due(0.0, send) == 0
+    status = box.status()
+    assert status.pending == 3 and "join it again" in status.last_error
+    assert send.sent == 1  # an unknown token stops the round: no hammering
+    box.close()
+
+
+def test_the_host_may_share_the_game_being_played(league: Any, tmp_path: Path) -> None:
+    events = SqliteStore(tmp_path / "events.sqlite3")
+    game, name = FINISHED[0]
+    lines = record_lines(game, name, NAMES)
+    info = store_game(events, lines[:6], close=False)
+    code = store.new_join_code(league.pool, "Window")
+    joined = league.client.post("/api/v1/join", json={"code": code}).get_json()
+    box = Outbox(tmp_path / "outbox.sqlite3")
+    box.set_link(Link("http://league", joined["table"], joined["token"], "Window"), 0.0)
+    send = LeagueSender(league.client)
+    assert box.collect(events) == 0  # not shared unless the host says so
+    box.set_live(True)
+    assert box.collect(events) == 1
+    assert box.push_due(0.0, send) == 1
+    now = queries.playing_now(league.pool)
+    assert [p.result.game_id for p in now] == [info.game_id]
+    assert queries.standings(league.pool) == [] and box.results() == []
+    assert box.status().pending == 0 and box.status().pushed == 0  # finished games only
+    box.close()
+    events.close()
