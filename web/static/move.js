@@ -21,13 +21,16 @@ const tcCard = (() => {
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === false || v === null || v === undefined) continue;
       if (k === "on") node.addEventListener("click", v);
-      else if (k === "text") node.textContent = v;
+      else if (k === "text") node.textContent = tidy(v);
       else if (k in node && typeof v !== "string") node[k] = v;
       else node.setAttribute(k, v === true ? "" : v);
     }
     kids.flat().forEach((kid) => { if (kid) node.append(kid); });
     return node;
   }
+
+  // an amount never breaks inside ("5 000 €" keeps together on a narrow phone)
+  const tidy = (v) => String(v).replace(/(\d) (?=\d{3}(?!\d))/g, "$1\u202f").replace(/ (€)/g, "\u00a0$1");
 
   const words = (key) => {
     const text = String(key).replace(/_/g, " ").trim();
