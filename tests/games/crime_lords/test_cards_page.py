@@ -93,10 +93,9 @@ def test_the_host_buys_a_known_card_without_typing_its_stats(
     deck.set_card_stats(9, {"name": "Mom", "power": 6, "resistance": 4})
     start_game(table, ["Ann", "Ben"], game="crime_lords")
     host = as_host(app, state_dir)
-    deadline = time.monotonic() + 120  # the deck is loaded by a listener on the loop
-    while time.monotonic() < deadline and "&#34;Mom&#34;" not in host.get("/host").get_data(
-            as_text=True) and '"Mom"' not in host.get("/host").get_data(as_text=True):
-        time.sleep(0.05)
+    # the deck is loaded by a listener on the loop: wait for the page to name the card
+    until(lambda: any(m in host.get("/host").get_data(as_text=True)
+                      for m in ("&#34;Mom&#34;", '"Mom"')), "the deck's card named on the page")
     page = host.get("/host").get_data(as_text=True)
     assert "Ann won a card" in page and ("&#34;Mom&#34;" in page or '"Mom"' in page)
     answer = host.post("/api/host/action", json={"action": {
@@ -166,9 +165,8 @@ def test_the_deck_is_loaded_into_a_new_game_and_its_cards_named(
         return [c["label"] for m in host.get("moves", []) for p in m.get("params", [])
                 for c in p.get("choices", [])]
 
-    deadline = time.monotonic() + 120  # the dashboard's listener answers on the loop
-    while time.monotonic() < deadline and "Mom" not in labels():
-        time.sleep(0.05)
+    # the dashboard's listener answers on the loop: wait for the card's name
+    until(lambda: "Mom" in labels(), "the deck's card offered by name")
     labels = labels()
     assert "Mom" in labels and not [x for x in labels if x.startswith("Crook 0")]
     assert any(m["label"] == "Ann won a new Crook" for m in (table.hub.latest().host or {})[
