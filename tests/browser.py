@@ -33,6 +33,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 #: table's phones are.
 REMOTE = os.environ.get("COMPANION_TEST_CHROMIUM_CDP", "")
 
+#: how long a browser test waits for a condition before calling it hung (never a deadline
+#: the test is about: every wait is on something the page shows)
+SAFETY_MS = 180_000
+
 #: ``pytestmark = BROWSER`` in a module of browser tests
 BROWSER = [
     pytest.mark.browser,
@@ -51,8 +55,11 @@ def launch(p: Any) -> Any:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # a safety net, not a deadline: Playwright waits for what the test expects, and a
+    # loaded machine (CI keeps the CPU busy on purpose; a Pi under emulation) may take long
+    expect.set_options(timeout=SAFETY_MS)
     with sync_playwright() as p:
         b = launch(p)
         yield b
@@ -66,6 +73,7 @@ def _pages(browser: Any, viewport: dict[str, int], mobile: bool) -> Iterator[Cal
         ctx = browser.new_context(viewport=viewport, device_scale_factor=2 if mobile else 1,
                                   is_mobile=mobile, has_touch=mobile,
                                   color_scheme=color_scheme, java_script_enabled=javascript)
+        ctx.set_default_timeout(SAFETY_MS)
         contexts.append(ctx)
         return ctx.new_page()
 

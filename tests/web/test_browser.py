@@ -26,7 +26,7 @@ def test_table_page_shows_a_card_arrive_live(table: Table, live_url: str, phone:
     assert page.locator(".facts .n").first.inner_text() == "0"
     shot(page, "table-before")
     assert act(table, {"do": "play", "card": "racketeer"}).accepted
-    expect(page.locator(".facts .n").first).to_have_text("1", timeout=5000)
+    expect(page.locator(".facts .n").first).to_have_text("1")
     assert page.locator(".card-face").inner_text() == "Racketeer"
     assert page.locator(".seats li.turn .name").inner_text() == "Ben"
     assert page.locator(".timer").count() == 1  # the hesitation bar runs for Ben
@@ -65,12 +65,12 @@ def test_second_seat_cannot_see_the_first_seats_bribes(table: Table, live_url: s
     expect(card).to_contain_text("Together 4,200 of 10,000 available.")
     card.get_by_role("button", name="Bribe agents", exact=True).click()
     ann.wait_for_selector("#answer:not([hidden])")
-    expect(ann.locator("#live")).to_contain_text("$4,200", timeout=5000)
+    expect(ann.locator("#live")).to_contain_text("$4,200")
     expect(ann.locator("#casa-left")).to_have_text("$5,800")
     # an accepted bribe closes the picker: a second tap must not bribe again
     expect(card.get_by_label("Agent Green", exact=True)).to_have_count(0)
     shot(ann, "seat-casablanca-bribe-sheet")
-    expect(ben.locator("#live")).to_contain_text("Ben's turn", timeout=5000)
+    expect(ben.locator("#live")).to_contain_text("Ben's turn")
     assert "4,200" not in ben.content() and "4200" not in ben.content()
     shot(ben, "seat-casablanca-other-seat")
     resp = ben.goto(live_url + "/seat/0")

@@ -21,7 +21,6 @@ from tests.camera_rig import Rig, camera_rig
 from vision.synthetic import CardPlay, Patch
 
 pytestmark = BROWSER
-expect.set_options(timeout=15_000)  # a loaded machine may be slow; nothing waits for a time
 
 PILE = [(0.3, 0.25), (0.7, 0.25), (0.7, 0.75), (0.3, 0.75)]
 

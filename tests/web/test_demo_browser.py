@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import BROWSER, SHOTS, launch
+from tests.browser import BROWSER, SAFETY_MS, SHOTS, launch
 from tests.demo_server import demo_server
 
 pytestmark = [*BROWSER, pytest.mark.slow]
@@ -33,12 +33,12 @@ def test_demo_table_on_a_phone(demo_url: str) -> None:
                                       color_scheme="dark")
             page: Any = ctx.new_page()
             page.goto(demo_url + "/")
-            page.wait_for_selector("#conn.live", timeout=20_000)
+            page.wait_for_selector("#conn.live", timeout=SAFETY_MS)
             # a card the synthetic camera played reaches the page (pile count above 0)
-            expect(page.locator(".facts .n").first).not_to_have_text("0", timeout=30_000)
+            expect(page.locator(".facts .n").first).not_to_have_text("0", timeout=SAFETY_MS)
             page.screenshot(path=str(SHOTS / "demo-card-arrived.png"), full_page=True)
             # the first round ends with a pause longer than 3 s: a hesitation penalty
-            expect(page.locator("body")).to_contain_text("hesitated", timeout=40_000)
+            expect(page.locator("body")).to_contain_text("hesitated", timeout=SAFETY_MS)
             page.screenshot(path=str(SHOTS / "demo-hesitation.png"), full_page=True)
             ctx.close()
         finally:

@@ -21,7 +21,6 @@ from tests.camera_rig import Rig, camera_rig
 from tests.web import taps
 
 pytestmark = BROWSER
-expect.set_options(timeout=15_000)  # a loaded machine may be slow; nothing waits for a time
 
 
 class Cards:

@@ -27,7 +27,6 @@ from tests.camera_rig import Rig, camera_rig
 from tests.web import taps
 
 pytestmark = BROWSER
-expect.set_options(timeout=30_000)  # a loaded machine may be slow; nothing waits for a time
 
 OPTIONS = {"rackets_to_win": 2, "draw_rule": "free", "share_one_short": False}
 DECK = {

@@ -18,7 +18,6 @@ from tests.camera_rig import Rig, camera_rig
 from tests.web.conftest import host_token
 
 pytestmark = BROWSER
-expect.set_options(timeout=30_000)
 
 
 @pytest.fixture

@@ -33,7 +33,6 @@ from tests.camera_rig import Rig, camera_rig
 from vision.synthetic import CardPlay
 
 pytestmark = BROWSER
-expect.set_options(timeout=15_000)  # a loaded machine may be slow; nothing waits for a time
 
 # Hand 1, worked by hand. Ann: open Weapons 50,000 + Tropical Fish 1,000 (her Merchandise
 # went to the Raid); in hand Family Party (−25,000) and Politics (her highest business in
