@@ -10,12 +10,14 @@ Racket type, Weakness) must be one of the list (any case: "casino" is kept as "C
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 from typing import Any
 
+from companion import games
 from companion.decks.deck import Deck
 from companion.decks.errors import DeckError
-from companion.decks.games import stats_fields
+from companion.decks.games import stats_choices, stats_fields
 
 #: rows at most in one import (a deck has about a hundred cards)
 MAX_ROWS = 2000
@@ -114,8 +116,9 @@ def _row_stats(deck: Deck, serial: int, values: dict[str, str], number: int) -> 
 
 def _picked(game: str, key: str, raw: str) -> tuple[str | None, str]:
     """A pick-list value checked and spelt as the list does; other text as typed."""
-    if game != "crime_lords" or key not in ("district", "type", "weakness"):
+    if key not in stats_choices(game):
         return None, raw
-    from companion.games.crime_lords import vocab
-
+    # the game's own words (``companion/games/<game>/vocab.py``, where its cards have
+    # pick-lists): how a value is checked and spelt is the game's business
+    vocab = importlib.import_module(f"companion.games.{games.canonical(game)}.vocab")
     return vocab.choice_problem(key, raw), vocab.tidy(key, raw)
