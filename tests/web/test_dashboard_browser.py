@@ -76,6 +76,9 @@ def _join(phone: Any, link: str, name: str) -> Any:
     page.get_by_role("button", name=f"Join as {name}").click()
     page.wait_for_url(re.compile(r"/seat/\d+$"))
     page.wait_for_selector("#conn.live")
+    skip = page.locator("#intro .intro-skip")
+    if skip.is_visible():  # the first-time "how this works": a player taps Skip
+        skip.click()
     return page
 
 

@@ -119,7 +119,11 @@ def _joined(rig: Rig, phone: Any, state_dir: Path) -> tuple[list[Any], Any]:
 
 
 def _height(page: Any) -> int:
-    return int(page.evaluate("document.documentElement.scrollHeight"))
+    """The host page's height without the camera check (issue 30 puts the whole check on
+    the host page during play, on purpose, and it is the same for every game): what this
+    game's own controls, seats and table take."""
+    return int(page.evaluate("""() => document.documentElement.scrollHeight -
+        (document.getElementById('camera-check')?.offsetHeight || 0)"""))
 
 
 def _setup(c: Cards, rig: Rig) -> None:
