@@ -6,8 +6,10 @@ from __future__ import annotations
 import fcntl
 import os
 import random
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from datetime import datetime
 from pathlib import Path
 
@@ -41,12 +43,24 @@ def _played(path: Path) -> str:
 
 
 def _damage(path: Path, where: str = "end") -> bytes:
-    """20 KB of noise written inside the file, whose SQLite header stays valid: near its
-    end (the running game's pages) or in its middle (the finished game's)."""
+    """Pages of noise written inside the file, whose SQLite header stays valid: the
+    running game's rows (``end``) or some of the finished game's (``middle``)."""
     data = bytearray(path.read_bytes())
     assert len(data) > 60_000
-    at = len(data) - 24_096 if where == "end" else len(data) // 2
-    data[at:at + 20_000] = random.Random(28).randbytes(20_000)
+    # whole pages of the events table's leaves in key order (SQLite's dbstat): the
+    # last ones hold the running game's rows, those a quarter in only the finished
+    # game's; where they lie in the file depends on the schema, so they are looked up
+    size = int.from_bytes(data[16:18], "big") or 65536
+    with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
+        leaves = [n for (n,) in db.execute(
+            "SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' "
+            "ORDER BY path")]
+    assert len(leaves) >= 20, leaves
+    noise = random.Random(28)
+    pages = leaves[-3:] if where == "end" else leaves[len(leaves) // 4 - 2:
+                                                         len(leaves) // 4 + 3]
+    for n in pages:
+        data[(n - 1) * size:n * size] = noise.randbytes(size)
     path.write_bytes(bytes(data))
     assert data[:16] == b"SQLite format 3\0"
     return bytes(data)
