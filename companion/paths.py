@@ -9,6 +9,7 @@ token and the seat-cookie secret. Under systemd it is ``$STATE_DIRECTORY`` (from
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 
 from companion.atomic import explain, write_atomic
@@ -56,3 +57,16 @@ def default_config_path() -> Path:
     if etc.exists():
         return etc
     return state_dir() / "config.toml"
+
+
+def read_or_create_secret(path: Path) -> str:
+    """The secret in ``path``; a fresh random one (mode 0600) when missing or empty."""
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        text = ""
+    if not text:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        text = secrets.token_urlsafe(24)
+        write_secret(path, text + "\n")
+    return text

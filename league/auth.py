@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from pathlib import Path
 from flask import Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from companion.paths import write_secret
+from companion.paths import read_or_create_secret
 
 ADMIN_TOKEN_FILE = "league_admin_token"
 SECRET_FILE = "league_secret"
@@ -34,17 +33,7 @@ CSRF_COOKIE = "lg_csrf"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 30
 
 
-def read_or_create(path: Path) -> str:
-    """The secret in ``path``; a new random one (mode 0600) when missing or empty."""
-    try:
-        text = path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        text = ""
-    if not text:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        text = secrets.token_urlsafe(24)
-        write_secret(path, text + "\n")
-    return text
+read_or_create = read_or_create_secret
 
 
 def admin_token(folder: Path) -> str:

@@ -24,7 +24,7 @@ from typing import Any, Literal
 from flask import Request
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
-from companion.paths import write_secret
+from companion.paths import read_or_create_secret, write_secret
 
 HOST_TOKEN_FILE = "host_token"
 SECRET_FILE = "web_secret"
@@ -39,17 +39,7 @@ SEAT_MAX_AGE = 60 * 60 * 24 * 30  # a month: long-lived, but bound to one game a
 JOIN_MAX_AGE = 60 * 60 * 12
 
 
-def _read_or_create(path: Path) -> str:
-    """The secret in ``path``; a fresh random one (mode 0600) when missing or empty."""
-    try:
-        text = path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        text = ""
-    if not text:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        text = secrets.token_urlsafe(24)
-        write_secret(path, text + "\n")
-    return text
+_read_or_create = read_or_create_secret
 
 
 def host_token(state_dir: Path) -> str:
