@@ -87,11 +87,11 @@ def preload(dsn: str, scale: Scale, seed: int = 7) -> list[str]:
             t0 = 1.6e9
             stats: dict[tuple[str, int], list[int]] = {}
             with cur.copy("COPY games (id, table_id, table_key, game_id, seq, game, "
-                          "finished_at, rated) FROM STDIN") as cp:
+                          "finished_at, rated, counted) FROM STDIN") as cp:
                 for g in range(1, scale.games + 1):
                     table = rng.randrange(1, scale.tables + 1)
                     cp.write_row((g, table, f"t{table}", f"pre-{g}", 50, KINDS[g % 4],
-                                  t0 + g * 60.0, True))
+                                  t0 + g * 60.0, True, True))
             with cur.copy("COPY results (game_ref, seat, player_id, place, score) "
                           "FROM STDIN") as cp:
                 for g in range(1, scale.games + 1):

@@ -73,8 +73,7 @@ def merge() -> Any:
         store.merge(state().pool, keep, gone)
     except ValueError as exc:
         abort(400, description=str(exc))
-    state().wake.set()
-    state().pages.clear()
+    state().changed()
     return redirect(url_for("pages.player", pid=keep))
 
 

@@ -14,7 +14,7 @@ from psycopg_pool import ConnectionPool
 
 from league.auth import Bucket, Guard
 from league.rater import rate_pending
-from league.store import TableAuth, digest, table_of
+from league.store import TableAuth, digest, revoke, table_of
 
 EXTENSION = "league"
 PAGE_TTL_S = 2.0
@@ -33,8 +33,13 @@ class LeagueState:
     public_url: str = ""
     clock: Callable[[], float] = time.monotonic
     wake: threading.Event = field(default_factory=threading.Event)
-    #: table token (its hash) -> the table: tables are never removed, so no query per push
+    #: table token (its hash) -> the table, so no query per push (``revoke`` forgets it)
     tables: dict[str, TableAuth] = field(default_factory=dict)
+    #: the standings pages rendered by the rater, answered from memory by the server:
+    #: URL -> (status, headers, body) (``league.server``)
+    fast: dict[str, tuple[int, list[tuple[str, str]], bytes]] = field(default_factory=dict)
+    #: something changed the standings (a merge, a revoked table): render them again
+    pages_stale: bool = False
     #: rendered standings pages by query string: (when, html), kept ``PAGE_TTL_S``
     pages: dict[str, tuple[float, str]] = field(default_factory=dict)
 
@@ -60,9 +65,27 @@ class LeagueState:
         self.pages[key] = (now, html)
         return html
 
-    def rate_now(self) -> int:
-        """Fold new results into the ratings now (the tests and the rater thread)."""
-        return rate_pending(self.pool)
+    def rate_now(self, settle_s: float = 0.0) -> int:
+        """Count and rate new results now (the tests, and the rater thread with
+        ``settle_s``); how many games were rated."""
+        n = rate_pending(self.pool, settle_s)
+        self.pages.clear()
+        return n
+
+    def revoke(self, key: str) -> str | None:
+        """Revoke table ``key`` (``league.store.revoke``); its token works no more."""
+        name = revoke(self.pool, key)
+        for token_hash, table in list(self.tables.items()):
+            if table.key == key:
+                del self.tables[token_hash]
+        self.changed()
+        return name
+
+    def changed(self) -> None:
+        """The standings changed outside a push: render them again now."""
+        self.pages.clear()
+        self.pages_stale = True
+        self.wake.set()
 
 
 def make_state(pool: ConnectionPool, folder: Path, clock: Callable[[], float],

@@ -67,6 +67,14 @@ def open_pool(dsn: str, size: int = 8, timeout: float = 30.0) -> ConnectionPool:
         raise DatabaseError(
             f"cannot reach the league's PostgreSQL ({str(exc).strip()}); check --db "
             "(postgresql://user@host/dbname) and that the server runs") from None
+    except psycopg.ProgrammingError as exc:  # not an address at all ("nope")
+        raise DatabaseError(
+            f"--db is not a PostgreSQL address ({str(exc).strip()}): give one like "
+            "postgresql://user@host/dbname") from None
+    except psycopg.Error as exc:  # reached, but refused (permissions, a broken schema)
+        raise DatabaseError(
+            f"the league's PostgreSQL refused to set up its tables ({str(exc).strip()}); "
+            "check that --db names a database this user may create tables in") from None
     pool = ConnectionPool(dsn, min_size=size, max_size=size, timeout=timeout,
                           open=False, kwargs={"autocommit": False})
     pool.open(wait=True, timeout=timeout)

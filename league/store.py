@@ -18,7 +18,7 @@ from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from companion.results import GameResult
-from companion.stats import MU, OVERALL, SIGMA, key_of
+from companion.stats import key_of
 
 JOIN_CODE_TTL_S = 7 * 24 * 3600
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed on phones
@@ -87,8 +87,8 @@ def table_of(pool: ConnectionPool, token: str) -> TableAuth | None:
     if not token:
         return None
     with pool.connection() as conn:
-        row = conn.execute("SELECT id, key, name FROM league_tables WHERE token_hash = %s",
-                           (digest(token),)).fetchone()
+        row = conn.execute("SELECT id, key, name FROM league_tables WHERE token_hash = %s "
+                           "AND revoked_at IS NULL", (digest(token),)).fetchone()
     return None if row is None else TableAuth(int(row[0]), str(row[1]), str(row[2]))
 
 
@@ -114,22 +114,6 @@ def _player_ids(conn: Connection[Any], names: list[str]) -> dict[str, int]:
     return found
 
 
-def _stats(conn: Connection[Any], game: str, lines: list[tuple[int, int]], sign: int) -> None:
-    """Add (``sign`` 1) or take away (-1) each (player, place) in ``game`` and overall
-    (a push adds through ``_INSERT``; a replaced or merged result is taken away here)."""
-    rows = [(g, pid, place) for g in sorted((game, OVERALL)) for pid, place in sorted(lines)]
-    params = ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], sign)
-    conn.execute(
-        "INSERT INTO player_stats (game, player_id, played, wins, place_sum) "
-        "SELECT g, p, %(sign)s, CASE WHEN q = 1 THEN %(sign)s ELSE 0 END, %(sign)s * q "
-        "FROM unnest(%(g)s::text[], %(p)s::bigint[], %(q)s::int[]) AS x(g, p, q) "
-        "ON CONFLICT (game, player_id) DO UPDATE SET "
-        "played = player_stats.played + excluded.played, "
-        "wins = player_stats.wins + excluded.wins, "
-        "place_sum = player_stats.place_sum + excluded.place_sum",
-        {"g": params[0], "p": params[1], "q": params[2], "sign": sign})
-
-
 def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
     """Store ``result`` of ``table``: "stored", "replaced" or "already stored"."""
     with pool.connection() as conn:
@@ -137,11 +121,8 @@ def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
                            "game_id = %s FOR UPDATE", (table.id, result.game_id)).fetchone()
         if old is not None and (int(old[1]) >= result.seq or (old[3] and not result.final)):
             return "already stored"
-        if old is not None and old[3]:  # a final result replaced: its figures go first
-            lines = conn.execute("SELECT player_id, place FROM results WHERE game_ref = %s",
-                                 (old[0],)).fetchall()
-            _stats(conn, str(old[2]), [(int(p), int(q)) for p, q in lines], -1)
-            conn.execute("UPDATE rater SET dirty = true WHERE id = 1")
+        if old is not None and old[3]:  # a final result replaced: the rater recounts
+            conn.execute("INSERT INTO rerate_requests DEFAULT VALUES")
         if old is not None:
             conn.execute("DELETE FROM games WHERE id = %s", (old[0],))
         ids = _player_ids(conn, [s.name for s in result.seats])
@@ -149,38 +130,33 @@ def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
     return "replaced" if old is not None and old[3] else "stored"
 
 
-#: the game, its results, and (when final) its stats lines and starting ratings: one
-#: statement, one round trip
+#: the game and its results, one statement, one round trip; nothing else: the stats
+#: lines and ratings every push would share are the rater's (``league.rater``)
 _INSERT = (
     "WITH g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, "
     "lower_wins, unit, final) VALUES (%(table)s, %(key)s, %(game_id)s, %(seq)s, %(game)s, "
-    "%(at)s, %(lower)s, %(unit)s, %(final)s) RETURNING id), "
-    "r AS (INSERT INTO results (game_ref, seat, player_id, place, score) "
+    "%(at)s, %(lower)s, %(unit)s, %(final)s) RETURNING id) "
+    "INSERT INTO results (game_ref, seat, player_id, place, score) "
     "SELECT g.id, x.o - 1, x.p, x.q, x.sc FROM g, unnest(%(p)s::bigint[], %(q)s::int[], "
-    "%(sc)s::float8[]) WITH ORDINALITY AS x(p, q, sc, o)), "
-    "l AS (SELECT * FROM unnest(%(lg)s::text[], %(lp)s::bigint[], %(lq)s::int[]) "
-    "AS l(g, p, q) WHERE %(final)s), "
-    "s AS (INSERT INTO player_stats (game, player_id, played, wins, place_sum) "
-    "SELECT g, p, 1, CASE WHEN q = 1 THEN 1 ELSE 0 END, q FROM l "
-    "ON CONFLICT (game, player_id) DO UPDATE SET "
-    "played = player_stats.played + 1, wins = player_stats.wins + excluded.wins, "
-    "place_sum = player_stats.place_sum + excluded.place_sum), "
-    "t AS (INSERT INTO ratings (game, player_id, mu, sigma) SELECT g, p, %(mu)s, %(sigma)s "
-    "FROM l ON CONFLICT (game, player_id) DO NOTHING) "
-    "SELECT id FROM g")
+    "%(sc)s::float8[]) WITH ORDINALITY AS x(p, q, sc, o)")
 
 
 def _insert(conn: Connection[Any], table: TableAuth, result: GameResult,
             pids: list[int]) -> None:
-    lines = sorted((g, pid, s.place) for g in (result.game, OVERALL)
-                   for pid, s in zip(pids, result.seats, strict=True))
     conn.execute(_INSERT, {
         "table": table.id, "key": table.key, "game_id": result.game_id, "seq": result.seq,
         "game": result.game, "at": round(result.finished_at, 3), "lower": result.lower_wins,
         "unit": result.unit, "final": result.final, "p": pids,
-        "q": [s.place for s in result.seats], "sc": [s.score for s in result.seats],
-        "lg": [x[0] for x in lines], "lp": [x[1] for x in lines], "lq": [x[2] for x in lines],
-        "mu": MU, "sigma": SIGMA})
+        "q": [s.place for s in result.seats], "sc": [s.score for s in result.seats]})
+
+
+def revoke(pool: ConnectionPool, key: str) -> str | None:
+    """Revoke table ``key``: its token stops working, its games stay. Its name, or None
+    when no such table is in the league (or it was revoked already)."""
+    with pool.connection() as conn:
+        row = conn.execute("UPDATE league_tables SET revoked_at = now() WHERE key = %s "
+                           "AND revoked_at IS NULL RETURNING name", (key,)).fetchone()
+    return None if row is None else str(row[0])
 
 
 def merge(pool: ConnectionPool, keep: int, gone: int) -> None:
@@ -199,20 +175,8 @@ def merge(pool: ConnectionPool, keep: int, gone: int) -> None:
             raise ValueError("These two sat at the same game: they are two people, not one.")
         conn.execute("UPDATE results SET player_id = %s WHERE player_id = %s", (keep, gone))
         conn.execute("UPDATE players SET merged_into = %s WHERE id = %s", (keep, gone))
-        conn.execute("DELETE FROM player_stats WHERE player_id = ANY(%s)", ([keep, gone],))
-        conn.execute("DELETE FROM ratings WHERE player_id = %s", (gone,))
-        conn.execute(
-            "INSERT INTO player_stats (game, player_id, played, wins, place_sum) "
-            "SELECT g, %s, count(*), count(*) FILTER (WHERE r.place = 1), sum(r.place) "
-            "FROM results r JOIN games ga ON ga.id = r.game_ref, "
-            "LATERAL (VALUES (ga.game), ('all')) v(g) WHERE r.player_id = %s AND ga.final "
-            "GROUP BY g",
-            (keep, keep))
-        conn.execute(
-            "INSERT INTO ratings (game, player_id, mu, sigma) SELECT game, player_id, %s, %s "
-            "FROM player_stats WHERE player_id = %s ON CONFLICT DO NOTHING", (MU, SIGMA, keep))
-        conn.execute("UPDATE rater SET dirty = true WHERE id = 1")
+        conn.execute("INSERT INTO rerate_requests DEFAULT VALUES")  # the rater recounts
 
 
 __all__ = ["JoinError", "TableAuth", "digest", "join", "merge", "new_join_code",
-           "normal_code", "push", "table_of"]
+           "normal_code", "push", "revoke", "table_of"]
