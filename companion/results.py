@@ -10,6 +10,7 @@ give the same value for the same game.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,15 +24,21 @@ from companion.store import EventStore
 RESULT_VERSION = 1
 MAX_SEATS = 12
 MAX_NAME = 40
+#: the code of a league player card (``league``: 12 hex digits; up to 40 letters, digits,
+#: '-' and '_')
+_CARD = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 @dataclass(frozen=True)
 class SeatResult:
-    """One seat at the end: its player's name, place (1 = won; ties share) and score."""
+    """One seat at the end: its player's name, place (1 = won; ties share) and score;
+    ``card``: the league player card the seat was picked by (the league then knows the
+    player by the card, whatever the name)."""
 
     name: str
     place: int
     score: float | None = None
+    card: str | None = None
 
     @property
     def won(self) -> bool:
@@ -56,7 +63,7 @@ class GameResult:
                 "finished_at": round(self.finished_at, 3), "seq": self.seq,
                 "lower_wins": self.lower_wins, "unit": self.unit, "final": self.final,
                 "seats": [{"name": s.name, "place": s.place, "score": s.score}
-                          for s in self.seats]}
+                          | ({"card": s.card} if s.card else {}) for s in self.seats]}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> GameResult:
@@ -109,7 +116,11 @@ def _seats(raw: Any) -> tuple[SeatResult, ...]:
             raise ValueError(f"seat {i}'s place must be from 1 to {len(raw)}")
         if score is not None and not _number(score):
             raise ValueError(f"seat {i}'s score must be a number")
-        out.append(SeatResult(name.strip(), place, None if score is None else float(score)))
+        card = s.get("card")
+        if card is not None and (not isinstance(card, str) or not _CARD.fullmatch(card)):
+            raise ValueError(f"seat {i}'s player card must be the code on a league card")
+        out.append(SeatResult(name.strip(), place, None if score is None else float(score),
+                              card or None))
     names = [s.name.casefold() for s in out]
     if len(set(names)) != len(names):
         raise ValueError("two seats have the same player name: each player sits once")

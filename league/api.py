@@ -63,7 +63,10 @@ def results() -> Any:
     except (ValueError, LookupError) as exc:
         abort(400, description=f"The league refused this game: {str(exc).strip(chr(39))}. "
                                "Nothing was stored.")
-    outcome = store.push(st.pool, table, result)
+    try:
+        outcome = store.push(st.pool, table, result)
+    except ValueError as exc:
+        abort(400, description=f"The league refused this game: {exc}. Nothing was stored.")
     st.wake.set()
     code = 200 if outcome == "already stored" else 201
     return jsonify({"accepted": True, "outcome": outcome, "game_id": result.game_id,

@@ -98,6 +98,8 @@ def _player_ids(conn: Connection[Any], names: list[str]) -> dict[str, int]:
     A name another push is creating at the same moment is not in this statement's
     snapshot: it is read again by a second query."""
     keys = sorted({key_of(n): " ".join(n.split()) for n in names}.items())
+    if not keys:
+        return {}
     wanted = [k for k, _ in keys]
     rows = conn.execute(
         "WITH x AS (SELECT * FROM unnest(%s::text[], %s::text[], %s::text[]) AS x(k, n, c)), "
@@ -115,8 +117,18 @@ def _player_ids(conn: Connection[Any], names: list[str]) -> dict[str, int]:
 
 
 def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
-    """Store ``result`` of ``table``: "stored", "replaced" or "already stored"."""
+    """Store ``result`` of ``table``: "stored", "replaced" or "already stored".
+
+    A new game (nearly every push) is one statement and the commit: its players found
+    or made, the game and its results inserted. A game the league has already, or a
+    player another push is making at this very moment, takes the careful way: the game's
+    row locked, then compared, replaced or left."""
     with pool.connection() as conn:
+        carded = _carded(conn, result)
+        row = conn.execute(_FAST, _params(table, result, carded)).fetchone()
+        if row is not None and int(row[0]) == 1 and int(row[1]) == len(result.seats):
+            return "stored"
+        conn.rollback()
         old = conn.execute("SELECT id, seq, game, final FROM games WHERE table_id = %s AND "
                            "game_id = %s FOR UPDATE", (table.id, result.game_id)).fetchone()
         if old is not None and (int(old[1]) >= result.seq or (old[3] and not result.final)):
@@ -125,12 +137,66 @@ def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
             conn.execute("INSERT INTO rerate_requests DEFAULT VALUES")
         if old is not None:
             conn.execute("DELETE FROM games WHERE id = %s", (old[0],))
-        ids = _player_ids(conn, [s.name for s in result.seats])
-        _insert(conn, table, result, [ids[key_of(s.name)] for s in result.seats])
+        ids = _player_ids(conn, [s.name for s in result.seats if s.card not in carded])
+        _insert(conn, table, result, [carded[s.card] if s.card in carded
+                                      else ids[key_of(s.name)] for s in result.seats])
     return "replaced" if old is not None and old[3] else "stored"
 
 
-#: the game and its results, one statement, one round trip; nothing else: the stats
+def _carded(conn: Connection[Any], result: GameResult) -> dict[str | None, int]:
+    """The player of each seat that came with a league player card the league knows
+    (following merges): the card says who it is, whatever the name."""
+    cards = sorted({s.card for s in result.seats if s.card})
+    if not cards:
+        return {}
+    rows = conn.execute("SELECT c.card, p.id, p.key FROM players c JOIN players p "
+                        "ON p.id = coalesce(c.merged_into, c.id) WHERE c.card = ANY(%s)",
+                        (cards,)).fetchall()
+    found: dict[str | None, int] = {str(c): int(i) for c, i, _ in rows}
+    named = [key_of(s.name) for s in result.seats if s.card not in found]
+    if len(set(found.values())) < len(found) or {str(k) for *_, k in rows} & set(named):
+        raise ValueError("two seats are the same league player: each player sits once")
+    return found
+
+
+def _params(table: TableAuth, result: GameResult, carded: dict[str | None, int]
+            ) -> dict[str, Any]:
+    named = sorted({key_of(s.name): " ".join(s.name.split()) for s in result.seats
+                    if s.card not in carded}.items())
+    return {
+        "table": table.id, "key": table.key, "game_id": result.game_id, "seq": result.seq,
+        "game": result.game, "at": round(result.finished_at, 3), "lower": result.lower_wins,
+        "unit": result.unit, "final": result.final,
+        "nk": [k for k, _ in named], "nn": [n for _, n in named],
+        "nc": [secrets.token_hex(6) for _ in named],
+        "sk": [None if s.card in carded else key_of(s.name) for s in result.seats],
+        "sp": [carded.get(s.card) for s in result.seats],
+        "q": [s.place for s in result.seats], "sc": [s.score for s in result.seats]}
+
+
+#: a new game in one statement: its named players found or made (those with a known
+#: card are found already), the game inserted unless the table has it, and a result
+#: per seat whose player was found; it answers (games inserted, results inserted)
+_FAST = (
+    "WITH x AS (SELECT * FROM unnest(%(nk)s::text[], %(nn)s::text[], %(nc)s::text[]) "
+    "AS x(k, n, c)), "
+    "ins AS (INSERT INTO players (name, key, card) SELECT n, k, c FROM x ORDER BY k "
+    "ON CONFLICT (key) WHERE merged_into IS NULL DO NOTHING RETURNING key, id), "
+    "pl AS (SELECT key, id FROM ins UNION ALL SELECT p.key, p.id FROM players p JOIN x "
+    "ON p.key = x.k WHERE p.merged_into IS NULL), "
+    "g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, "
+    "lower_wins, unit, final) VALUES (%(table)s, %(key)s, %(game_id)s, %(seq)s, %(game)s, "
+    "%(at)s, %(lower)s, %(unit)s, %(final)s) "
+    "ON CONFLICT (table_id, game_id) DO NOTHING RETURNING id), "
+    "r AS (INSERT INTO results (game_ref, seat, player_id, place, score) "
+    "SELECT g.id, s.o - 1, coalesce(s.p, pl.id), s.q, s.sc FROM g, "
+    "unnest(%(sk)s::text[], %(sp)s::bigint[], %(q)s::int[], %(sc)s::float8[]) "
+    "WITH ORDINALITY AS s(k, p, q, sc, o) LEFT JOIN pl ON pl.key = s.k "
+    "WHERE coalesce(s.p, pl.id) IS NOT NULL RETURNING 1) "
+    "SELECT (SELECT count(*) FROM g), (SELECT count(*) FROM r)")
+
+
+#: the game and its results (the careful way), one statement; nothing else: the stats
 #: lines and ratings every push would share are the rater's (``league.rater``)
 _INSERT = (
     "WITH g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, "
@@ -143,6 +209,8 @@ _INSERT = (
 
 def _insert(conn: Connection[Any], table: TableAuth, result: GameResult,
             pids: list[int]) -> None:
+    if len(set(pids)) < len(pids):
+        raise ValueError("two seats are the same league player: each player sits once")
     conn.execute(_INSERT, {
         "table": table.id, "key": table.key, "game_id": result.game_id, "seq": result.seq,
         "game": result.game, "at": round(result.finished_at, 3), "lower": result.lower_wins,
