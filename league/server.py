@@ -22,10 +22,12 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from flask import Flask
 from tornado import httputil
 from tornado.httpserver import HTTPServer
+from tornado.ioloop import IOLoop
 from tornado.netutil import bind_sockets
 from tornado.wsgi import WSGIContainer
 
@@ -84,14 +86,56 @@ def rater_loop(app: Flask, stop: threading.Event, settle_s: float | None = None)
         stop.wait(REFRESH_S)
 
 
+class OneHop(WSGIContainer):
+    """Tornado's ``WSGIContainer``, but each request is one task on the executor: the
+    app's call and its body together. (Tornado's reads the body in further tasks, which
+    queue behind every request that came in meanwhile: in a burst of pushes none was
+    answered until all had run.)"""
+
+    async def handle_request(self, request: httputil.HTTPServerRequest) -> None:
+        environ = self.environ(request)
+        status, headers, body = await IOLoop.current().run_in_executor(
+            self.executor, self._run, environ)
+        code_text, reason = status.split(" ", 1)
+        code = int(code_text)
+        out = httputil.HTTPHeaders()
+        for key, value in headers:
+            out.add(key, value)
+        if code != 304 and "Content-Length" not in out:
+            out["Content-Length"] = str(len(body))
+        assert request.connection is not None
+        request.connection.write_headers(httputil.ResponseStartLine("HTTP/1.1", code, reason),
+                                         out, chunk=body)
+        request.connection.finish()
+        self._log(code, request)
+
+    def _run(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
+        got: dict[str, Any] = {}
+
+        def start_response(status: str, headers: list[tuple[str, str]],
+                           exc_info: Any = None) -> Callable[[bytes], Any]:
+            got["status"], got["headers"] = status, headers
+            return chunks.append
+
+        chunks: list[bytes] = []
+        answer = self.wsgi_application(environ, start_response)
+        try:
+            chunks.extend(answer)
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+        return got["status"], got["headers"], b"".join(chunks)
+
+
 class Router:
     """Sends each request to the memory, the readers' threads or the writers'."""
 
     def __init__(self, app: Flask, threads: int) -> None:
         self.st: LeagueState = app.extensions[EXTENSION]
-        self.reads = WSGIContainer(app, executor=ThreadPoolExecutor(
+        self.reads = OneHop(app, executor=ThreadPoolExecutor(
             READ_THREADS, thread_name_prefix="league-read"))
-        self.writes = WSGIContainer(app, executor=ThreadPoolExecutor(
+        self.writes = OneHop(app, executor=ThreadPoolExecutor(
             threads, thread_name_prefix="league-write"))
 
     def __call__(self, request: httputil.HTTPServerRequest) -> None:
@@ -152,4 +196,4 @@ def serve(app: Flask, host: str, port: int, threads: int = 16,
         rater.join(timeout=10)
 
 
-__all__ = ["REFRESH_S", "Router", "rater_loop", "render_pages", "serve"]
+__all__ = ["REFRESH_S", "OneHop", "Router", "rater_loop", "render_pages", "serve"]
