@@ -38,8 +38,13 @@ def home() -> str | BaseResponse:
                         httponly=True, samesite="Strict", secure=request.is_secure)
         return resp
     _require_admin()
+    return _home()
+
+
+def _home(note: str | None = None, code: dict[str, Any] | None = None) -> str:
+    st = state()
     return render_template("admin.html", tables=queries.tables(st.pool),
-                           players=queries.find_players(st.pool), code=None)
+                           players=queries.find_players(st.pool), code=code, note=note)
 
 
 @bp.post("/codes")
@@ -53,9 +58,17 @@ def new_code() -> str:
     base = st.public_url or request.host_url.rstrip("/")
     link = f"{base}/#join={code}"
     qr = segno.make(link, error="m").svg_inline(scale=4, dark="#000", light="#fff")
-    return render_template("admin.html", tables=queries.tables(st.pool),
-                           players=queries.find_players(st.pool),
-                           code={"code": code, "name": name, "url": base, "qr": qr})
+    return _home(code={"code": code, "name": name, "url": base, "qr": qr})
+
+
+@bp.post("/tables/<key>/revoke")
+def revoke(key: str) -> str:
+    _require_admin()
+    name = state().revoke(key[:20])
+    if name is None:
+        abort(404, description="This table is not in the league, or was revoked already: "
+                               "reload the admin page.")
+    return _home(note=f"{name} is revoked: its token works no more; its games stay.")
 
 
 def _int(name: str) -> int:

@@ -16,6 +16,7 @@ from companion import charts
 from companion.exports import bgstats_text, csv_text, title
 from companion.stats import OVERALL
 from league import queries
+from league.charts import rating_svg
 from league.context import state
 
 bp = Blueprint("pages", __name__)
@@ -77,7 +78,9 @@ def player(pid: int) -> str | BaseResponse:
     if me["id"] != pid:
         return redirect(url_for("pages.player", pid=me["id"]))
     played = queries.history(state().pool, pid)
+    rating = queries.rating_history(state().pool, pid)
     return render_template("player.html", me=me, played=played[:50], total=len(played),
+                           rating=rating_svg(rating) if len(rating) > 1 else None,
                            versus=versus(played, pid), charts=_charts(played, pid) if played
                            else None, title=title, overall=OVERALL, pid=pid)
 

@@ -153,13 +153,31 @@ def player_by_card(pool: ConnectionPool, card: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def tables(pool: ConnectionPool) -> list[tuple[str, str, int]]:
-    """Every table: its key, name and how many games it pushed."""
+def tables(pool: ConnectionPool) -> list[tuple[str, str, int, float | None]]:
+    """Every table: its key, name, how many games it pushed, and when it was revoked
+    (None while its token works)."""
     with pool.connection() as conn:
         rows = conn.execute(
-            "SELECT t.key, t.name, (SELECT count(*) FROM games g WHERE g.table_id = t.id) "
-            "FROM league_tables t ORDER BY t.id").fetchall()
-    return [(str(k), str(n), int(c)) for k, n, c in rows]
+            "SELECT t.key, t.name, (SELECT count(*) FROM games g WHERE g.table_id = t.id), "
+            "extract(epoch FROM t.revoked_at) FROM league_tables t ORDER BY t.id").fetchall()
+    return [(str(k), str(n), int(c), None if r is None else float(r)) for k, n, c, r in rows]
+
+
+RATING_HISTORY_SQL = (
+    "SELECT g.finished_at, h.mu - 3 * h.sigma FROM rating_history h "
+    "JOIN games g ON g.id = h.game_ref WHERE h.player_id = %(player)s "
+    "AND h.scope = %(scope)s ORDER BY g.finished_at DESC, g.table_key DESC, "
+    "g.game_id DESC LIMIT %(limit)s")
+
+
+def rating_history(pool: ConnectionPool, player_id: int, scope: str = OVERALL,
+                   limit: int = 200) -> list[tuple[float, float]]:
+    """(when, rating) after each of ``player_id``'s last ``limit`` rated games in
+    ``scope`` (a game, or all), oldest first."""
+    with pool.connection() as conn:
+        rows = conn.execute(RATING_HISTORY_SQL, {"player": player_id, "scope": scope,
+                                                 "limit": limit}).fetchall()
+    return [(float(t), float(r)) for t, r in reversed(rows)]
 
 
 def games_played(pool: ConnectionPool) -> list[str]:
@@ -173,5 +191,5 @@ def games_played(pool: ConnectionPool) -> list[str]:
 
 
 __all__ = ["HISTORY_SQL", "Played", "STANDINGS_SQL", "Standing", "everything", "find_players",
-           "games_played", "history", "player", "player_by_card", "playing_now", "standings",
+           "games_played", "history", "player", "player_by_card", "playing_now", "rating_history", "standings",
            "tables"]

@@ -140,3 +140,53 @@ def test_csv_lists_each_play(league: Any) -> None:
     assert [(r["game"], r["place"], r["won"]) for r in rows] == [
         ("Illegal", "2", "no"), ("The Nasty 7", "1", "yes")]
     assert rows[0]["score"] == "20" and rows[0]["players"] == "Ana; Ben; Cem"
+
+
+def test_admin_revokes_a_table_its_games_stay(league: Any) -> None:
+    _seed(league)
+    key, token = joined(league, "Lost table")
+    assert _push(league, token, result("g9", ["Ana", "Dee"], [1, 2], t=1.7e9 + 300)
+                 ).status_code == 201
+    c = league.client
+    c.get(f"/admin?token={admin_token(league.folder)}")
+    page = c.get("/admin").get_data(as_text=True)
+    assert 'aria-label="Revoke Lost table"' in page
+    r = c.post(f"/admin/tables/{key}/revoke", data={"csrf_token": _csrf(c, "/admin")})
+    assert r.status_code == 200
+    text = r.get_data(as_text=True)
+    assert "Lost table is revoked" in text and "Revoked on" in text
+    refused = _push(league, token, result("g10", ["Ana", "Dee"], [1, 2], t=1.7e9 + 400))
+    assert refused.status_code == 401 and "join it again" in refused.get_json()["reason"]
+    again = c.post(f"/admin/tables/{key}/revoke", data={"csrf_token": _csrf(c, "/admin")})
+    assert again.status_code == 404 and "revoked already" in again.get_data(as_text=True)
+    # its past games stay: in the standings and in the players' histories
+    league.app.extensions["league"].rate_now()
+    lines = {s.name: s for s in queries.standings(league.pool)}
+    assert lines["Dee"].played == 1
+    assert [p.result.game_id for p in queries.history(league.pool, _ids(league)["Dee"])] \
+        == ["g9"]
+    # a table revoked cannot be revoked by anyone but the admin
+    other = league.app.test_client()
+    assert other.post(f"/admin/tables/{key}/revoke").status_code == 403
+
+
+def test_a_player_page_draws_the_rating_over_time(league: Any) -> None:
+    from companion.stats import OVERALL, ratings
+
+    _seed(league)
+    ana = _ids(league)["Ana"]
+    points = queries.rating_history(league.pool, ana)
+    games = sorted(((p.table, p.result) for p in queries.everything(league.pool)),
+                   key=lambda tr: tr[1].finished_at)
+    assert [g.game_id for _, g in games] == ["g1", "g2", "g3"]
+    # each point is Ana's rating after that game, as a recomputation from the games gives
+    for (t, rating), upto in zip(points, (1, 2), strict=True):
+        mu, sigma = ratings(games[:upto]).get(OVERALL, "ana")
+        assert abs(rating - (mu - 3 * sigma)) < 1e-9
+        assert t == games[upto - 1][1].finished_at
+    line = next(s for s in queries.standings(league.pool) if s.name == "Ana")
+    assert abs(points[-1][1] - line.rating) < 1e-9
+    html = league.client.get(f"/players/{ana}").get_data(as_text=True)
+    assert "<h2>Rating over time</h2>" in html
+    assert 'aria-label="Rating after each of the last 2 games, oldest first"' in html
+    assert f"{line.rating:.1f}" in html
