@@ -14,6 +14,7 @@ The same results feed the table's own statistics (``web/stats.py``) with no leag
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import sqlite3
@@ -26,13 +27,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.results import GameResult, result_of_store
+from companion.players import card_code
+from companion.results import GameResult, SeatResult, result_of_store
+from companion.stats import key_of
 from companion.store import EventStore, StoreError
 
 log = logging.getLogger(__name__)
 
 #: (url, token, JSON body) -> (HTTP status, the league's reason); OSError when unreachable
 Sender = Callable[[str, str, dict[str, Any]], tuple[int, str]]
+#: the league's players, (name, card code) each; OSError when unreachable
+Fetch = Callable[["Link"], list[tuple[str, str]]]
 BACKOFF_FIRST_S = 5.0
 BACKOFF_MAX_S = 3600.0
 TIMEOUT_S = 15.0
@@ -47,7 +52,14 @@ CREATE TABLE IF NOT EXISTS outbox (
     next_try REAL NOT NULL DEFAULT 0, last_error TEXT NOT NULL DEFAULT '',
     final INTEGER NOT NULL DEFAULT 1);
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS league_players (
+    card TEXT PRIMARY KEY, name TEXT NOT NULL, key TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS picks (
+    game_id TEXT NOT NULL, seat INTEGER NOT NULL, card TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat));
 """
+#: the league's players are fetched again after this long (seconds)
+PLAYERS_TTL_S = 600.0
 
 
 class LeagueError(RuntimeError):
@@ -138,6 +150,92 @@ class Outbox:
             self._db.execute("INSERT OR REPLACE INTO settings VALUES ('live', ?)",
                              ("1" if on else "0",))
 
+    # --- the league's players (cached: the table picks them up offline too) ------------
+
+    def set_players(self, players: list[tuple[str, str]], now: float) -> None:
+        """Keep the league's players, (name, card code) each, as fetched at ``now``."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM league_players")
+            self._db.executemany("INSERT OR REPLACE INTO league_players VALUES (?, ?, ?)",
+                                 [(c, n, key_of(n)) for n, c in players])
+            self._db.execute("INSERT OR REPLACE INTO settings VALUES ('players_at', ?)",
+                             (repr(now),))
+            self._db.execute("COMMIT")
+
+    def league_players(self) -> list[tuple[str, str]]:
+        """The league's players as last fetched, (name, card code), by name."""
+        with self._lock:
+            rows = self._db.execute("SELECT name, card FROM league_players "
+                                    "ORDER BY key").fetchall()
+        return [(str(n), str(c)) for n, c in rows]
+
+    def player_of(self, code: str) -> str | None:
+        """The name of the league player whose card (its code, or its QR's text) this is."""
+        card = card_code(code) or code
+        with self._lock:
+            row = self._db.execute("SELECT name FROM league_players WHERE card = ?",
+                                   (card,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def refresh_players(self, now: float, fetch: Fetch | None = None,
+                        force: bool = False) -> bool:
+        """Fetch the league's players when the cache is older than ``PLAYERS_TTL_S``
+        (or ``force``); whether it was fetched. Unreachable: the cache stays."""
+        link = self.link()
+        if link is None:
+            return False
+        with self._lock:
+            row = self._db.execute("SELECT value FROM settings WHERE key = 'players_at'"
+                                   ).fetchone()
+        if not force and row is not None and now - float(row[0]) < PLAYERS_TTL_S:
+            return False
+        try:
+            players = (fetch or http_players)(link)
+        except OSError as exc:
+            log.info("the league's players cannot be fetched now: %s", exc)
+            return False
+        self.set_players(players, now)
+        return True
+
+    def pick(self, game_id: str, seat: int, code: str) -> str:
+        """Seat ``seat`` of ``game_id`` is this league player (a card code, or its QR's
+        text); their name. ``ValueError`` when the table does not know the card."""
+        card = card_code(code) or code
+        name = self.player_of(card)
+        if name is None:
+            raise ValueError("This player card is not in the league's list this table has: "
+                             "push now on the host's league page to fetch the list again.")
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO picks VALUES (?, ?, ?)",
+                             (game_id, seat, card))
+        return name
+
+    def picked(self, game_id: str) -> dict[int, tuple[str, str]]:
+        """The league players picked for the seats of ``game_id``: seat -> (name, card)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT p.seat, l.name, l.card FROM picks p JOIN league_players l "
+                "ON l.card = p.card WHERE p.game_id = ?", (game_id,)).fetchall()
+        return {int(s): (str(n), str(c)) for s, n, c in rows}
+
+    def _with_cards(self, result: GameResult) -> GameResult:
+        """``result`` with each seat's league player: picked by card for that seat, or a
+        name that is a league player's (chosen from the list)."""
+        picked = self.picked(result.game_id)
+        with self._lock:
+            by_key = {str(k): (str(n), str(c)) for k, n, c in self._db.execute(
+                "SELECT key, name, card FROM league_players")}
+        seats = []
+        for i, s in enumerate(result.seats):
+            found = picked.get(i) or by_key.get(key_of(s.name))
+            seats.append(s if found is None else SeatResult(found[0], s.place, s.score,
+                                                            found[1]))
+        names = [key_of(s.name) for s in seats]
+        if len(set(names)) < len(names):  # a pick made two seats one person: names stay
+            return result
+        return dataclasses.replace(result, seats=tuple(seats))
+
     # --- results ----------------------------------------------------------------------
 
     def collect(self, store: EventStore) -> int:
@@ -162,7 +260,7 @@ class Outbox:
                     self._put(info.game_id, 0, None, "none")
                 continue
             if known.get(info.game_id) != result.seq:
-                self._put(info.game_id, result.seq, result, "pending")
+                self._put(info.game_id, result.seq, self._with_cards(result), "pending")
                 new += 1
         return new
 
@@ -267,6 +365,25 @@ def http_send(url: str, token: str, body: dict[str, Any]) -> tuple[int, str]:
         return int(exc.code), reason or f"HTTP {exc.code}"
 
 
+def http_players(link: Link) -> list[tuple[str, str]]:
+    """The league's players (``GET /api/v1/players`` with the table's token)."""
+    req = urllib.request.Request(link.url.rstrip("/") + "/api/v1/players", headers={
+        "Authorization": f"Bearer {link.token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT_S) as resp:  # noqa: S310
+            data = json.loads(resp.read(4 * 1024 * 1024))
+    except urllib.error.HTTPError as exc:
+        raise OSError(f"the league answered HTTP {exc.code}") from None
+    except ValueError:
+        raise OSError("the answer was not the league's") from None
+    out = []
+    for p in data.get("players", []) if isinstance(data, dict) else []:
+        if isinstance(p, dict) and isinstance(p.get("name"), str) and \
+                isinstance(p.get("card"), str):
+            out.append((p["name"][:40], p["card"][:40]))
+    return out
+
+
 def join_league(url: str, code: str, send: Sender = http_send) -> Link:
     """Join the league at ``url`` with a join code; ``LeagueError`` says what went wrong."""
     url = url.strip().rstrip("/")
@@ -316,6 +433,7 @@ class Pusher:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
+                self.outbox.refresh_players(self.clock())
                 self.outbox.collect(self.store)
                 self.outbox.push_due(self.clock(), self.send)
             except Exception:  # the outbox must never stop the table
@@ -330,5 +448,5 @@ class Pusher:
         self.outbox.close()
 
 
-__all__ = ["Link", "LeagueError", "Outbox", "Pusher", "Sender", "Status", "backoff",
-           "http_send", "join_league", "outbox_path"]
+__all__ = ["Fetch", "Link", "LeagueError", "Outbox", "PLAYERS_TTL_S", "Pusher", "Sender",
+           "Status", "backoff", "http_players", "http_send", "join_league", "outbox_path"]

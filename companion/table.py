@@ -47,6 +47,7 @@ from companion.inputs import (
     request_id_problem,
     source_of,
 )
+from companion.players import SCANS as PLAYER_CARDS
 from companion.records import seat_names
 from companion.session import Batch, Session
 from companion.snapshot import Hub, Notice, Refusal, Snapshot
@@ -353,6 +354,8 @@ class Table:
         seen = isinstance(inp, TagSeen)
         if inp.status != "ok":
             if not seen:
+                return Result(True, ignored=True)
+            if PLAYER_CARDS.saw(inp.payload):  # a league player card: the setup page seats it
                 return Result(True, ignored=True)
             raise IllegalAction("Unknown tag: this code was not printed for any of our decks.")
         if self.session is None or self.info is None:

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 
 from companion.results import GameResult
-from league import store
+from league import queries, store
 from league.auth import bearer
 from league.context import state
 
@@ -71,6 +71,20 @@ def results() -> Any:
     code = 200 if outcome == "already stored" else 201
     return jsonify({"accepted": True, "outcome": outcome, "game_id": result.game_id,
                     "seq": result.seq}), code
+
+
+@bp.get("/players")
+def players() -> Any:
+    """The league's players for a table to pick from (its token): name and card code."""
+    st = state()
+    table = st.table(bearer(request))
+    if table is None:
+        abort(401, description="This table is not part of the league (unknown token): join "
+                               "it again from the host page.")
+    if not st.pushes.allow(table.key):
+        abort(429, description="This table asks too often: it will retry.")
+    return jsonify({"players": [{"name": n, "card": c}
+                                for n, c in queries.player_cards(st.pool)]})
 
 
 @bp.get("/health")

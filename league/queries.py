@@ -146,6 +146,14 @@ def find_players(pool: ConnectionPool, limit: int = 500) -> list[tuple[int, str]
     return [(int(i), str(n)) for i, n in rows]
 
 
+def player_cards(pool: ConnectionPool, limit: int = 5000) -> list[tuple[str, str]]:
+    """Every player (not merged away): name and card code, by name."""
+    with pool.connection() as conn:
+        rows = conn.execute("SELECT name, card FROM players WHERE merged_into IS NULL "
+                            "ORDER BY key LIMIT %s", (limit,)).fetchall()
+    return [(str(n), str(c)) for n, c in rows]
+
+
 def player_by_card(pool: ConnectionPool, card: str) -> int | None:
     with pool.connection() as conn:
         row = conn.execute("SELECT coalesce(merged_into, id) FROM players WHERE card = %s",
@@ -190,6 +198,6 @@ def games_played(pool: ConnectionPool) -> list[str]:
     return [str(r[0]) for r in rows]
 
 
-__all__ = ["HISTORY_SQL", "Played", "STANDINGS_SQL", "Standing", "everything", "find_players",
-           "games_played", "history", "player", "player_by_card", "playing_now", "rating_history", "standings",
-           "tables"]
+__all__ = ["HISTORY_SQL", "Played", "RATING_HISTORY_SQL", "STANDINGS_SQL", "Standing",
+           "everything", "find_players", "games_played", "history", "player", "player_by_card",
+           "player_cards", "playing_now", "rating_history", "standings", "tables"]

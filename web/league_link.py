@@ -16,6 +16,7 @@ from flask import Blueprint, redirect, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.outbox import LeagueError, Outbox, Status, http_send, join_league, outbox_path
+from companion.players import SCANS
 from web.context import state
 from web.guards import host_required
 
@@ -36,9 +37,68 @@ def league_status() -> Status:
         box.close()
 
 
+def league_players() -> list[tuple[str, str]]:
+    """The league's players this table keeps (name, card code), for the setup and join
+    pages' lists; empty without a league."""
+    box = outbox()
+    try:
+        return box.league_players() if box.link() is not None else []
+    finally:
+        box.close()
+
+
+def league_scanned() -> list[str]:
+    """The names of the league players whose cards the table's camera saw lately."""
+    codes = SCANS.recent()
+    if not codes:
+        return []
+    box = outbox()
+    try:
+        names = [box.player_of(c) for c in codes]
+    finally:
+        box.close()
+    return [n for n in names if n]
+
+
+def league_pick(token: str) -> str | None:
+    """The league player picked for the seat of this join token, if one was."""
+    found = state().guard.joins.peek(token)
+    if found is None:
+        return None
+    box = outbox()
+    try:
+        return box.picked(found[0]).get(found[1], (None, None))[0]
+    finally:
+        box.close()
+
+
 @bp.app_context_processor
 def _globals() -> dict[str, Any]:
-    return {"league_status": league_status}
+    return {"league_status": league_status, "league_players": league_players,
+            "league_scanned": league_scanned, "league_pick": league_pick}
+
+
+@bp.post("/pick/<token>")
+def pick(token: str) -> tuple[str, int] | BaseResponse:
+    """A phone about to join a seat says which league player sits there (chosen from
+    the list, or its card's QR text pasted); the token is not used up."""
+    found = state().guard.joins.peek(token)
+    if found is None:
+        return render_template("join.html", error=True, token=token), 410
+    box = outbox()
+    try:
+        box.pick(found[0], found[1], request.form.get("card", "").strip()[:300])
+    except ValueError as exc:
+        return render_template("join.html", error=False, token=token, seat=found[1],
+                               name=_seat_name(found[1]), pick_error=str(exc)), 400
+    finally:
+        box.close()
+    return redirect(f"/join/{token}", code=303)
+
+
+def _seat_name(seat: int) -> str:
+    players = list(state().table.hub.latest().players)
+    return players[seat] if seat < len(players) else f"Seat {seat + 1}"
 
 
 def _page(error: str | None = None, note: str | None = None, code: int = 200) -> tuple[str, int]:
@@ -58,6 +118,7 @@ def page() -> tuple[str, int]:
 
 
 def _push_now(box: Outbox) -> int:
+    box.refresh_players(time.time(), force=True)
     box.collect(state().table.store)
     return box.push_due(time.time(), http_send)
 

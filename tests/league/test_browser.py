@@ -124,6 +124,34 @@ def test_join_from_the_host_page_then_walk_the_league(
         expect(page.locator("main")).to_contain_text("games together")
         shot(page, f"league-versus-{size}")
 
+    # picking up league players: a seat's phone picks its league player on the join page
+    host.goto(f"{base}/host?token={host_token(folder)}")
+    link = host.locator("a", has_text="join link").first.get_attribute("href")
+    assert link and "/join/" in link  # the table's address on its network: ours is local
+    join_url = base + "/join/" + link.split("/join/", 1)[1]
+    for make, size in ((phone, "phone"), (tv, "tv")):
+        seat = make()
+        seat.goto(join_url)
+        expect(seat.get_by_role("heading", name="In the league")).to_be_visible()
+        names = seat.get_by_label("League player").locator("option").all_inner_texts()
+        assert len(names) >= 3 and names == sorted(names, key=str.casefold)
+        seat.get_by_label("League player").select_option(label=names[1])
+        seat.locator("form.league-pick button").click()  # "That's me", then "Change"
+        expect(seat.locator(".league-picked")).to_contain_text(
+            f"count in the league for {names[1]}")
+        assert too_wide(seat) == []
+        shot(seat, f"league-join-pick-{size}")
+    # the setup page offers the league's players as the names to type
+    for make, size in ((phone, "phone"), (tv, "tv")):
+        setup = make()
+        setup.goto(f"{base}/host?token={host_token(folder)}")
+        setup.goto(f"{base}/host/setup")
+        expect(setup.locator("#league-help")).to_contain_text("League players")
+        assert setup.locator("datalist#league-players option").count() == len(names)
+        assert setup.locator("#player-1").get_attribute("list") == "league-players"
+        assert too_wide(setup) == []
+        shot(setup, f"league-setup-players-{size}")
+
     stats = phone()
     stats.goto(base + "/stats")
     expect(stats.get_by_role("heading", name="This table's statistics")).to_be_visible()
