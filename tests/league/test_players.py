@@ -132,3 +132,40 @@ def test_a_card_qr_text_and_the_camera_scans() -> None:
     assert scans.recent() == ["bbb", "aaa"]
     t[0] = 10**6
     assert scans.recent() == []
+
+
+def test_a_card_shown_to_the_camera_seats_its_player(tmp_path: Path) -> None:
+    import re
+
+    from companion.config import WebConfig
+    from companion.inputs import TagSeen
+    from companion.outbox import outbox_path
+    from companion.players import SCANS
+    from companion.table import Table
+    from web import create_app as create_web
+    from web.auth import host_token
+
+    SCANS.clear()
+    events = SqliteStore(tmp_path / "events.sqlite3")
+    table = Table(events)
+    table.start()
+    try:
+        seen = table.submit(TagSeen("http://club:8090/c/0a1b2c3d4e5f", at=1.0)).result(600)
+        assert seen.accepted and seen.ignored and SCANS.recent() == ["0a1b2c3d4e5f"]
+        other = table.submit(TagSeen("no card of ours", at=2.0)).result(600)
+        assert not other.accepted and SCANS.recent() == ["0a1b2c3d4e5f"]
+        app = create_web(table, web_config=WebConfig(port=8080), state_dir=tmp_path,
+                         testing=True)
+        box = Outbox(outbox_path(tmp_path, events))
+        box.set_link(Link("http://league", "t1", "token", "Window"), 0.0)
+        box.set_players([("Ana", "0a1b2c3d4e5f"), ("Ben", "bbbbbbbbbbbb")], 0.0)
+        box.close()
+        client = app.test_client()
+        client.get(f"/host?token={host_token(tmp_path)}")
+        html = client.get("/host/setup").get_data(as_text=True)
+        assert re.search(r'id="player-1" name="player" value="Ana"', html), html[:2000]
+        assert html.count('<option value="Ben">') == 1  # the list to type from
+    finally:
+        table.stop()
+        events.close()
+        SCANS.clear()
