@@ -45,11 +45,11 @@ def run(args: argparse.Namespace) -> int:
     from league.app import create_app
     from league.auth import admin_token
     from league.db import DatabaseError, open_pool
-    from league.server import serve
+    from league.server import READ_THREADS, serve
 
     folder = args.dir or state_dir() / "league"
-    try:
-        pool = open_pool(args.db, size=max(4, min(args.threads, 32)))
+    try:  # a connection for each writer thread, each reader thread and the rater
+        pool = open_pool(args.db, size=max(4, min(args.threads, 32)) + READ_THREADS + 1)
     except DatabaseError as exc:
         print(f"companion league serve: {exc}", file=sys.stderr)
         return 1
