@@ -81,19 +81,24 @@ class Chromium:
 
     def close_context(self, ctx: Any) -> None:
         """Close ``ctx``; if Chromium does not answer within ``CLOSE_SAFETY_S``, end it."""
-        timer = threading.Timer(CLOSE_SAFETY_S, _end_chromium)
-        timer.daemon = True
-        timer.start()
-        try:
-            ctx.close()
-        except Exception as err:  # ended by the timer: the context went with Chromium
-            log.warning("Chromium did not close a test's windows; it was ended (%s)", err)
-        finally:
-            timer.cancel()
+        _closed_or_ended(ctx)
 
     def end(self) -> None:
         if self._b is not None and self._b.is_connected():
-            self._b.close()
+            _closed_or_ended(self._b)
+
+
+def _closed_or_ended(thing: Any) -> None:
+    """``thing.close()``, with Chromium ended if it does not answer in ``CLOSE_SAFETY_S``."""
+    timer = threading.Timer(CLOSE_SAFETY_S, _end_chromium)
+    timer.daemon = True
+    timer.start()
+    try:
+        thing.close()
+    except Exception as err:  # ended by the timer: the windows went with Chromium
+        log.warning("Chromium did not close a test's windows; it was ended (%s)", err)
+    finally:
+        timer.cancel()
 
 
 def _end_chromium() -> None:
