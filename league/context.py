@@ -65,11 +65,14 @@ class LeagueState:
         self.pages[key] = (now, html)
         return html
 
-    def rate_now(self, settle_s: float = 0.0) -> int:
+    def rate_now(self, settle_s: float = 0.0, from_rater: bool = False) -> int:
         """Count and rate new results now (the tests, and the rater thread with
         ``settle_s``); how many games were rated."""
         n = rate_pending(self.pool, settle_s)
         self.pages.clear()
+        if not from_rater:  # the pages in memory may be older: Flask answers until redrawn
+            self.fast = {}
+            self.pages_stale = True
         return n
 
     def revoke(self, key: str) -> str | None:

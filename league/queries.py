@@ -171,11 +171,10 @@ def tables(pool: ConnectionPool) -> list[tuple[str, str, int, float | None]]:
     return [(str(k), str(n), int(c), None if r is None else float(r)) for k, n, c, r in rows]
 
 
+#: one backward walk of ``rating_history_by_time``, stopping after ``limit`` rows
 RATING_HISTORY_SQL = (
-    "SELECT g.finished_at, h.mu - 3 * h.sigma FROM rating_history h "
-    "JOIN games g ON g.id = h.game_ref WHERE h.player_id = %(player)s "
-    "AND h.scope = %(scope)s ORDER BY g.finished_at DESC, g.table_key DESC, "
-    "g.game_id DESC LIMIT %(limit)s")
+    "SELECT finished_at, mu - 3 * sigma FROM rating_history WHERE player_id = %(player)s "
+    "AND scope = %(scope)s ORDER BY finished_at DESC, game_ref DESC LIMIT %(limit)s")
 
 
 def rating_history(pool: ConnectionPool, player_id: int, scope: str = OVERALL,

@@ -91,8 +91,8 @@ def _batch(conn: Connection[Any], before: tuple[Any, ...] | None) -> int:
             "SELECT game, player_id, mu, sigma FROM ratings WHERE player_id = ANY(%s)",
             (players,))}
     changed: set[tuple[str, int]] = set()
-    history: list[tuple[int, str, int, float, float]] = []
-    for ref, game, *_ in games:
+    history: list[tuple[int, str, int, float, float, float]] = []
+    for ref, game, finished, *_ in games:
         lines = seats.get(int(ref), [])
         for scope in (str(game), OVERALL):
             new = rate([known.get((scope, pid), (MU, SIGMA)) for pid, _ in lines],
@@ -100,7 +100,7 @@ def _batch(conn: Connection[Any], before: tuple[Any, ...] | None) -> int:
             for (pid, _), v in zip(lines, new, strict=True):
                 known[(scope, pid)] = v
                 changed.add((scope, pid))
-                history.append((pid, scope, int(ref), *v))
+                history.append((pid, scope, int(ref), float(finished), *v))
     rows = sorted(changed)
     conn.execute(
         "INSERT INTO ratings (game, player_id, mu, sigma) SELECT * FROM unnest("
@@ -108,7 +108,7 @@ def _batch(conn: Connection[Any], before: tuple[Any, ...] | None) -> int:
         "ON CONFLICT (game, player_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
         ([r[0] for r in rows], [r[1] for r in rows], [known[r][0] for r in rows],
          [known[r][1] for r in rows]))
-    with conn.cursor().copy("COPY rating_history (player_id, scope, game_ref, mu, sigma) "
+    with conn.cursor().copy("COPY rating_history (player_id, scope, game_ref, finished_at, mu, sigma) "
                             "FROM STDIN") as cp:
         for h in history:
             cp.write_row(h)

@@ -76,7 +76,7 @@ def rater_loop(app: Flask, stop: threading.Event, settle_s: float | None = None)
             st.wake.clear()
             pushed = True  # its game may be new in the standings or playing now
         try:
-            changed = st.rate_now(settle) > 0
+            changed = st.rate_now(settle, from_rater=True) > 0
             if changed or pushed or st.pages_stale:
                 st.pages_stale = pushed = False
                 st.fast = render_pages(app)

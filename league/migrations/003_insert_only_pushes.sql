@@ -13,15 +13,19 @@ CREATE TABLE rerate_requests (
 );
 INSERT INTO rerate_requests (at) SELECT now() FROM rater WHERE dirty;
 
--- each player's rating after each game they played (the rating-over-time chart)
+-- each player's rating after each game they played (the rating-over-time chart), with
+-- when the game ended, so a player's chart is one index scan, newest first
 CREATE TABLE rating_history (
-    player_id  bigint NOT NULL REFERENCES players(id),
-    scope      text NOT NULL,               -- the game, or 'all'
-    game_ref   bigint NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    mu         double precision NOT NULL,
-    sigma      double precision NOT NULL,
+    player_id    bigint NOT NULL REFERENCES players(id),
+    scope        text NOT NULL,             -- the game, or 'all'
+    game_ref     bigint NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    finished_at  double precision NOT NULL,
+    mu           double precision NOT NULL,
+    sigma        double precision NOT NULL,
     PRIMARY KEY (player_id, scope, game_ref)
 );
+CREATE INDEX rating_history_by_time ON rating_history (player_id, scope, finished_at DESC,
+                                                       game_ref DESC);
 CREATE INDEX rating_history_by_game ON rating_history (game_ref);
 
 -- a table the admin revoked: its token stops working, its games stay
