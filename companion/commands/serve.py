@@ -245,9 +245,11 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
                               clock=table.clock, on_frame=recorder.on_frame,
                               decode_zones=config.camera.decode == "zones")
     table.input_delay_s = pipeline.delay_s  # a card in time reaches the table before its deadline
+    saver = ZoneSaver(pipeline)
+    pipeline.on_zones = saver.save_grown  # zones grown as cards land survive a restart
     pipeline.start()
     parts.append(pipeline)
-    return ZoneSaver(pipeline)
+    return saver
 
 
 NO_CAMERA = ("No camera found: this table runs without one. The host enters each card on "
@@ -304,6 +306,23 @@ class ZoneSaver:
         write_secret(state_dir() / ZONES_FILE, json.dumps(checked.polygons),
                      what="the camera zones")
         self.pipeline.set_zones(checked.polygons)
+
+    def save_grown(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
+        """A zone grew as cards landed (``vision.zonegrow``): saved atomically like the
+        host's zones. A refused save is logged; the pipeline keeps the grown zone."""
+        from companion.atomic import SaveError
+
+        try:
+            write_secret(state_dir() / ZONES_FILE, json.dumps(ZonesConfig(polygons=polygons).polygons),
+                         what="the camera zones")
+        except (SaveError, ValueError) as exc:
+            log.error("the grown camera zones were not saved: %s", exc)
+
+    def after_action(self, action: Any) -> None:
+        """An action the table accepted: the host counted a card seen beside the pile,
+        so the zone nearest it grows to take it in (The Nasty 7's ``count_seen``)."""
+        if isinstance(action, dict) and action.get("do") == "count_seen" and action.get("count"):
+            self.pipeline.count_beside()
 
     def stop(self) -> None:
         self.pipeline.stop()
