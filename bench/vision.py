@@ -20,7 +20,8 @@ run, on both splits (``held`` is the one that counts: the retry was tuned on ``t
   up? frames dropped, peak memory), and the realtime latency run on the demo feed.
 
 ``COMPANION_BENCH_SCALE`` (default 1) scales the frame and video counts (0.1 while
-developing). The full run takes about 10 minutes on a loaded 2-core machine.
+developing). ``COMPANION_BENCH_ONLY=table`` runs the table set alone at full scale
+(``main_table``: 12 videos a split in worker processes, one core each). The full run takes about 10 minutes on a loaded 2-core machine.
 """
 
 from __future__ import annotations
