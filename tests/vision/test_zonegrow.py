@@ -210,3 +210,38 @@ def test_the_grown_zones_are_saved_atomically(tmp_path: Path, monkeypatch: pytes
     assert pipe.counted == 0
     saver.after_action({"do": "count_seen", "count": True})
     assert pipe.counted == 1
+
+
+def test_the_drawn_base_outlives_a_restart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A zone that grew and was saved is bounded by the host's drawing after a restart too:
+    growth never compounds from one restart to the next."""
+    from companion.commands.serve import (
+        DRAWN_ZONES_FILE,
+        ZONES_FILE,
+        ZoneSaver,
+        drawn_zones,
+        saved_zones,
+    )
+    from companion.config import Config
+
+    monkeypatch.setenv("TABLE_COMPANION_STATE", str(tmp_path))
+    drawn = ZonesConfig(polygons={"pile": PILE, "seat": SEAT})
+    pipeline, _events, _saved = run([("A", 0.64, 0.5, range(0, 200))], 10)
+    saver = ZoneSaver(pipeline, drawn)
+    pipeline.on_zones = saver.save_grown
+    assert pipeline.count_beside() == "pile"
+    grown = pipeline.zones.polygons["pile"]
+    assert polygon_area(grown) > polygon_area(PILE)
+    assert json.loads((tmp_path / DRAWN_ZONES_FILE).read_text())["pile"] == [list(p) for p in PILE]
+    # a restart: the pipeline starts on the grown zones, its bound still the drawing's
+    config = Config()
+    restarted = VisionPipeline(Frames(1), Cards(Frames(1), []), TrackingConfig(),
+                               saved_zones(config), lambda _e: None,
+                               resolve=lambda _payload: Info(), lockstep=True)
+    assert restarted.zones.polygons["pile"] == grown
+    ZoneSaver(restarted, drawn_zones(saved_zones(config)))
+    assert restarted.grower.areas["pile"] == pytest.approx(polygon_area(PILE))
+    # the host draws again: that drawing is the base, the kept one goes
+    saver.set_zones({"pile": PILE, "seat": SEAT})
+    assert not (tmp_path / DRAWN_ZONES_FILE).exists()
+    assert (tmp_path / ZONES_FILE).exists()
