@@ -20,7 +20,8 @@ run, on both splits (``held`` is the one that counts: the retry was tuned on ``t
   up? frames dropped, peak memory), and the realtime latency run on the demo feed.
 
 ``COMPANION_BENCH_SCALE`` (default 1) scales the frame and video counts (0.1 while
-developing). The full run takes about 10 minutes on a loaded 2-core machine.
+developing). ``COMPANION_BENCH_ONLY=table`` runs the table set alone at full scale
+(``main_table``: 12 videos a split in worker processes, one core each). The full run takes about 10 minutes on a loaded 2-core machine.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ from vision.frames import Decoder, Frame
 FRAMES, VIDEOS, PER_SIZE = 600, 4, 40
 #: videos per split of the table set (``bench.vision_table``)
 TABLE_VIDEOS = 4
+#: videos per split of the table set run alone (``COMPANION_BENCH_ONLY=table``): 12 videos
+#: of 21 cards, over 250 card events a split
+TABLE_VIDEOS_FULL = 12
 #: camera resolutions: (width, height, what gives it)
 RESOLUTIONS = (
     (640, 480, "USB webcam VGA"),
@@ -248,13 +252,16 @@ class _Recorder:
         return found
 
 
-def run_table_set(videos: int, cards: int) -> dict[str, Any]:
-    """The table set's splits (``bench.vision_table``), with a Pi estimate of the p95."""
+def run_table_set(videos: int, cards: int, jobs: int = 1,
+                  cores: tuple[int, ...] = ()) -> dict[str, Any]:
+    """The table set's splits (``bench.vision_table``), with a Pi estimate of the p95;
+    ``jobs`` worker processes (one core each, ``cores``) decode videos side by side."""
     from bench.vision_table import run_table_videos
 
     out: dict[str, Any] = {}
     for split in ("table-held", "table-tune"):
-        r = run_table_videos(split, videos, _decoders(), cards=cards)
+        r = run_table_videos(split, videos, ("shipped", "zxing"), cards=cards, jobs=jobs,
+                             cores=cores)
         p95 = r["shipped"]["p95_ms"] or 0.0
         r["pi_p95_ms"] = {pi: round(p95 * ratio, 1) for pi, ratio in PI_RATIO.items()}
         out[split] = r
@@ -334,6 +341,8 @@ def main(as_json: bool) -> int:
             print(f"  … {msg}", file=sys.stderr, flush=True)
 
     k = scale()
+    if os.environ.get("COMPANION_BENCH_ONLY") == "table":
+        return main_table(as_json, progress)
     frames, videos, per_size = max(4, int(FRAMES * k)), max(1, int(VIDEOS * k)), \
         max(2, int(PER_SIZE * k))
     report: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg(),
@@ -371,6 +380,40 @@ def main(as_json: bool) -> int:
     else:
         print_report(report)
     return 0
+
+
+def main_table(as_json: bool, progress: Callable[[str], None]) -> int:
+    """``COMPANION_BENCH_ONLY=table``: the table set alone at full scale,
+    ``COMPANION_BENCH_TABLE_VIDEOS`` videos a split (default 12: over 250 card events)
+    decoded by ``COMPANION_BENCH_JOBS`` worker processes (default: one a core)."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    cores = tuple(sorted(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (0,)
+    videos = _env_int("COMPANION_BENCH_TABLE_VIDEOS", TABLE_VIDEOS_FULL)
+    jobs = _env_int("COMPANION_BENCH_JOBS", len(cores))
+    report: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg(),
+                              "scale": scale(), "videos_a_split": videos, "jobs": jobs}
+    t0 = time.monotonic()
+    report["table"] = run_table_set(videos, 21, jobs, cores)
+    report["seconds"] = round(time.monotonic() - t0)
+    report["load_after"] = os.getloadavg()
+    progress(f"the table set: {videos} videos a split in {report['seconds']} s")
+    if as_json:
+        print(json.dumps(report))
+    else:
+        print(f"vision benchmark, the table set alone, on {report['machine']}: {videos} videos "
+              f"a split, {jobs} worker processes (one core each); load average "
+              f"{_load(report['load_before'])} before, {_load(report['load_after'])} after")
+        print_table(report["table"])
+    return 0
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return max(1, int(os.environ.get(name, default)))
+    except ValueError:
+        return default
 
 
 def print_report(report: dict[str, Any]) -> None:

@@ -176,6 +176,13 @@ class CardScore:
     false_penalties: int = 0
     times: list[float] = field(default_factory=list)
 
+    def add(self, other: CardScore) -> None:
+        """Sum another video's figures into these."""
+        for name in ("cards", "eligible", "exact", "false_events", "refusals", "silent_drops",
+                     "host_notes", "false_penalties"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.times += other.times
+
     def summary(self) -> dict[str, Any]:
         ts = sorted(self.times)
         return {
@@ -189,23 +196,38 @@ class CardScore:
         }
 
 
-def run_table_videos(split: str, videos: int, decoders: dict[str, Decoder],
-                     width: int = 1280, height: int = 720, cards: int = 21
-                     ) -> dict[str, Any]:
-    """Every decoder over ``videos`` videos of ``split``: per-card figures and CPU time."""
-    from companion.demo import demo_payloads
+def run_table_videos(split: str, videos: int, decoders: dict[str, Decoder] | Sequence[str],
+                     width: int = 1280, height: int = 720, cards: int = 21, jobs: int = 1,
+                     cores: Sequence[int] = ()) -> dict[str, Any]:
+    """Every decoder over ``videos`` videos of ``split``: per-card figures and CPU time.
 
-    payloads = [p for kind in demo_payloads("nasty7").values() for p in kind]
-    payloads.sort()
+    Each video is rendered once and every frame goes to one real ``VisionPipeline`` per
+    decoder in turn (lockstep: every frame decoded), so the decoders see the same frames
+    in the same thread. ``decoders``: decoder objects (run here), or names of
+    ``table_decoder`` (``shipped``, ``zxing``); with names and ``jobs`` > 1 the videos
+    run in ``jobs`` worker processes, each pinned to one of ``cores`` (default: the cores
+    this process may use) and single-threaded (a frame's CPU time is one core's, whichever
+    worker decoded it): the full-scale held-apart set on a 2-core machine."""
+    names = list(decoders)
+    if jobs > 1 and not isinstance(decoders, dict):
+        import multiprocessing
+        import os
+        from concurrent.futures import ProcessPoolExecutor
+
+        usable = tuple(cores) or tuple(sorted(os.sched_getaffinity(0)))
+        ctx = multiprocessing.get_context("spawn")  # no threads inherited
+        with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
+            parts = list(pool.map(_one_video, [(split, v, tuple(names), width, height, cards,
+                                                usable[v % min(jobs, len(usable))])
+                                               for v in range(videos)]))
+    else:
+        made = decoders if isinstance(decoders, dict) else {n: table_decoder(n) for n in names}
+        parts = [_video_scores(split, v, made, width, height, cards) for v in range(videos)]
     out: dict[str, Any] = {}
-    for name, decoder in decoders.items():
+    for name in names:
         score = CardScore()
-        for v in range(videos):
-            feed = TableVideo(split, v, payloads, width=width, height=height, cards=cards)
-            timed = _Timed(decoder)
-            events = _events(feed, timed)
-            _score_video(score, feed, events)
-            score.times += timed.times
+        for part in parts:
+            score.add(part[name])
         out[name] = score.summary()
     shipped, alone = out.get("shipped"), out.get("zxing")
     if shipped and alone and alone["p95_ms"]:
@@ -214,16 +236,59 @@ def run_table_videos(split: str, videos: int, decoders: dict[str, Decoder],
     return out
 
 
-def _events(feed: TableVideo, decoder: Decoder) -> list[Any]:
+def table_decoder(name: str) -> Decoder:
+    """``shipped`` (the table's decoder) or ``zxing`` (zxing-cpp alone)."""
+    from vision.decoding import default_decoder
+
+    return default_decoder({"shipped": "auto", "zxing": "zxing"}[name])
+
+
+def _one_video(job: tuple[str, int, tuple[str, ...], int, int, int, int]
+               ) -> dict[str, CardScore]:
+    """One video in a worker process: pinned to its core, OpenCV on one thread."""
+    import os
+
+    split, video, names, width, height, cards, core = job
+    cv2.setNumThreads(1)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {core})
+    return _video_scores(split, video, {n: table_decoder(n) for n in names}, width, height,
+                         cards)
+
+
+def _video_scores(split: str, video: int, decoders: dict[str, Decoder], width: int,
+                  height: int, cards: int) -> dict[str, CardScore]:
+    from companion.demo import demo_payloads
+
+    payloads = sorted(p for kind in demo_payloads("nasty7").values() for p in kind)
+    feed = TableVideo(split, video, payloads, width=width, height=height, cards=cards)
+    timed = {name: _Timed(d) for name, d in decoders.items()}
+    events = _events(feed, timed)
+    out: dict[str, CardScore] = {}
+    for name, t in timed.items():
+        score = out[name] = CardScore()
+        _score_video(score, feed, events[name])
+        score.times += t.times
+    return out
+
+
+def _events(feed: TableVideo, decoders: dict[str, _Timed]) -> dict[str, list[Any]]:
+    """Every frame of ``feed``, rendered once, through one pipeline per decoder: each
+    pipeline's ``_process`` (decode, tracking, events) as its decode thread runs it in
+    lockstep, without the threads."""
     from companion.config import TrackingConfig, ZonesConfig
     from companion.decks import resolve_tag
     from vision.pipeline import VisionPipeline
 
-    events: list[Any] = []
-    pipeline = VisionPipeline(feed, decoder, TrackingConfig(), ZonesConfig(polygons={"pile": PILE}),
-                              events.append, resolve=resolve_tag, lockstep=True)
-    with pipeline:
-        pipeline.wait_ended(timeout=3600)
+    events: dict[str, list[Any]] = {name: [] for name in decoders}
+    pipelines = [VisionPipeline(feed, decoder, TrackingConfig(),
+                                ZonesConfig(polygons={"pile": PILE}), events[name].append,
+                                resolve=resolve_tag, lockstep=True)
+                 for name, decoder in decoders.items()]
+    while (frame := feed.read()) is not None:
+        for pipeline in pipelines:
+            pipeline._process(frame)
+    feed.close()
     return events
 
 

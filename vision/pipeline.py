@@ -19,13 +19,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.config import TrackingConfig, ZonesConfig
-from companion.inputs import TagStatus
+from companion.inputs import TagSeen, TagStatus
 from vision.calibration import SizeAdvice, advise
 from vision.check import EVERY, CheckMeter
 from vision.frames import Decoder, Detection, Frame, FrameSource
 from vision.quads import drop_phantoms
 from vision.tracking import TagEvent, TagTracker, Zones
 from vision.zonecrop import ZoneDecoder
+from vision.zonegrow import ZoneGrower, card_box
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,7 @@ class VisionPipeline:
         on_frame: Callable[[Frame], None] | None = None,
         lockstep: bool = False,
         decode_zones: bool = False,
+        on_zones: Callable[[dict[str, list[tuple[float, float]]]], None] | None = None,
     ) -> None:
         self.source, self.decoder, self.on_event = source, decoder, on_event
         if decode_zones:  # full-resolution crops of the zones only (a whole-table camera)
@@ -113,6 +115,16 @@ class VisionPipeline:
         self.on_frame = on_frame
         self.zones = Zones.from_config(zones)
         self.tracker = TagTracker(tracker_config, self.zones)
+        #: zones grown as cards land (``vision.zonegrow``); ``on_zones`` is called with
+        #: every grown set of zones (on the decode thread, or the thread of
+        #: ``count_beside``) to save them like the host's
+        self.grower = ZoneGrower(self.zones.polygons)
+        self.on_zones = on_zones
+        self._zones_lock = threading.Lock()
+        self._beside: dict[str, list[tuple[float, float]]] = {}  # payload -> card box
+        self._last_beside: str | None = None
+        #: (zone, when) of the last growth: the live view and the status say so
+        self.grown: tuple[str, float] | None = None
         #: how long after a card landed its ``TagSeen`` may reach the table: a hand
         #: sliding it in covers the tag for a few frames, then ``seen_in`` frames confirm it
         self.delay_s = DELAY_S
@@ -258,6 +270,7 @@ class VisionPipeline:
             detections = drop_phantoms(detections, self._is_ok)
         size = (frame.image.shape[1], frame.image.shape[0])
         events = self.tracker.update(frame.at, detections, size)
+        self._landed_beside(events, detections, size, frame.at)
         self.check.update(frame.image, detections, self.zones.polygons)
         check = self.check.report() if self._frames % EVERY == 0 else None
         with self._lock:
@@ -275,6 +288,59 @@ class VisionPipeline:
                 log.exception("the frame hook raised")
         for event in events:
             self._emit(event)
+
+    def _landed_beside(self, events: Sequence[TagEvent], detections: Sequence[Detection],
+                       size: tuple[int, int], at: float) -> None:
+        """A card of the game settled outside every zone: remembered (the host may count
+        it) and, at a zone's edge, counted towards growing that zone."""
+        for event in events:
+            if not isinstance(event, TagSeen) or event.zone is not None:
+                continue
+            if self._resolve is not None and not self._is_ok(event.payload):
+                continue
+            found = next((d for d in detections if d.text == event.payload), None)
+            if found is None:
+                continue
+            box = card_box(found.corners, size)
+            self._beside[event.payload] = box
+            self._last_beside = event.payload
+            if len(self._beside) > 32:
+                self._beside.pop(next(iter(self._beside)))
+            with self._zones_lock:
+                grown = self.grower.landed(self.zones.polygons, box)
+                if grown is not None:
+                    self._grow(*grown, at)
+
+    def count_beside(self, payload: str | None = None) -> str | None:
+        """The host counted the card seen outside every zone (``payload``, else the last
+        one seen there): its nearest zone grows to take it in. Returns the zone grown."""
+        payload = payload or self._last_beside
+        box = self._beside.pop(payload, None) if payload else None
+        if box is None:
+            return None
+        with self._zones_lock:
+            grown = self.grower.counted(self.zones.polygons, box)
+            if grown is None:
+                return None
+            self._grow(*grown, self._clock())
+        return grown[0]
+
+    def _grow(self, name: str, polygon: list[tuple[float, float]], at: float) -> None:
+        """One zone grown (under ``_zones_lock``): used from the next frame on, the cards
+        already seen there are in it without a new event, and ``on_zones`` saves it."""
+        polygons = {n: list(p) for n, p in self.zones.polygons.items()}
+        polygons[name] = polygon
+        zones = Zones(polygons)
+        self.zones = zones
+        self.tracker.zones = zones
+        self.tracker.rezone()
+        self.grown = (name, at)
+        log.info("zone %s grown to take in a card landed beside it", name)
+        if self.on_zones is not None:
+            try:
+                self.on_zones(polygons)
+            except Exception:
+                log.exception("saving the grown zones failed")
 
     def info(self, payload: str) -> Any:
         """What ``resolve`` says about ``payload`` (cached), or None without a resolver."""
@@ -314,8 +380,10 @@ class VisionPipeline:
         One object swap: the decode thread sees either the old zones or the new ones.
         """
         zones = Zones({name: list(points) for name, points in polygons.items()})
-        self.zones = zones
-        self.tracker.zones = zones
+        with self._zones_lock:
+            self.zones = zones
+            self.tracker.zones = zones
+            self.grower.reset(zones.polygons)  # the host's drawing: the new base
 
     def status(self) -> dict[str, Any]:
         """Camera state for the dashboard and ``doctor``.
@@ -346,6 +414,8 @@ class VisionPipeline:
                 "tags": self.tracker.visible(),
                 "check": self._check,
                 "cards_box": self._cards_box(),
+                "grown": None if self.grown is None else
+                {"zone": self.grown[0], "ago_s": round(max(0.0, now - self.grown[1]), 1)},
             }
 
     def _cards_box(self) -> list[list[float]] | None:

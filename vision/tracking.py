@@ -55,6 +55,7 @@ class _Track:
     zone_at: float = 0.0  # last frame it was decoded in its current zone
     moving_to: str | None = None  # another zone it is being decoded in, not yet settled
     moves: list[float] = field(default_factory=list)  # capture times in ``moving_to``
+    point: Point = (0.0, 0.0)  # its centre in the last frame it was decoded in (normalised)
 
 
 class TagTracker:
@@ -79,6 +80,15 @@ class TagTracker:
         """The tags currently seen, with their zones."""
         return {t.payload: t.zone for t in self._tracks.values() if t.seen}
 
+    def rezone(self) -> None:
+        """After a zone grew: a card seen outside every zone that the new zones take in
+        is in its zone from now on, without an event (the table heard of it already)."""
+        for track in self._tracks.values():
+            if track.seen and track.zone is None:
+                zone = self.zones.zone_of(track.point)
+                if zone is not None:
+                    track.zone, track.moving_to, track.moves = zone, None, []
+
     def leave_time(self, zone: str | None) -> float:
         """How long a tag of ``zone`` may go unread before it has left."""
         if zone is None:
@@ -98,12 +108,16 @@ class TagTracker:
                size: tuple[int, int]) -> list[TagEvent]:
         self._size = size
         present: dict[str, str | None] = {}
+        points: dict[str, Point] = {}
         for d in detections:
             if d.text and not d.damaged and d.text not in present:
                 present[d.text] = self.locate(d, size)
+                cx, cy = d.center()
+                points[d.text] = (cx / size[0], cy / size[1])
         for payload in present:
             if payload not in self._tracks:
                 self._tracks[payload] = _Track(payload, deque(maxlen=self.config.of_last))
+            self._tracks[payload].point = points[payload]
         events: list[TagEvent] = []
         for payload in list(self._tracks):
             track = self._tracks[payload]

@@ -48,6 +48,17 @@ def live() -> str:
                            zones=_zones(), choices=zone_choices(players))
 
 
+@bp.get("/tv/camera-check")
+def tv_check() -> Response:
+    """The pre-game check for the TV (``static/tv.js`` asks before a game): its lines and
+    their fixes as HTML, nothing else of the camera (every guest may see the TV); empty
+    without a camera."""
+    camera = state().camera
+    html = "" if camera is None else render_template(
+        "_camera_check.html", camera_status=camera.status(), on_tv=True)
+    return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store"})
+
+
 @bp.get("/host/camera.jpg")
 @host_required
 def picture() -> Response:

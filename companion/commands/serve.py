@@ -245,9 +245,11 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
                               clock=table.clock, on_frame=recorder.on_frame,
                               decode_zones=config.camera.decode == "zones")
     table.input_delay_s = pipeline.delay_s  # a card in time reaches the table before its deadline
+    saver = ZoneSaver(pipeline, drawn_zones(zones))
+    pipeline.on_zones = saver.save_grown  # zones grown as cards land survive a restart
     pipeline.start()
     parts.append(pipeline)
-    return ZoneSaver(pipeline)
+    return saver
 
 
 NO_CAMERA = ("No camera found: this table runs without one. The host enters each card on "
@@ -268,6 +270,9 @@ def start_clips(table: Table, folder: Path, parts: list[Any]) -> Any:
 
 
 ZONES_FILE = "zones.json"
+#: the zones as the host drew them, kept once a zone has grown as cards landed: the base
+#: of the growth bound, so growth never compounds across restarts (``vision.zonegrow``)
+DRAWN_ZONES_FILE = "zones-drawn.json"
 
 
 def saved_zones(config: Config) -> ZonesConfig:
@@ -282,11 +287,31 @@ def saved_zones(config: Config) -> ZonesConfig:
         return config.zones
 
 
-class ZoneSaver:
-    """The camera as the dashboard sees it; zones drawn there survive a restart."""
+def drawn_zones(zones: ZonesConfig) -> ZonesConfig:
+    """The zones as drawn, before any grew: ``zones`` unless some grew (then the kept
+    drawing, which a restart's pipeline takes as the base of the growth bound)."""
+    path = state_dir() / DRAWN_ZONES_FILE
+    if not path.exists():
+        return zones
+    try:
+        return ZonesConfig(polygons=json.loads(path.read_text(encoding="utf-8")))
+    except (ValueError, OSError) as exc:
+        log.error("ignoring %s (%s); the zones in use are the base of their growth", path, exc)
+        return zones
 
-    def __init__(self, pipeline: Any) -> None:
+
+class ZoneSaver:
+    """The camera as the dashboard sees it; zones drawn there survive a restart.
+
+    ``drawn``: the zones as the host drew them; zones grown since are bounded by them,
+    across restarts too (``DRAWN_ZONES_FILE``).
+    """
+
+    def __init__(self, pipeline: Any, drawn: ZonesConfig | None = None) -> None:
         self.pipeline = pipeline
+        self.drawn = drawn
+        if drawn is not None and drawn.polygons != pipeline.zones.polygons:
+            pipeline.grower.reset(drawn.polygons)
 
     def live_jpeg(self) -> bytes | None:
         result: bytes | None = self.pipeline.live_jpeg()
@@ -303,7 +328,30 @@ class ZoneSaver:
         # saved first: a refused save (companion.atomic.SaveError) changes nothing
         write_secret(state_dir() / ZONES_FILE, json.dumps(checked.polygons),
                      what="the camera zones")
+        (state_dir() / DRAWN_ZONES_FILE).unlink(missing_ok=True)  # a new drawing, a new base
+        self.drawn = checked
         self.pipeline.set_zones(checked.polygons)
+
+    def save_grown(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
+        """A zone grew as cards landed (``vision.zonegrow``): saved atomically like the
+        host's zones. A refused save is logged; the pipeline keeps the grown zone."""
+        from companion.atomic import SaveError
+
+        try:
+            drawn_path = state_dir() / DRAWN_ZONES_FILE
+            if self.drawn is not None and not drawn_path.exists():  # the base, kept first
+                write_secret(drawn_path, json.dumps(self.drawn.polygons),
+                             what="the camera zones as drawn")
+            write_secret(state_dir() / ZONES_FILE, json.dumps(ZonesConfig(polygons=polygons).polygons),
+                         what="the camera zones")
+        except (SaveError, ValueError) as exc:
+            log.error("the grown camera zones were not saved: %s", exc)
+
+    def after_action(self, action: Any) -> None:
+        """An action the table accepted: the host counted a card seen beside the pile,
+        so the zone nearest it grows to take it in (The Nasty 7's ``count_seen``)."""
+        if isinstance(action, dict) and action.get("do") == "count_seen" and action.get("count"):
+            self.pipeline.count_beside()
 
     def stop(self) -> None:
         self.pipeline.stop()

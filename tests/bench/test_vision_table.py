@@ -47,3 +47,14 @@ def test_a_video_through_the_pipeline_and_the_engine() -> None:
                          cards=3)["zxing"]
     assert r["cards"] == 3 and r["exactly_one"] <= r["eligible"] <= 3
     assert r["frames"] > 0 and r["p95_ms"] is not None
+
+
+def test_worker_processes_give_the_same_cards_as_one_process() -> None:
+    """``jobs`` > 1 (the full-scale run): each video in a worker pinned to one core, the
+    same per-card figures as the videos run here, both decoders on the same frames."""
+    here = run_table_videos("table-held", 2, ("shipped", "zxing"), 640, 360, cards=2)
+    apart = run_table_videos("table-held", 2, ("shipped", "zxing"), 640, 360, cards=2, jobs=2)
+    for name in ("shipped", "zxing"):
+        counts = {k: v for k, v in here[name].items() if not k.endswith("_ms")}
+        assert counts == {k: v for k, v in apart[name].items() if not k.endswith("_ms")}
+        assert counts["cards"] == 4 and counts["frames"] > 0

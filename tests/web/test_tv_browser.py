@@ -253,3 +253,100 @@ def test_from_the_host_page_to_the_first_turn_in_five_taps(
     finally:
         stop(app, server)
         thread.join(10)
+
+
+@pytest.fixture
+def camera_before_a_game(state_dir: Path) -> Iterator[tuple[str, Any]]:
+    """A table with no game yet and a real camera pipeline (synthetic camera, the real
+    decoder, lockstep frames, one fake clock): two cards on the pile under a lamp's glare
+    spot, as the host lays them for the pre-game check. Yields the URL and a function
+    that decodes the frames up to a time."""
+    from companion.commands.serve import ZoneSaver
+    from companion.config import TrackingConfig, WebConfig, ZonesConfig
+    from companion.decks import resolve_tag
+    from companion.demo import demo_payloads
+    from companion.store import SqliteStore
+    from tests.camera_rig import Clock, GatedCamera
+    from vision.decoding import default_decoder
+    from vision.pipeline import VisionPipeline
+    from vision.synthetic import CardPlay, Patch, SyntheticTable
+    from web import create_app
+    from web.server import make_server, stop
+
+    pile = [(0.3, 0.25), (0.7, 0.25), (0.7, 0.75), (0.3, 0.75)]
+    cards = demo_payloads("nasty7")["racketeer"]
+    plays = [CardPlay(cards[0], at=0.5, zone="pile", tag_px=110, angle=0.0),
+             CardPlay(cards[1], at=1.5, position=(0.45, 0.45), tag_px=110, angle=0.0)]
+    clock = Clock()
+    store = SqliteStore.in_state_dir(state_dir)
+    table = Table(store, clock=clock)
+    table.start()
+    feed = SyntheticTable([], plays, width=960, height=540, fps=10.0, seed=3, zones={"pile": pile},
+                          realtime=False, clock=clock,
+                          patches=[Patch("glare", 0.0, 60.0, (0.62, 0.66), 0.07)])
+    camera = GatedCamera(feed, 10.0)
+    pipeline = VisionPipeline(camera, default_decoder(), TrackingConfig(),
+                              ZonesConfig(polygons={"pile": pile}), lambda event: None,
+                              resolve=resolve_tag, clock=clock, lockstep=True)
+    pipeline.start()
+    app = create_app(table, web_config=WebConfig(port=8080), state_dir=state_dir,
+                     camera=ZoneSaver(pipeline), testing=True)
+    server = make_server(app, "127.0.0.1", 0, 24)
+    server.prepare()
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+
+    def run_until(t: float) -> None:
+        camera.run_until(t)
+        clock.now = t
+
+    try:
+        yield f"http://127.0.0.1:{server.bind_addr[1]}", run_until
+    finally:
+        stop(app, server)
+        thread.join(300)
+        camera.close()
+        pipeline.stop()
+        table.stop()
+        store.close()
+
+
+def test_before_a_game_the_tv_shows_the_camera_check_with_its_fixes(
+        camera_before_a_game: tuple[str, Any], browser: Any) -> None:
+    url, run_until = camera_before_a_game
+    run_until(3.0)
+    for size in SIZES:
+        page = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                   color_scheme="dark").new_page()
+        page.add_init_script("localStorage.setItem('tc-intro-nasty7', 'seen')")
+        page.goto(f"{url}/?tv=1")  # a guest's TV: the check is no secret
+        box = page.locator("#tv-check")
+        box.locator("#check-list li").first.wait_for()
+        text = box.inner_text()
+        assert "Camera check" in text and "Fix the red lines before playing." in text
+        for label in ("Light", "Glare", "Reads", "Code size"):
+            assert label in text, f"{label} is not on the TV"
+        assert "of the pile: tilt or move the lamp until it is gone." in text
+        assert "100% of the codes in view are read." in text
+        levels = box.locator("#check-list li").evaluate_all(
+            "els => els.map(e => e.className)")
+        assert "cc-line red" in levels and len(levels) == 4
+        page.wait_for_function("document.documentElement.dataset.tvScale !== undefined")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(null)))")
+        shot(page, f"tv-camera-check-{size[0]}")
+        over = overflow(page)
+        assert over["tall"] <= 1 and over["wide"] <= 1 and over["scrolled"] == 0, \
+            f"the camera check at {size}: past the screen by {over}"
+        assert float(page.evaluate("document.documentElement.dataset.tvScale")) > 0.45
+        assert not re.search(r"\bseat \d|\{|Traceback", text)
+        page.context.close()
+
+
+def test_during_a_game_the_tv_shows_no_camera_check(table: Table, live_url: str,
+                                                     browser: Any) -> None:
+    play(table, "nasty7", "full_game", "camera")
+    page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    page.add_init_script("localStorage.setItem('tc-intro-nasty7', 'seen')")
+    open_tv(page, live_url)
+    assert page.locator("#tv-check").count() == 0
+    page.context.close()

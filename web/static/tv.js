@@ -1,9 +1,11 @@
 // The TV view: fit the whole page on one screen (scale it down when a game's table is
 // taller than the screen; never scroll), and keep the join codes current while a seat
-// is free (joining a seat changes no game state, so the live stream does not say so).
+// is free (joining a seat changes no game state, so the live stream does not say so);
+// before a game, the camera's pre-game check, asked for every few seconds (the host lays
+// cards and moves the lamp while everyone watches the TV).
 (function () {
   "use strict";
-  const REFRESH_MS = 4000;
+  const REFRESH_MS = 4000, CHECK_MS = 3000;
 
   function fits(main, k) {
     main.style.width = (window.innerWidth / k) + "px";
@@ -50,8 +52,27 @@
       .catch(() => {});
   }
 
+  function refreshCheck() {
+    const box = document.getElementById("tv-check");
+    if (!box) return;
+    fetch(box.dataset.src, { credentials: "same-origin", cache: "no-store" })
+      .then((r) => (r.ok ? r.text() : null))
+      .then((html) => {
+        if (html === null || html === box.dataset.shown) return;
+        box.dataset.shown = html;
+        box.innerHTML = html;
+        box.hidden = html.trim() === "";
+        fit();
+      })
+      .catch(() => {});
+  }
+
   function start() {
     fit();
+    if (document.getElementById("tv-check")) {
+      refreshCheck();
+      window.setInterval(refreshCheck, CHECK_MS);
+    }
     window.addEventListener("resize", fit);
     document.addEventListener("tc:snapshot", () => window.requestAnimationFrame(fit));
     if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit);

@@ -1,0 +1,247 @@
+"""Zones grown as cards land (``vision.zonegrow`` and the pipeline): the geometry, the
+bounds, and the pipeline growing its pile with frames delivered in lockstep (no timing)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.config import TrackingConfig, ZonesConfig
+from companion.inputs import TagSeen
+from vision.frames import Detection, Frame, Image
+from vision.pipeline import VisionPipeline
+from vision.quads import point_in_polygon
+from vision.zonegrow import MAX_GROWTH, ZoneGrower, card_box, polygon_area, polygons_overlap
+
+W, H = 1280, 720
+PILE = [(0.3, 0.3), (0.6, 0.3), (0.6, 0.7), (0.3, 0.7)]
+SEAT = [(0.75, 0.3), (0.95, 0.3), (0.95, 0.7), (0.75, 0.7)]
+
+
+def box_at(x: float, y: float, side: float = 40.0) -> list[tuple[float, float]]:
+    """The card box of a tag of ``side`` px centred at normalised (x, y)."""
+    cx, cy = x * W, y * H
+    corners = [(cx - side / 2, cy - side / 2), (cx + side / 2, cy - side / 2),
+               (cx + side / 2, cy + side / 2), (cx - side / 2, cy + side / 2)]
+    return card_box(corners, (W, H))
+
+
+def test_geometry() -> None:
+    assert polygon_area(PILE) == pytest.approx(0.12)
+    assert not polygons_overlap(PILE, SEAT)
+    assert polygons_overlap(PILE, [(0.5, 0.5), (0.7, 0.5), (0.7, 0.6)])  # an edge crossing
+    assert polygons_overlap(PILE, [(0.4, 0.4), (0.5, 0.4), (0.5, 0.5)])  # inside
+
+
+def test_two_landings_at_the_edge_grow_the_zone_to_take_both_in() -> None:
+    grower = ZoneGrower({"pile": PILE})
+    zones = {"pile": PILE}
+    a, b = box_at(0.65, 0.45), box_at(0.66, 0.55)
+    assert grower.landed(zones, a) is None  # one card: not yet
+    grown = grower.landed(zones, b)
+    assert grown is not None and grown[0] == "pile"
+    for x, y in ((0.65, 0.45), (0.66, 0.55), (0.45, 0.5)):
+        assert point_in_polygon((x, y), grown[1])
+    assert polygon_area(PILE) < polygon_area(grown[1]) <= MAX_GROWTH * polygon_area(PILE)
+
+
+def test_a_card_far_from_every_zone_or_inside_one_grows_nothing() -> None:
+    grower = ZoneGrower({"pile": PILE})
+    zones = {"pile": PILE}
+    for _ in range(3):
+        assert grower.landed(zones, box_at(0.9, 0.1)) is None  # far away
+        assert grower.landed(zones, box_at(0.45, 0.5)) is None  # inside the pile
+    assert grower.counted(zones, box_at(0.95, 0.95)) is None
+
+
+def test_never_over_another_zone() -> None:
+    zones = {"pile": PILE, "seat": [(0.63, 0.3), (0.95, 0.3), (0.95, 0.7), (0.63, 0.7)]}
+    grower = ZoneGrower(zones)
+    # a card between the pile and the seat, nearer the pile: growing would cover the seat
+    assert grower.counted(zones, box_at(0.615, 0.5)) is None
+
+
+def test_growth_is_bounded_by_the_drawn_area() -> None:
+    zones = {"pile": PILE}
+    grower = ZoneGrower(zones)
+    current = dict(zones)
+    grew = 0
+    for step in range(12):  # cards creeping ever further right
+        found = grower.counted(current, box_at(0.62 + 0.03 * step, 0.5))
+        if found is None:
+            break
+        current[found[0]] = found[1]
+        grew += 1
+    assert grew >= 1
+    assert polygon_area(current["pile"]) <= MAX_GROWTH * polygon_area(PILE) + 1e-9
+    assert not point_in_polygon((0.62 + 0.03 * 11, 0.5), current["pile"])
+
+
+# -- the pipeline ----------------------------------------------------------------------
+
+
+class Frames:
+    """``n`` frames at 30 fps, one after the decoder took the last (lockstep by hand)."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.i = n, 0
+        self.turn = threading.Semaphore(1)
+
+    def read(self) -> Frame | None:
+        if self.i >= self.n:
+            return None
+        assert self.turn.acquire(timeout=120)  # a safety net, never a measurement
+        image = np.zeros((H // 10, W // 10), np.uint8)
+        image[0, 0], image[0, 1] = divmod(self.i, 256)
+        self.i += 1
+        return Frame(image, (self.i - 1) / 30, self.i - 1, display=None)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Info:
+    status: str = "ok"
+    game: str | None = "nasty7"
+    card: str | None = "7"
+    serial: int | None = 1
+
+
+class Cards:
+    """Card ``text`` at normalised ``(x, y)`` in the frames of ``frames`` (by index)."""
+
+    name = "fake"
+
+    def __init__(self, source: Frames, cards: list[tuple[str, float, float, range]]) -> None:
+        self.source, self.cards = source, cards
+
+    def decode(self, image: Image) -> list[Detection]:
+        index = int(image[0, 0]) * 256 + int(image[0, 1])
+        self.source.turn.release()
+        w, h = image.shape[1], image.shape[0]
+        side = 4.0
+        out = []
+        for text, x, y, frames in self.cards:
+            if index in frames:
+                cx, cy = x * w, y * h
+                quad = ((cx - side / 2, cy - side / 2), (cx + side / 2, cy - side / 2),
+                        (cx + side / 2, cy + side / 2), (cx - side / 2, cy + side / 2))
+                out.append(Detection(text, quad, "fake"))
+        return out
+
+
+def run(cards: list[tuple[str, float, float, range]], n: int,
+        after: list[tuple[int, str]] | None = None) -> tuple[VisionPipeline, list[object],
+                                                             list[dict[str, list[tuple[float, float]]]]]:
+    source = Frames(n)
+    events: list[object] = []
+    saved: list[dict[str, list[tuple[float, float]]]] = []
+    pipeline = VisionPipeline(source, Cards(source, cards), TrackingConfig(),
+                              ZonesConfig(polygons={"pile": PILE, "seat": SEAT}), events.append,
+                              resolve=lambda _payload: Info(), lockstep=True,
+                              on_zones=saved.append)
+    with pipeline:
+        assert pipeline.wait_ended(timeout=120)
+    return pipeline, events, saved
+
+
+def seen(events: list[object]) -> list[tuple[str, str | None]]:
+    return [(e.payload, e.zone) for e in events if isinstance(e, TagSeen)]
+
+
+def test_cards_landing_at_the_piles_edge_grow_it_and_the_next_lands_in_it() -> None:
+    # three cards land one after the other just right of the pile, the seat further right
+    cards = [("A", 0.65, 0.45, range(0, 200)), ("B", 0.66, 0.55, range(20, 200)),
+             ("C", 0.655, 0.5, range(40, 200))]
+    pipeline, events, saved = run(cards, 60)
+    assert seen(events) == [("A", None), ("B", None), ("C", "pile")]
+    assert len(saved) == 1  # saved once, when B made two
+    grown = saved[0]["pile"]
+    assert all(point_in_polygon(p, grown) for p in ((0.65, 0.45), (0.66, 0.55)))
+    assert saved[0]["seat"] == SEAT and not polygons_overlap(grown, SEAT)
+    assert pipeline.zones.polygons["pile"] == grown  # the live view draws these
+    # the cards seen beside it are in it now, without another event
+    assert pipeline.tracker.visible() == {"A": "pile", "B": "pile", "C": "pile"}
+    assert pipeline.status()["grown"]["zone"] == "pile"
+
+
+def test_the_host_counting_a_card_grows_its_nearest_zone() -> None:
+    pipeline, events, saved = run([("A", 0.64, 0.5, range(0, 200))], 10)
+    assert seen(events) == [("A", None)] and saved == []
+    assert pipeline.count_beside() == "pile"
+    assert point_in_polygon((0.64, 0.5), saved[-1]["pile"])
+    assert pipeline.count_beside() is None  # counted once
+
+
+def test_a_new_drawing_is_the_new_base(tmp_path: Path) -> None:
+    pipeline, _events, saved = run([("A", 0.64, 0.5, range(0, 200))], 10)
+    pipeline.set_zones({"pile": PILE})
+    assert pipeline.grower.areas == {"pile": pytest.approx(polygon_area(PILE))}
+    assert saved == []
+
+
+def test_the_grown_zones_are_saved_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.commands.serve import ZONES_FILE, ZoneSaver
+
+    monkeypatch.setenv("TABLE_COMPANION_STATE", str(tmp_path))
+
+    class Pipeline:
+        counted = 0
+
+        def count_beside(self) -> str | None:
+            self.counted += 1
+            return "pile"
+
+    pipe = Pipeline()
+    saver = ZoneSaver(pipe)
+    saver.save_grown({"pile": [(0.3, 0.3), (0.7, 0.3), (0.7, 0.7)]})
+    assert json.loads((tmp_path / ZONES_FILE).read_text()) == {
+        "pile": [[0.3, 0.3], [0.7, 0.3], [0.7, 0.7]]}
+    assert [p.name for p in tmp_path.iterdir() if p.is_file()] == [ZONES_FILE]  # no temporary
+    assert (tmp_path / ZONES_FILE).stat().st_mode & 0o777 == 0o600
+    saver.after_action({"do": "count_seen", "count": False})
+    saver.after_action({"do": "play", "card": "7"})
+    assert pipe.counted == 0
+    saver.after_action({"do": "count_seen", "count": True})
+    assert pipe.counted == 1
+
+
+def test_the_drawn_base_outlives_a_restart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A zone that grew and was saved is bounded by the host's drawing after a restart too:
+    growth never compounds from one restart to the next."""
+    from companion.commands.serve import (
+        DRAWN_ZONES_FILE,
+        ZONES_FILE,
+        ZoneSaver,
+        drawn_zones,
+        saved_zones,
+    )
+    from companion.config import Config
+
+    monkeypatch.setenv("TABLE_COMPANION_STATE", str(tmp_path))
+    drawn = ZonesConfig(polygons={"pile": PILE, "seat": SEAT})
+    pipeline, _events, _saved = run([("A", 0.64, 0.5, range(0, 200))], 10)
+    saver = ZoneSaver(pipeline, drawn)
+    pipeline.on_zones = saver.save_grown
+    assert pipeline.count_beside() == "pile"
+    grown = pipeline.zones.polygons["pile"]
+    assert polygon_area(grown) > polygon_area(PILE)
+    assert json.loads((tmp_path / DRAWN_ZONES_FILE).read_text())["pile"] == [list(p) for p in PILE]
+    # a restart: the pipeline starts on the grown zones, its bound still the drawing's
+    config = Config()
+    restarted = VisionPipeline(Frames(1), Cards(Frames(1), []), TrackingConfig(),
+                               saved_zones(config), lambda _e: None,
+                               resolve=lambda _payload: Info(), lockstep=True)
+    assert restarted.zones.polygons["pile"] == grown
+    ZoneSaver(restarted, drawn_zones(saved_zones(config)))
+    assert restarted.grower.areas["pile"] == pytest.approx(polygon_area(PILE))
+    # the host draws again: that drawing is the base, the kept one goes
+    saver.set_zones({"pile": PILE, "seat": SEAT})
+    assert not (tmp_path / DRAWN_ZONES_FILE).exists()
+    assert (tmp_path / ZONES_FILE).exists()
