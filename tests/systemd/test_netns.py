@@ -65,7 +65,7 @@ def unavailable() -> str | None:
 
 
 def sh(*cmd: str) -> str:
-    res = subprocess.run(list(cmd), capture_output=True, text=True, timeout=120)
+    res = subprocess.run(list(cmd), capture_output=True, text=True, timeout=SAFETY_S)
     assert res.returncode == 0, f"{' '.join(cmd)}: {res.stderr}"
     return res.stdout
 
@@ -127,7 +127,7 @@ def dnsmasq(net: Net) -> Iterator[subprocess.Popen[str]]:
         yield proc
     finally:
         proc.terminate()
-        proc.wait(30)
+        proc.wait(SAFETY_S)
         log.close()
 
 
@@ -164,7 +164,7 @@ def dashboard(net: Net, tmp_path_factory: pytest.TempPathFactory
         yield json.loads(line)
     finally:
         proc.stdin.close()
-        proc.wait(60)
+        proc.wait(SAFETY_S)
         proc.stdout.close()
         if proc.stderr is not None:
             proc.stderr.close()
