@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-from openskill.models import PlackettLuce
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from companion.results import GameResult
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
 #: the "game" of the standings over every game
 OVERALL = "all"
@@ -68,7 +70,13 @@ class Ratings:
         return self.values.get((game, key), (MU, SIGMA))
 
 
-_MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+@cache
+def _model() -> PlackettLuce:
+    """The rating model, imported on first use: the serving process only needs it when
+    someone opens the statistics (openskill costs 1.3 MB of a Pi's memory)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=MU, sigma=SIGMA)
 
 
 def key_of(name: str) -> str:
@@ -78,8 +86,9 @@ def key_of(name: str) -> str:
 
 def rate(before: Sequence[tuple[float, float]], places: Sequence[int]) -> list[tuple[float, float]]:
     """New (mu, sigma) of each seat after a game with these places (1 = won)."""
-    teams = [[_MODEL.create_rating([mu, sigma])] for mu, sigma in before]
-    after = _MODEL.rate(teams, ranks=[float(p) for p in places])
+    model = _model()
+    teams = [[model.create_rating([mu, sigma])] for mu, sigma in before]
+    after = model.rate(teams, ranks=[float(p) for p in places])
     return [(float(t[0].mu), float(t[0].sigma)) for t in after]
 
 

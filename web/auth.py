@@ -33,6 +33,13 @@ SEATS_FILE = "seats.json"
 
 log = logging.getLogger(__name__)
 HOST_COOKIE = "tc_host"
+#: The host cookie is SameSite=Lax, the others Strict: the host signs in from a link
+#: (``/host?token=``) opened wherever it was, often another site or app, and the
+#: sign-in's redirect to ``/host`` belongs to that cross-site navigation, which a Strict
+#: cookie never joins (Chromium showed "Host only" after a valid sign-in,
+#: tests/web/test_host_signin_browser.py). Lax still keeps the cookie off other sites'
+#: POSTs, frames, images and scripts; every POST needs the CSRF token besides.
+HOST_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE = "tc_csrf"
 SEAT_COOKIE = "tc_seat{}"
 SEAT_MAX_AGE = 60 * 60 * 24 * 30  # a month: long-lived, but bound to one game anyway

@@ -55,9 +55,10 @@ def csrf_token() -> str:
     return state().guard.csrf_for(cookie)
 
 
-def set_cookie(resp: BaseResponse, name: str, value: str, max_age: int = SEAT_MAX_AGE) -> None:
-    """Set a cookie HttpOnly, SameSite=Strict, and Secure when served over https."""
-    resp.set_cookie(name, value, max_age=max_age, httponly=True, samesite="Strict",
+def set_cookie(resp: BaseResponse, name: str, value: str, max_age: int = SEAT_MAX_AGE,
+               samesite: str = "Strict") -> None:
+    """Set a cookie HttpOnly, SameSite=Strict (unless told), and Secure over https."""
+    resp.set_cookie(name, value, max_age=max_age, httponly=True, samesite=samesite,
                     secure=request.is_secure, path="/")
 
 

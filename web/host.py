@@ -18,7 +18,7 @@ from companion.records import export_lines
 from companion.snapshot import Snapshot
 from companion.store import StoreError
 from web import render
-from web.auth import HOST_COOKIE
+from web.auth import HOST_COOKIE, HOST_COOKIE_SAMESITE
 from web.context import state
 from web.guards import HOST_ONLY, csrf_token, host_required, is_host, set_cookie
 from web.joins import base_url as base_url  # web.network draws codes through the host
@@ -62,7 +62,7 @@ def panel() -> Any:
     token = request.args.get("token")
     if token is not None and st.guard.host_token_ok(token):
         signed_in = redirect(url_for("host.panel"), code=303)
-        set_cookie(signed_in, HOST_COOKIE, st.guard.host_cookie())
+        set_cookie(signed_in, HOST_COOKIE, st.guard.host_cookie(), samesite=HOST_COOKIE_SAMESITE)
         return signed_in
     if not is_host():
         abort(403, description=HOST_ONLY)

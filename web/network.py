@@ -65,6 +65,19 @@ def control() -> NetworkControl | None:
     return cast("NetworkControl | None", current_app.extensions.get(EXTENSION))
 
 
+def _control_or_404() -> NetworkControl:
+    """The control, for the pages that only exist with one (a 404 saying why otherwise)."""
+    net = control()
+    if net is None:
+        abort(404, description=NO_CONTROL)
+    return net
+
+
+def _qr(net: NetworkControl) -> str:
+    """The hotspot's Wi-Fi QR code (SVG): a phone that scans it joins."""
+    return qr_svg(net.hotspot.qr_payload())
+
+
 def is_ours(host: str) -> bool:
     """Whether ``host`` (a Host header, maybe with a port) names this table, not a site."""
     name = host.strip().lower()
@@ -102,15 +115,13 @@ def captive() -> BaseResponse | None:
     return resp
 
 
-def _check(path: str) -> Response:
+def _check_view(path: str) -> Callable[[], Response]:
+    """The view answering the connectivity check ``path`` as an open Internet would."""
     code, body = CHECKS[path]
     mimetype = "text/html" if body.startswith("<") else "text/plain"
-    return Response(body, status=code, mimetype=mimetype)
 
-
-def _check_view(path: str) -> Callable[[], Response]:
     def view() -> Response:
-        return _check(path)
+        return Response(body, status=code, mimetype=mimetype)
     return view
 
 
@@ -137,7 +148,7 @@ def panel_context() -> dict[str, Any]:
         return {"available": False, "why": NO_CONTROL}
     st = _status(net)
     return {"available": True, "status": st, "hotspot": net.hotspot,
-            "qr": qr_svg(net.hotspot.qr_payload()), "local": LOCAL_NAME,
+            "qr": _qr(net), "local": LOCAL_NAME,
             "hotspot_mode": st.mode is Mode.HOTSPOT}
 
 
@@ -151,8 +162,7 @@ def tv_context() -> dict[str, Any] | None:
     net = control()
     if net is None or net.captive_address() is None:
         return None
-    return {"hotspot": net.hotspot, "qr": qr_svg(net.hotspot.qr_payload()),
-            "local": LOCAL_NAME}
+    return {"hotspot": net.hotspot, "qr": _qr(net), "local": LOCAL_NAME}
 
 
 @bp.get("/host/network")
@@ -174,12 +184,9 @@ def _page(error: str = "", chosen: str = "") -> str:
 @host_required
 def card() -> str:
     """A card for the box lid: the hotspot's QR code, name and password, big, to print."""
-    net = control()
-    if net is None:
-        abort(404, description=NO_CONTROL)
-    return render_template("network_card.html", hotspot=net.hotspot,
-                           qr=qr_svg(net.hotspot.qr_payload()), local=LOCAL_NAME,
-                           address=HOTSPOT_ADDRESS)
+    net = _control_or_404()
+    return render_template("network_card.html", hotspot=net.hotspot, qr=_qr(net),
+                           local=LOCAL_NAME, address=HOTSPOT_ADDRESS)
 
 
 def _next_url(host_name: str) -> str:
@@ -189,24 +196,20 @@ def _next_url(host_name: str) -> str:
 @bp.post("/host/network/hotspot")
 @host_required
 def use_hotspot() -> Any:
-    net = control()
-    if net is None:
-        abort(404, description=NO_CONTROL)
+    net = _control_or_404()
     try:
         net.use_hotspot()
     except NetworkError as exc:
         return _back(str(exc))
     return render_template("network_switch.html", mode="hotspot", hotspot=net.hotspot,
-                           qr=qr_svg(net.hotspot.qr_payload()),
-                           next_url=_next_url(HOTSPOT_ADDRESS), local=LOCAL_NAME)
+                           qr=_qr(net), next_url=_next_url(HOTSPOT_ADDRESS),
+                           local=LOCAL_NAME)
 
 
 @bp.post("/host/network/home")
 @host_required
 def use_home() -> Any:
-    net = control()
-    if net is None:
-        abort(404, description=NO_CONTROL)
+    net = _control_or_404()
     ssid = (request.form.get("other") or request.form.get("ssid") or "").strip()
     password = request.form.get("password") or None
     try:

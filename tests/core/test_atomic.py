@@ -44,37 +44,41 @@ def test_a_save_replaces_the_file_whole_and_syncs_file_and_folder(
     assert sorted(p.name for p in folder.iterdir()) == ["board.json"]
 
 
+def _refused_save(folder: Path, monkeypatch: pytest.MonkeyPatch, real: bool, fault: str,
+                  name: str, what: str) -> SaveError:
+    """The error of a save onto a disk that ``fault`` (``fill``, ``read_only``) broke after
+    an earlier save of the same file, once checked that the old file is whole and that no
+    temporary file is left."""
+    with disk(folder, monkeypatch, real=real) as d:
+        target = folder / name
+        write_atomic(target, "old")
+        getattr(d, fault)()
+        with pytest.raises(SaveError) as caught:
+            write_atomic(target, "x" * 10_000, what=what)
+        if fault == "read_only":  # removing a file is refused the same way
+            with pytest.raises(SaveError, match="read-only"):
+                atomic.remove(target, what="the board")
+        assert target.read_text(encoding="utf-8") == "old"
+        assert d.leftovers() == []
+    return caught.value
+
+
 @pytest.mark.parametrize("real", KINDS)
 def test_a_full_disk_is_said_and_leaves_the_old_file_and_no_temporary(
         folder: Path, monkeypatch: pytest.MonkeyPatch, real: bool) -> None:
-    with disk(folder, monkeypatch, real=real) as d:
-        target = folder / "seats.json"
-        write_atomic(target, "old")
-        d.fill()
-        with pytest.raises(SaveError) as caught:
-            write_atomic(target, "x" * 10_000, what="the seats")
-        assert caught.value.kind == "full"
-        assert str(caught.value).startswith("The disk is full, so the seats could not be saved")
-        assert "Free some space" in caught.value.reason
-        assert target.read_text(encoding="utf-8") == "old"
-        assert d.leftovers() == []
+    error = _refused_save(folder, monkeypatch, real, "fill", "seats.json", "the seats")
+    assert error.kind == "full"
+    assert str(error).startswith("The disk is full, so the seats could not be saved")
+    assert "Free some space" in error.reason
 
 
 @pytest.mark.parametrize("real", KINDS)
 def test_a_read_only_card_is_said_as_such(
         folder: Path, monkeypatch: pytest.MonkeyPatch, real: bool) -> None:
-    with disk(folder, monkeypatch, real=real) as d:
-        target = folder / "zones.json"
-        write_atomic(target, "old")
-        d.read_only()
-        with pytest.raises(SaveError) as caught:
-            write_atomic(target, "new", what="the camera zones")
-        assert caught.value.kind == "read_only"
-        assert "read-only" in caught.value.reason and "export" in caught.value.reason
-        with pytest.raises(SaveError, match="read-only"):
-            atomic.remove(target, what="the board")
-        assert target.read_text(encoding="utf-8") == "old"
-        assert d.leftovers() == []
+    error = _refused_save(folder, monkeypatch, real, "read_only", "zones.json",
+                          "the camera zones")
+    assert error.kind == "read_only"
+    assert "read-only" in error.reason and "export" in error.reason
 
 
 def test_other_errors_are_said_with_their_cause(folder: Path) -> None:

@@ -5,18 +5,30 @@ code is CI's (issue 28)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.wait import SAFETY
+
 ROOT = Path(__file__).resolve().parents[2]
 
-#: a stand-in for ./run: says what it was asked and how many busy loops run beside it
+#: a stand-in for ./run: says what it was asked and which busy loops its caller (.ci/run,
+#: its parent) runs beside it. It waits until ``WANT_BUSY`` of them have started (a loop
+#: forked but not yet exec'd does not match), polling with a safety net of minutes, so
+#: neither the machine's speed nor other busy loops on the machine change what it sees.
 FAKE_RUN = """#!/usr/bin/env bash
 echo "args: $*"
-echo "busy: $(pgrep -c -f '^bash -c while :; do :; done$' || true)"
+pattern='^bash -c while :; do :; done$'
+for _ in $(seq 3000); do
+  [ "$(pgrep -c -P "$PPID" -f "$pattern" || true)" -ge "$WANT_BUSY" ] && break
+  sleep 0.1
+done
+echo "busy: $(pgrep -c -P "$PPID" -f "$pattern" || true)"
+echo "pids: $(pgrep -d ' ' -P "$PPID" -f "$pattern" || true)"
 exit "${FAKE_STATUS:-0}"
 """
 
@@ -31,20 +43,24 @@ def clone(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _ci(clone: Path, status: int) -> subprocess.CompletedProcess[str]:
+def _ci(clone: Path, status: int, want: int) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["bash", str(clone / ".ci" / "run")], capture_output=True,
-                          text=True, timeout=300, env={**os.environ, "FAKE_STATUS": str(status)})
+                          text=True, timeout=SAFETY,
+                          env={**os.environ, "FAKE_STATUS": str(status), "WANT_BUSY": str(want)})
 
 
 @pytest.mark.skipif(shutil.which("pgrep") is None, reason="needs pgrep (procps)")
 @pytest.mark.parametrize("status", [0, 3])
 def test_ci_runs_the_test_command_with_the_cpu_busy(clone: Path, status: int) -> None:
-    before = _busy()
-    proc = _ci(clone, status)
+    want = 2 * len(os.sched_getaffinity(0))  # two per core, as nproc counts them
+    proc = _ci(clone, status, want)
     assert proc.returncode == status, proc.stderr
     assert "args: test\n" in proc.stdout  # ./run test, nothing else
-    assert f"busy: {before + 2 * len(os.sched_getaffinity(0))}\n" in proc.stdout  # as nproc
-    assert _busy() == before  # stopped with the suite
+    assert f"busy: {want}\n" in proc.stdout
+    pids = re.search(r"^pids: (.*)$", proc.stdout, re.M)
+    assert pids is not None and len(pids.group(1).split()) == want
+    alive = [pid for pid in pids.group(1).split() if Path(f"/proc/{pid}").exists()]
+    assert alive == []  # stopped with the suite
 
 
 def test_the_readme_test_command_is_the_one_ci_runs() -> None:
@@ -53,9 +69,3 @@ def test_the_readme_test_command_is_the_one_ci_runs() -> None:
     assert "\n./run test " in readme
     assert [line.strip() for line in ci.splitlines() if "./run" in line
             and not line.lstrip().startswith("#")] == ["./run test || status=$?"]
-
-
-def _busy() -> int:
-    out = subprocess.run(["pgrep", "-c", "-f", "^bash -c while :; do :; done$"],
-                         capture_output=True, text=True, timeout=60).stdout.strip()
-    return int(out or 0)

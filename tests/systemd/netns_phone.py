@@ -28,7 +28,7 @@ def fetch(url: str, follow: bool) -> tuple[int, str, str]:
         handlers.append(NoRedirect())
     opener = urllib.request.build_opener(*handlers)
     try:
-        with opener.open(url, timeout=30) as resp:
+        with opener.open(url, timeout=300) as resp:
             return resp.status, resp.headers.get("Location", ""), resp.read().decode()
     except urllib.error.HTTPError as err:
         with err:

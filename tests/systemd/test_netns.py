@@ -20,12 +20,13 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.wait import until
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE_IP = "10.42.0.1"
@@ -64,7 +65,7 @@ def unavailable() -> str | None:
 
 
 def sh(*cmd: str) -> str:
-    res = subprocess.run(list(cmd), capture_output=True, text=True, timeout=120)
+    res = subprocess.run(list(cmd), capture_output=True, text=True, timeout=SAFETY_S)
     assert res.returncode == 0, f"{' '.join(cmd)}: {res.stderr}"
     return res.stdout
 
@@ -126,21 +127,25 @@ def dnsmasq(net: Net) -> Iterator[subprocess.Popen[str]]:
         yield proc
     finally:
         proc.terminate()
-        proc.wait(30)
+        proc.wait(SAFETY_S)
         log.close()
 
 
 def wait_for_dns(net: Net) -> None:
     """Until the phone's resolver answers (each try waits on the resolver's own timeout)."""
-    deadline = time.monotonic() + SAFETY_S
     code = "import socket; socket.getaddrinfo('ready.example', 80, socket.AF_INET)"
-    while True:
+    errors: list[str] = []
+
+    def answered() -> bool:
         res = subprocess.run(["ip", "netns", "exec", net.phone, sys.executable, "-c", code],
-                             capture_output=True, text=True, timeout=120)
-        if res.returncode == 0:
-            return
-        assert time.monotonic() < deadline, f"dnsmasq never answered: {res.stderr[-500:]}"
-        time.sleep(0.2)  # between tries only; readiness is the answer itself
+                             capture_output=True, text=True, timeout=SAFETY_S)
+        errors[:] = [res.stderr[-500:]]
+        return res.returncode == 0
+
+    try:  # a pause between tries only; readiness is the answer itself
+        until(answered, "dnsmasq to answer the phone's resolver", poll=0.2)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; last error: {errors[-1] if errors else ''}") from None
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +164,7 @@ def dashboard(net: Net, tmp_path_factory: pytest.TempPathFactory
         yield json.loads(line)
     finally:
         proc.stdin.close()
-        proc.wait(60)
+        proc.wait(SAFETY_S)
         proc.stdout.close()
         if proc.stderr is not None:
             proc.stderr.close()

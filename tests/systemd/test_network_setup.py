@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.wait import SAFETY  # a safety net of minutes
+
 from .test_unit import needs_analyze, system_units
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +23,7 @@ PORT80 = "table-companion-port80.service"
 
 def setup(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["bash", str(SCRIPT), "--root", str(root), *args],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=SAFETY)
 
 
 def wants(root: Path, unit: str) -> Path:
@@ -117,7 +119,7 @@ def test_the_network_units_verify(tmp_path: Path, root: Path, unit: str) -> None
     (root / "dev/tty1").touch()
     result = subprocess.run(["systemd-analyze", "verify", f"--root={root}", "--man=no",
                              "--generators=no", unit], capture_output=True, text=True,
-                            timeout=60)
+                            timeout=SAFETY)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip() == "", result.stderr
 
@@ -127,5 +129,5 @@ def test_the_network_units_verify(tmp_path: Path, root: Path, unit: str) -> None
 def test_the_port_80_rules_parse(root: Path) -> None:
     assert setup(root).returncode == 0
     res = subprocess.run(["nft", "-c", "-f", str(root / "etc/table-companion/port80.nft")],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=SAFETY)
     assert res.returncode == 0, res.stderr

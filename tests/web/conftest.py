@@ -19,6 +19,7 @@ from companion.inputs import HOST, Command, Source
 from companion.store import MemoryStore
 from companion.table import Table
 from tests.core import tally
+from tests.wait import until
 from web import create_app
 from web.auth import host_token
 from web.server import make_server, stop
@@ -157,11 +158,6 @@ def clocked_url(app: Flask, clock: FakeClock) -> Iterator[str]:
         yield f"http://127.0.0.1:{server.bind_addr[1]}"
 
 
-def wait_for(condition: Any, safety: float = 300.0) -> None:
-    """Poll ``condition()`` until it holds; fails only after ``safety`` s (a hung test)."""
-    import time
-
-    limit = time.monotonic() + safety
-    while not condition():
-        assert time.monotonic() < limit, "waited minutes for a condition"
-        time.sleep(0.01)
+def wait_for(condition: Any, what: str = "a condition") -> None:
+    """Poll ``condition()`` until it holds (``tests.wait.until``: minutes of safety net)."""
+    until(lambda: bool(condition()), what, poll=0.01)

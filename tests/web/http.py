@@ -9,11 +9,12 @@ from __future__ import annotations
 import http.client
 import json
 import re
-import time
 from http.cookiejar import CookieJar
 from typing import Any
 from urllib.error import HTTPError
 from urllib.request import HTTPCookieProcessor, HTTPRedirectHandler, Request, build_opener
+
+from tests import wait
 
 SAFETY_S = 300.0
 
@@ -75,16 +76,18 @@ class Browser:
             resp = conn.getresponse()
             if resp.status != 200:
                 return resp.status, [], resp.read().decode()
-            deadline = time.monotonic() + timeout
             kind, data = "", ""
-            while time.monotonic() < deadline and not until(events) \
-                    and not (until_raw is not None and until_raw(raw)):
-                try:
+
+            def read_line() -> bool:  # True once done: the wanted events, or the stream ends
+                nonlocal raw, kind, data
+                if until(events) or (until_raw is not None and until_raw(raw)):
+                    return True
+                try:  # blocks until a line comes: no sleep between reads
                     line = resp.readline().decode()
                 except TimeoutError:
-                    break
+                    line = ""
                 if not line:
-                    break
+                    return True
                 raw += line
                 if line.startswith("event: "):
                     kind = line[7:].strip()
@@ -94,6 +97,9 @@ class Browser:
                     if kind == "snapshot":
                         events.append(json.loads(data))
                     kind, data = "", ""
+                return False
+
+            wait.until(read_line, f"the events wanted from {path}", safety=timeout, poll=0)
             resp.close()
             return 200, events, raw
         finally:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import selectors
 import socket
-import time
 from collections.abc import Callable
+
+from tests.wait import until
 
 SAFETY_S = 300.0
 
@@ -47,12 +48,16 @@ class Phones:
         for i, s in enumerate(self.socks):
             if not self.closed[i]:
                 sel.register(s, selectors.EVENT_READ, i)
-        limit = time.monotonic() + safety
+
+        def read() -> bool:
+            if done(self):
+                return True
+            for key, _ in sel.select(timeout=1.0):  # wakes on data: no sleep needed
+                self._read(key.data, sel)
+            return False
+
         try:
-            while not done(self):
-                assert time.monotonic() < limit, "the phones waited for minutes"
-                for key, _ in sel.select(timeout=1.0):
-                    self._read(key.data, sel)
+            until(read, "the phones to read what they wait for", safety=safety, poll=0)
         finally:
             sel.close()
 

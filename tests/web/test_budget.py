@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 from flask import Flask
 
 from companion.table import Table
+from tests.wait import until
 from tests.web.conftest import act, start_game
 from tests.web.phones import SAFETY_S, Phones, address
 from tests.web.test_server import _get
@@ -57,10 +57,8 @@ def _flood(port: int, addresses: int, each: int, prefix: str) -> list[socket.soc
 def _settled(server: Any, tried: int) -> None:
     """Wait until the server has decided on every one of ``tried`` connections."""
     budget = server.budget
-    limit = time.monotonic() + SAFETY_S
-    while budget.open + budget.evicted + budget.refused < tried:
-        assert time.monotonic() < limit, "the server never looked at the connections"
-        time.sleep(0.01)  # polling a condition, not timing anything
+    until(lambda: budget.open + budget.evicted + budget.refused >= tried,
+          f"the server to decide on {tried} connections", poll=0.01)
 
 
 def test_many_addresses_of_slow_connections_leave_room_for_phones_and_the_host(

@@ -185,7 +185,7 @@ def test_history_reads_as_sentences(table: Table, live_url: str, phone: Any) -> 
     first = items.first.inner_text()
     assert "twin racketeer" in first.lower() and "twin_racketeer" not in first
     assert "Ann" in first  # the player's name, not a seat number
-    assert table.submit(Command("undo", {})).result(5).accepted  # the host's undo
+    assert table.submit(Command("undo", {})).result(300).accepted  # the host's undo
     expect(page.locator("ol.history li.undone")).to_contain_text("Undone:")
     assert raw_words(page) == []
     shot(page, "dashboard-nasty7-history-phone")

@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ import pytest
 
 from bench import web as bench
 from companion.cli import main as cli_main
+from tests.wait import until
 from tests.web.conftest import FakeClock, wait_for
 from tests.web.http import SAFETY_S
 
@@ -158,19 +158,24 @@ def _closed_count(socks: list[socket.socket], want: int, within: float = SAFETY_
     for i, s in enumerate(socks):
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, i)
-    deadline = time.monotonic() + within
+
+    def read() -> bool:
+        if len(closed) >= want:
+            return True
+        for key, _ in sel.select(timeout=0.2):  # wakes on data: no sleep needed
+            try:
+                data = socks[key.data].recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                closed.add(key.data)
+                sel.unregister(socks[key.data])
+        return False
+
     try:
-        while len(closed) < want and time.monotonic() < deadline:
-            for key, _ in sel.select(timeout=0.2):
-                try:
-                    data = socks[key.data].recv(65536)
-                except BlockingIOError:
-                    continue
-                except OSError:
-                    data = b""
-                if not data:
-                    closed.add(key.data)
-                    sel.unregister(socks[key.data])
+        until(read, f"the server to close {want} connections", safety=within, poll=0)
     finally:
         sel.close()
     return len(closed)

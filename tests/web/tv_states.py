@@ -20,6 +20,7 @@ from companion.records import VERSION, _as_read_then, parse_header
 from companion.session import Session
 from companion.table import Table
 from tests.games.walk import lines
+from tests.wait import SAFETY  # a safety net of minutes
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 
@@ -72,7 +73,7 @@ def play(table: Table, game: str, record: str, until: str) -> None:
     header, actions = lines_until(game, record, until)
     res = table.submit(Command("start", {"game": game, "players": list(header.seats),
                                          "options": dict(header.options),
-                                         "seed": header.seed})).result(30)
+                                         "seed": header.seed})).result(SAFETY)
     assert res.accepted, res.reason
     origin = table.clock() - table.now()
     for action in actions:
@@ -81,5 +82,5 @@ def play(table: Table, game: str, record: str, until: str) -> None:
         if a.get("do") == "time":
             continue
         cmd = Command("undo") if a.get("do") == "undo" else Command("action", {"action": a})
-        res = table.submit(Command(cmd.name, cmd.args, source=HOST, at=origin + t)).result(30)
+        res = table.submit(Command(cmd.name, cmd.args, source=HOST, at=origin + t)).result(SAFETY)
         assert res.accepted, f"{record}: {a} refused: {res.reason}"
