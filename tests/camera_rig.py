@@ -120,6 +120,25 @@ class Rig:
 
 
 @contextmanager
+def dashboard(table: Table, pipeline: VisionPipeline, state_dir: Path) -> Iterator[str]:
+    """The dashboard of ``table`` with ``pipeline`` as its camera, served on loopback
+    until the block ends; yields its URL."""
+    from companion.commands.serve import ZoneSaver
+
+    app = create_app(table, web_config=WebConfig(port=8080), state_dir=state_dir,
+                     camera=ZoneSaver(pipeline), testing=True)
+    server = make_server(app, "127.0.0.1", 0, 24)
+    server.prepare()
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.bind_addr[1]}"
+    finally:
+        stop(app, server)
+        thread.join(300)
+
+
+@contextmanager
 def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict[str, Any],
                plays: Sequence[CardPlay], zones: dict[str, Polygon], *, fps: float = 10.0,
                size: tuple[int, int] = (960, 540), seed: int = 3,
@@ -137,7 +156,6 @@ def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict
     (default ``zones``; ``{}`` when the test draws and saves them on the camera page).
     ``patches``: hands resting over the cards and glare spots (``vision.synthetic.Patch``).
     """
-    from companion.commands.serve import ZoneSaver
     from companion.decks import resolve_tag
     from vision.decoding import default_decoder
 
@@ -160,17 +178,10 @@ def camera_rig(state_dir: Path, game: str, players: Sequence[str], options: dict
                               resolve=resolve_tag, clock=clock, on_frame=on_frame,
                               lockstep=True)
     pipeline.start()
-    app = create_app(table, web_config=WebConfig(port=8080), state_dir=state_dir,
-                     camera=ZoneSaver(pipeline), testing=True)
-    server = make_server(app, "127.0.0.1", 0, 24)
-    server.prepare()
-    thread = threading.Thread(target=server.serve, daemon=True)
-    thread.start()
     try:
-        yield Rig(table, clock, camera, pipeline, f"http://127.0.0.1:{server.bind_addr[1]}")
+        with dashboard(table, pipeline, state_dir) as url:
+            yield Rig(table, clock, camera, pipeline, url)
     finally:
-        stop(app, server)
-        thread.join(300)
         camera.close()
         pipeline.stop()
         for part in reversed(parts):

@@ -261,17 +261,14 @@ def camera_before_a_game(state_dir: Path) -> Iterator[tuple[str, Any]]:
     decoder, lockstep frames, one fake clock): two cards on the pile under a lamp's glare
     spot, as the host lays them for the pre-game check. Yields the URL and a function
     that decodes the frames up to a time."""
-    from companion.commands.serve import ZoneSaver
-    from companion.config import TrackingConfig, WebConfig, ZonesConfig
+    from companion.config import TrackingConfig, ZonesConfig
     from companion.decks import resolve_tag
     from companion.demo import demo_payloads
     from companion.store import SqliteStore
-    from tests.camera_rig import Clock, GatedCamera
+    from tests.camera_rig import Clock, GatedCamera, dashboard
     from vision.decoding import default_decoder
     from vision.pipeline import VisionPipeline
     from vision.synthetic import CardPlay, Patch, SyntheticTable
-    from web import create_app
-    from web.server import make_server, stop
 
     pile = [(0.3, 0.25), (0.7, 0.25), (0.7, 0.75), (0.3, 0.75)]
     cards = demo_payloads("nasty7")["racketeer"]
@@ -289,22 +286,15 @@ def camera_before_a_game(state_dir: Path) -> Iterator[tuple[str, Any]]:
                               ZonesConfig(polygons={"pile": pile}), lambda event: None,
                               resolve=resolve_tag, clock=clock, lockstep=True)
     pipeline.start()
-    app = create_app(table, web_config=WebConfig(port=8080), state_dir=state_dir,
-                     camera=ZoneSaver(pipeline), testing=True)
-    server = make_server(app, "127.0.0.1", 0, 24)
-    server.prepare()
-    thread = threading.Thread(target=server.serve, daemon=True)
-    thread.start()
 
     def run_until(t: float) -> None:
         camera.run_until(t)
         clock.now = t
 
     try:
-        yield f"http://127.0.0.1:{server.bind_addr[1]}", run_until
+        with dashboard(table, pipeline, state_dir) as url:
+            yield url, run_until
     finally:
-        stop(app, server)
-        thread.join(300)
         camera.close()
         pipeline.stop()
         table.stop()
