@@ -47,18 +47,26 @@ def _damage(path: Path, where: str = "end") -> bytes:
     running game's rows (``end``) or some of the finished game's (``middle``)."""
     data = bytearray(path.read_bytes())
     assert len(data) > 60_000
-    # whole pages of the events table's leaves in key order (SQLite's dbstat): the
-    # last ones hold the running game's rows, those a quarter in only the finished
-    # game's; where they lie in the file depends on the schema, so they are looked up
+    # whole pages of the events table's leaves in key order (SQLite's dbstat). The key
+    # is (game id, seq) and game ids are random: the running game's few rows are the
+    # last leaves or the first, as its id sorts after the finished game's or before;
+    # the finished game's fill the rest. Where they lie in the file depends on the
+    # schema, so they are looked up.
     size = int.from_bytes(data[16:18], "big") or 65536
     with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as db:
         leaves = [n for (n,) in db.execute(
             "SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' "
             "ORDER BY path")]
+        ids = dict(db.execute("SELECT closed, game_id FROM games").fetchall())
     assert len(leaves) >= 20, leaves
+    running_last = ids[0] > ids[1]
     noise = random.Random(28)
-    pages = leaves[-3:] if where == "end" else leaves[len(leaves) // 4 - 2:
-                                                         len(leaves) // 4 + 3]
+    n = len(leaves)
+    if where == "end":
+        pages = leaves[-3:] if running_last else leaves[:3]
+    else:  # a quarter into the finished game's leaves, far from the running game's
+        at = n // 4 if running_last else n - n // 4
+        pages = leaves[at - 2:at + 3]
     for n in pages:
         data[(n - 1) * size:n * size] = noise.randbytes(size)
     path.write_bytes(bytes(data))
