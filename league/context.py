@@ -40,7 +40,10 @@ class LeagueState:
     fast: dict[str, tuple[int, list[tuple[str, str]], bytes]] = field(default_factory=dict)
     #: something changed the standings (a merge, a revoked table): render them again
     pages_stale: bool = False
-    #: rendered standings pages by query string: (when, html), kept ``PAGE_TTL_S``
+    #: rendered standings pages by game: (when, html), kept ``PAGE_TTL_S``. ``fast``
+    #: answers only the exact URLs the rater renders; this one covers every other way
+    #: of asking (``/?game=illegal&x=1``, the first second after a start), so a reader
+    #: varying the query still costs one query per game every ``PAGE_TTL_S``
     pages: dict[str, tuple[float, str]] = field(default_factory=dict)
 
     def table(self, token: str) -> TableAuth | None:

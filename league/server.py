@@ -22,7 +22,6 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from flask import Flask
 from tornado import httputil
@@ -31,6 +30,7 @@ from tornado.ioloop import IOLoop
 from tornado.netutil import bind_sockets
 from tornado.wsgi import WSGIContainer
 
+from companion.wsgi_call import run_wsgi
 from league.context import EXTENSION, LeagueState
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class OneHop(WSGIContainer):
     async def handle_request(self, request: httputil.HTTPServerRequest) -> None:
         environ = self.environ(request)
         status, headers, body = await IOLoop.current().run_in_executor(
-            self.executor, self._run, environ)
+            self.executor, run_wsgi, self.wsgi_application, environ)
         code_text, reason = status.split(" ", 1)
         code = int(code_text)
         out = httputil.HTTPHeaders()
@@ -108,24 +108,6 @@ class OneHop(WSGIContainer):
                                          out, chunk=body)
         request.connection.finish()
         self._log(code, request)
-
-    def _run(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
-        got: dict[str, Any] = {}
-
-        def start_response(status: str, headers: list[tuple[str, str]],
-                           exc_info: Any = None) -> Callable[[bytes], Any]:
-            got["status"], got["headers"] = status, headers
-            return chunks.append
-
-        chunks: list[bytes] = []
-        answer = self.wsgi_application(environ, start_response)
-        try:
-            chunks.extend(answer)
-        finally:
-            close = getattr(answer, "close", None)
-            if close is not None:
-                close()
-        return got["status"], got["headers"], b"".join(chunks)
 
 
 class Router:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from io import BytesIO
 from typing import Any
@@ -19,9 +18,8 @@ from flask import Flask
 from tornado import httputil
 from tornado.iostream import StreamClosedError
 
+from companion.wsgi_call import Environ, run_wsgi, status_code
 from web.stream import PUSH_KEY, Push
-
-Environ = dict[str, Any]
 
 
 def environ_of(request: httputil.HTTPServerRequest, bind: tuple[str, int]) -> Environ:
@@ -57,22 +55,11 @@ def environ_of(request: httputil.HTTPServerRequest, bind: tuple[str, int]) -> En
 
 
 def call_wsgi(app: Flask, environ: Environ) -> tuple[int, list[tuple[str, str]], bytes]:
-    """Run the Flask app for one request on a pool thread; the whole body as bytes."""
-    found: dict[str, Any] = {}
-
-    def start_response(status: str, headers: list[tuple[str, str]],
-                       exc_info: Any = None) -> Callable[[bytes], None]:
-        found["status"], found["headers"] = status, headers
-        return lambda data: None
-
-    result: Iterable[bytes] = app(environ, start_response)
-    try:
-        body = b"" if isinstance(environ.get(PUSH_KEY), Push) else b"".join(result)
-    finally:
-        close = getattr(result, "close", None)
-        if close is not None:
-            close()
-    return int(str(found["status"]).split()[0]), list(found["headers"]), body
+    """Run the Flask app for one request on a pool thread; the whole body as bytes (none
+    when the view handed the request to a live stream)."""
+    status, headers, body = run_wsgi(
+        app, environ, body=not isinstance(environ.get(PUSH_KEY), Push))
+    return status_code(status), headers, body
 
 
 def reason(status: int) -> str:
