@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -41,10 +41,19 @@ class Catalog:
     cards: tuple[CardType, ...]
 
     def by_id(self, card_id: str) -> CardType:
+        found = self._by_id.get(card_id)
+        if found is None:
+            raise KeyError(f"{self.game} has no card {card_id!r}")
+        return found
+
+    @cached_property
+    def _by_id(self) -> dict[str, CardType]:
+        """Card id -> its type (the first of that id, as the catalog lists them); the
+        engines ask this tens of thousands of times a game."""
+        out: dict[str, CardType] = {}
         for card in self.cards:
-            if card.id == card_id:
-                return card
-        raise KeyError(f"{self.game} has no card {card_id!r}")
+            out.setdefault(card.id, card)
+        return out
 
     def ids(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.cards)

@@ -4,10 +4,13 @@ code is CI's (issue 28)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,9 +23,12 @@ ROOT = Path(__file__).resolve().parents[2]
 #: its parent) runs beside it. It waits until ``WANT_BUSY`` of them have started (a loop
 #: forked but not yet exec'd does not match), polling with a safety net of minutes, so
 #: neither the machine's speed nor other busy loops on the machine change what it sees.
+#: Under qemu-user (the arm64 root) a process's command line starts with the emulator
+#: (``/usr/libexec/qemu-binfmt/aarch64-binfmt-P /usr/bin/bash bash -c …``), hence the
+#: pattern's start.
 FAKE_RUN = """#!/usr/bin/env bash
 echo "args: $*"
-pattern='^bash -c while :; do :; done$'
+pattern='(^|[ /])bash -c while :; do :; done$'
 for _ in $(seq 3000); do
   [ "$(pgrep -c -P "$PPID" -f "$pattern" || true)" -ge "$WANT_BUSY" ] && break
   sleep 0.1
@@ -31,6 +37,17 @@ echo "busy: $(pgrep -c -P "$PPID" -f "$pattern" || true)"
 echo "pids: $(pgrep -d ' ' -P "$PPID" -f "$pattern" || true)"
 exit "${FAKE_STATUS:-0}"
 """
+
+
+@pytest.fixture
+def groups() -> Iterator[list[int]]:
+    """The process groups the test started: killed afterwards, whatever happened, so a
+    run that failed or hit its safety net leaves no busy loop behind on the machine."""
+    started: list[int] = []
+    yield started
+    for pgid in started:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pgid, signal.SIGKILL)
 
 
 @pytest.fixture
@@ -43,24 +60,35 @@ def clone(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _ci(clone: Path, status: int, want: int) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", str(clone / ".ci" / "run")], capture_output=True,
-                          text=True, timeout=SAFETY,
-                          env={**os.environ, "FAKE_STATUS": str(status), "WANT_BUSY": str(want)})
+def _ci(clone: Path, status: int, want: int, groups: list[int]) -> tuple[int, str, str]:
+    """``.ci/run`` in its own process group: exit code, stdout, stderr."""
+    proc = subprocess.Popen(["bash", str(clone / ".ci" / "run")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "FAKE_STATUS": str(status),
+                                 "WANT_BUSY": str(want)})
+    groups.append(proc.pid)
+    try:
+        out, err = proc.communicate(timeout=SAFETY)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        pytest.fail(f".ci/run did not end within {SAFETY:.0f} s:\n{out}\n{err}")
+    return proc.returncode, out, err
 
 
 @pytest.mark.skipif(shutil.which("pgrep") is None, reason="needs pgrep (procps)")
 @pytest.mark.parametrize("status", [0, 3])
-def test_ci_runs_the_test_command_with_the_cpu_busy(clone: Path, status: int) -> None:
+def test_ci_runs_the_test_command_with_the_cpu_busy(clone: Path, status: int,
+                                                    groups: list[int]) -> None:
     want = 2 * len(os.sched_getaffinity(0))  # two per core, as nproc counts them
-    proc = _ci(clone, status, want)
-    assert proc.returncode == status, proc.stderr
-    assert "args: test\n" in proc.stdout  # ./run test, nothing else
-    assert f"busy: {want}\n" in proc.stdout
-    pids = re.search(r"^pids: (.*)$", proc.stdout, re.M)
+    code, out, err = _ci(clone, status, want, groups)
+    assert code == status, err
+    assert "args: test\n" in out  # ./run test, nothing else
+    assert f"busy: {want}\n" in out
+    pids = re.search(r"^pids: (.*)$", out, re.M)
     assert pids is not None and len(pids.group(1).split()) == want
     alive = [pid for pid in pids.group(1).split() if Path(f"/proc/{pid}").exists()]
-    assert alive == []  # stopped with the suite
+    assert alive == []  # stopped with the suite, by .ci/run itself
 
 
 def test_the_readme_test_command_is_the_one_ci_runs() -> None:

@@ -21,7 +21,7 @@ from companion.games.engine import AnyEngine
 from companion.games.moves import Move
 from companion.records import VERSION
 from tests.games.crime_lords.test_moves import never_seen
-from tests.games.walk import all_moves, random_game, recorded_steps, refusal
+from tests.games.walk import PARTS, all_moves, parts, random_game, recorded_steps, refusal
 
 ENGINES = list(games.ENGINES)
 IDS = [e.name for e in ENGINES]
@@ -70,11 +70,11 @@ def _closed(kind: type[GameAction], action: dict[str, Any]) -> bool:
     return not any(f.spec.open and action.get(f.key) is not None for f in fields_of(kind))
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
-def test_every_move_of_every_recorded_state_is_accepted(engine: AnyEngine) -> None:
+@pytest.mark.parametrize(("engine", "part"), parts(ENGINES))
+def test_every_move_of_every_recorded_state_is_accepted(engine: AnyEngine, part: int) -> None:
     problems: list[str] = []
     steps = 0
-    for step in recorded_steps(engine):
+    for step in recorded_steps(engine, part, PARTS):
         steps += 1
         problems += _check_moves(engine, step.session.state, step.session.setup.n_seats,
                                  step.t, step.where)
@@ -106,17 +106,18 @@ def test_every_accepted_recorded_action_is_offered(engine: AnyEngine) -> None:
     assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:12])
 
 
-@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
-def test_random_games_built_from_moves_are_accepted(engine: AnyEngine) -> None:
+@pytest.mark.parametrize(("engine", "n"), [
+    pytest.param(e, n, id=f"{e.name}-{n}seats")
+    for e in ENGINES for n in range(e.min_seats, e.max_seats + 1)])
+def test_random_games_built_from_moves_are_accepted(engine: AnyEngine, n: int) -> None:
     problems: list[str] = []
     played = 0
-    for n in range(engine.min_seats, engine.max_seats + 1):
-        for seed in range(SEEDS):
-            walk = random_game(engine, n, seed * 100 + n, STEPS)
-            problems += walk.refused
-            for session, t in walk.states:
-                problems += _check_moves(engine, session.state, n, t, f"random {n}/{seed}")
-            played += len(walk.states)
+    for seed in range(SEEDS):
+        walk = random_game(engine, n, seed * 100 + n, STEPS)
+        problems += walk.refused
+        for session, t in walk.states:
+            problems += _check_moves(engine, session.state, n, t, f"random {n}/{seed}")
+        played += len(walk.states)
     assert played > 20, "the random games made no progress from moves() alone"
     assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:12])
 

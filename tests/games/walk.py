@@ -25,12 +25,36 @@ from companion.session import Session
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def records_of(game: str) -> list[Path]:
-    """Every record of ``game``: tests/records (the frozen v1 set included) and the demo."""
+#: the walks over every recorded state are split into this many test cases per game, so
+#: that no one case runs for minutes on a loaded Raspberry Pi or under emulation (the
+#: per-test safety net is 600 s; a whole game's walk took 4 minutes here under load)
+PARTS = 6
+
+
+def records_of(game: str, part: int = 0, of: int = 1) -> list[Path]:
+    """Every record of ``game``: tests/records (the frozen v1 set included) and the demo;
+    with ``of`` > 1, only part ``part`` of them (the parts hold about as many lines)."""
     paths = sorted((ROOT / "tests" / "records").glob("**/*.jsonl"))
     paths += sorted((ROOT / "companion" / "demos").glob("*.jsonl"))
-    return [p for p in paths if games.canonical(parse_header(json.loads(lines(p)[0])).game)
+    mine = [p for p in paths if games.canonical(parse_header(json.loads(lines(p)[0])).game)
             == game]
+    if of == 1:
+        return mine
+    bins: list[list[Path]] = [[] for _ in range(of)]
+    sizes = [0] * of
+    for path in sorted(mine, key=lambda p: (-len(lines(p)), p.name)):
+        lightest = sizes.index(min(sizes))
+        bins[lightest].append(path)
+        sizes[lightest] += len(lines(path))
+    return sorted(bins[part])
+
+
+def parts(engines: list[AnyEngine], of: int = PARTS) -> list[Any]:
+    """``pytest.param(engine, part)`` for every part of every engine's records."""
+    import pytest
+
+    return [pytest.param(e, k, id=f"{e.name}-{k + 1}of{of}")
+            for e in engines for k in range(of)]
 
 
 def lines(path: Path) -> list[str]:
@@ -52,9 +76,10 @@ class Step:
     version: int = VERSION
 
 
-def recorded_steps(engine: AnyEngine) -> Iterator[Step]:
-    """Each state of each recorded game of ``engine``, with the action that follows it."""
-    for path in records_of(engine.name):
+def recorded_steps(engine: AnyEngine, part: int = 0, of: int = 1) -> Iterator[Step]:
+    """Each state of each recorded game of ``engine`` (or of part ``part`` of ``of`` of
+    them), with the action that follows it."""
+    for path in records_of(engine.name, part, of):
         text = lines(path)
         header = parse_header(json.loads(text[0]))
         try:

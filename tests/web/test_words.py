@@ -22,11 +22,12 @@ from flask import Flask
 
 from companion import games
 from companion.config import WebConfig
+from companion.games.engine import AnyEngine
 from companion.inputs import HOST, Source
 from companion.snapshot import Refusal, Snapshot
 from companion.store import MemoryStore
 from companion.table import Table
-from tests.games.walk import Step, recorded_steps
+from tests.games.walk import PARTS, Step, parts, recorded_steps
 from web import create_app, render
 from web.public import session_entries
 
@@ -118,14 +119,14 @@ def check_step(step: Step, seq: int) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", GAMES)
-def test_every_recorded_state_reads_plainly(game: str, app: Flask) -> None:
+@pytest.mark.parametrize(("engine", "part"), parts([games.get(g) for g in GAMES]))
+def test_every_recorded_state_reads_plainly(engine: AnyEngine, part: int, app: Flask) -> None:
     found: list[str] = []
     seen = 0
-    for seq, step in enumerate(recorded_steps(games.get(game)), start=1):
+    for seq, step in enumerate(recorded_steps(engine, part, PARTS), start=1):
         seen += 1
         found += check_step(step, seq)
-    assert seen > 10, f"{game}: the records reached too few states"
+    assert seen > 10, f"{engine.name}: the records reached too few states"
     unique = sorted(set(found), key=found.index)
     assert not unique, f"{len(unique)} problems, e.g.:\n" + "\n".join(unique[:25])
 

@@ -7,7 +7,6 @@ written here (they never name an amount: privacy is the feature).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from companion.games.casablanca.events import (
@@ -35,6 +34,7 @@ from companion.games.casablanca.state import (
     State,
     announcement_text,
 )
+from companion.games.frozen import replace
 
 
 def apply(state: State, event: Event) -> State:

@@ -9,7 +9,7 @@ hashed and stored. ``parse_options`` turns a record header's options into ``Opti
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from companion.games.base import Setup, SetupError
@@ -24,6 +24,7 @@ from companion.games.casablanca.board import (
     free_board,
     parse_board,
 )
+from companion.games.frozen import replace
 
 #: The smallest amount a protester may call in the bidding ritual (the rules: $100).
 MIN_CALL = 100

@@ -8,7 +8,6 @@ at a time.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from companion.games.crime_lords.events import (
@@ -74,6 +73,7 @@ from companion.games.crime_lords.state import (
     card_from_stats,
 )
 from companion.games.emit import Emitter
+from companion.games.frozen import replace
 
 
 def apply(state: State, event: Event) -> State:

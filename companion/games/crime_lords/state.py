@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard, get_args
 
 from companion.games.base import Setup, SetupError
 from companion.games.cards import catalog
 from companion.games.crime_lords import vocab
+from companion.games.frozen import replace
 
 GameLength = Literal["long", "short"]
 #: where the game is: before the first turn, in the turns, won

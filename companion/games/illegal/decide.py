@@ -12,11 +12,11 @@ it. ``outcome`` and ``next_deadline`` answer the engine's other queries.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from companion.games.actions import Deadline, GameAction
 from companion.games.base import IllegalAction, Outcome, require
+from companion.games.frozen import replace
 from companion.games.illegal.accounting import hand_scores, settle
 from companion.games.illegal.actions import (
     ACTIONS,

@@ -8,10 +8,10 @@ it folds each event as it is emitted, so a later step sees an earlier step's eff
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TypeAlias
 
 from companion.games.emit import Emitter
+from companion.games.frozen import replace
 from companion.games.illegal.deck import kind, label
 from companion.games.illegal.events import (
     BusinessLost,

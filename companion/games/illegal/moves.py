@@ -10,9 +10,8 @@ gathered discard is booked, a takeover stood).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.games.base import IllegalAction
+from companion.games.frozen import replace
 from companion.games.illegal.actions import Discard, Lose, Play, Trade
 from companion.games.illegal.decide import (
     cancel_events,

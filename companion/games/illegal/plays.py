@@ -8,10 +8,10 @@ A key is filled in by the engine only when exactly one value is possible.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, cast
 
 from companion.games.base import IllegalAction, require
+from companion.games.frozen import replace
 from companion.games.illegal.actions import Play
 from companion.games.illegal.deck import card, is_business, kind, label, value
 from companion.games.illegal.events import (

@@ -6,9 +6,8 @@ so far and the state they lead to).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.games.base import require
+from companion.games.frozen import replace
 from companion.games.illegal.deck import label, value
 from companion.games.illegal.events import (
     BusinessLost,

@@ -8,9 +8,9 @@ replay clip), and the state before the last card (so the host can correct that c
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
+from companion.games.frozen import replace
 from companion.games.nasty7.events import (
     AccusationOpened,
     AccusationRuled,
