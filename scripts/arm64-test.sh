@@ -3,6 +3,7 @@
 # qemu-user-static + binfmt, made with debootstrap. Run as root on a Debian/Ubuntu host:
 #
 #   sudo scripts/arm64-test.sh [PYTEST ARGS]
+#   sudo ARM64_JOBS=2 scripts/arm64-test.sh    (pytest in two halves side by side)
 #
 # It installs debootstrap and qemu-user-static, builds the root once (cached as
 # $CACHE/bookworm-arm64-root.tar.gz, a few hundred MB; the first build takes 10-30 min
@@ -93,6 +94,26 @@ profile=$(mktemp -d)
   --remote-debugging-port=$port --user-data-dir="$profile" about:blank >/dev/null 2>&1 &
 browser_pid=$!
 
+# ARM64_JOBS=2: pytest as two processes side by side, one per core (emulated Python is
+# single-threaded; one pytest leaves a core idle). Half A is the game walks (the games,
+# their records, decks, the fuzz, hardware, the words of every recorded state), half B
+# the rest; about equal time. ./run test's bootstrap runs once, first; half A runs
+# through scripts/test.sh (ruff, mypy, lint-imports, then its tests), half B through
+# pytest alone, with its own temporary folder and report (artifacts/arm64-b.log).
+if [ "${ARM64_JOBS:-1}" = 2 ]; then
+  half_a="tests/games tests/records tests/decks tests/fuzz tests/hardware tests/web/test_words.py"
+  half_b="tests --ignore=tests/games --ignore=tests/records --ignore=tests/decks"
+  half_b="$half_b --ignore=tests/fuzz --ignore=tests/hardware --ignore=tests/web/test_words.py"
+  inner="scripts/bootstrap.sh test && rm -rf /var/tmp/arm64-b && mkdir -p artifacts && {
+    (.venv/bin/python -m pytest -q -ra -p no:cacheprovider --basetemp=/var/tmp/arm64-b \
+       --junitxml=artifacts/junit-b.xml $half_b $* > artifacts/arm64-b.log 2>&1;
+     echo \$? > artifacts/arm64-b.rc) &
+    a=0; scripts/test.sh $half_a $* || a=\$?; wait
+    b=\$(cat artifacts/arm64-b.rc); echo '== half B (pytest $half_b)'; cat artifacts/arm64-b.log
+    echo \"== half A exit \$a, half B exit \$b\"; [ \$a = 0 ] && [ \$b = 0 ]; }"
+else
+  inner="./run test $*"
+fi
 echo "== ./run test on arm64 (log: $LOG)"
 began=$(date +%s)
 status=0
@@ -100,7 +121,7 @@ chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/u
   LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
   SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
   REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt \
-  COMPANION_TEST_CHROMIUM_CDP=http://127.0.0.1:$port bash -c "cd /work/main && uname -m && ./run test $*" >"$LOG" 2>&1 || status=$?
+  COMPANION_TEST_CHROMIUM_CDP=http://127.0.0.1:$port bash -c "cd /work/main && uname -m && $inner" >"$LOG" 2>&1 || status=$?
 took=$(( $(date +%s) - began ))
 printf '== arm64 ./run test: exit %s after %dh%02dm%02ds\n' "$status" $((took / 3600)) \
   $((took % 3600 / 60)) $((took % 60)) | tee -a "$LOG"
