@@ -176,3 +176,14 @@ def test_text_and_fields_params_build_and_hold_their_values() -> None:
     assert not stats.holds({"power": 1, "colour": "red"})
     assert not name.holds("") and not name.holds("x" * 41) and name.holds("Big Tony")
     assert stats.to_json()["fields"][1]["kind"] == "text"
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_the_parts_hold_every_record_once(engine: AnyEngine) -> None:
+    """The walks split in ``PARTS`` test cases still walk every record, each once."""
+    from tests.games.walk import records_of
+
+    every = records_of(engine.name)
+    split = [p for k in range(PARTS) for p in records_of(engine.name, k, PARTS)]
+    assert sorted(split) == sorted(every) and len(every) >= PARTS
+    assert all(records_of(engine.name, k, PARTS) for k in range(PARTS))
