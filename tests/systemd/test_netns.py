@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.systemd.kernel import netns_unavailable, nft_unavailable
 from tests.wait import until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,12 +57,7 @@ def unavailable() -> str | None:
     for tool, package in (("ip", "iproute2"), ("dnsmasq", "dnsmasq-base"), ("nft", "nftables")):
         if shutil.which(tool) is None:
             return f"needs {tool} (apt-get install {package}; scripts/bootstrap.sh test does)"
-    probe = f"tcprobe{os.getpid()}"
-    res = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True)
-    if res.returncode != 0:
-        return f"network namespaces are not allowed here: {res.stderr.strip()}"
-    subprocess.run(["ip", "netns", "del", probe], capture_output=True)
-    return None
+    return netns_unavailable() or nft_unavailable()
 
 
 def sh(*cmd: str) -> str:

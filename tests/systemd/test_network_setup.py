@@ -13,6 +13,7 @@ import pytest
 
 from tests.wait import SAFETY  # a safety net of minutes
 
+from .kernel import nft_unavailable
 from .test_unit import needs_analyze, system_units
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,6 +128,9 @@ def test_the_network_units_verify(tmp_path: Path, root: Path, unit: str) -> None
 @pytest.mark.skipif(shutil.which("nft") is None or os.geteuid() != 0,
                     reason="needs nft (apt-get install nftables) and root to check the rules")
 def test_the_port_80_rules_parse(root: Path) -> None:
+    reason = nft_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
     assert setup(root).returncode == 0
     res = subprocess.run(["nft", "-c", "-f", str(root / "etc/table-companion/port80.nft")],
                          capture_output=True, text=True, timeout=SAFETY)

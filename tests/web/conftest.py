@@ -34,7 +34,10 @@ def tally_engine() -> Iterator[AnyEngine]:
 
 @pytest.fixture
 def table() -> Iterator[Table]:
-    t = Table(MemoryStore())
+    """A running table whose clock stands still: the tally game's 2-second hesitation
+    never fires between a test's steps, however slow the machine (on the emulated arm64
+    root it once did, and the host's undo took back the timeout instead of the add)."""
+    t = Table(MemoryStore(), clock=FakeClock())
     t.start()
     yield t
     t.stop()

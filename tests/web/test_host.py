@@ -72,7 +72,8 @@ def test_history_lists_inputs_with_undone(app: Flask, table: Table, state_dir: P
     act(table, {"do": "add", "n": 2})
     act(table, {"do": "add", "n": 7})
     host = as_host(app, state_dir)
-    post_json(host, "/api/host/undo", {})
+    undone = post_json(host, "/api/host/undo", {})
+    assert undone.status_code == 200 and undone.get_json()["accepted"], undone.get_json()
     entries = host.get("/api/history").get_json()["entries"]
     assert [e["undone"] for e in entries if e["kind"] == "action"] == [False, True]
     page = host.get("/history").get_data(as_text=True)
