@@ -48,6 +48,9 @@ cleanup() {
   for m in tmp dev/pts dev sys proc; do
     mountpoint -q "$ROOT/$m" && umount -l "$ROOT/$m" || true
   done
+  # and any other mount inside the root, deepest first (`ip netns add` mounts run/netns)
+  awk -v root="$ROOT/" 'index($2, root) == 1 {print $2}' /proc/mounts | sort -r |
+    while read -r m; do umount -l "$m" || true; done
 }
 trap cleanup EXIT
 
