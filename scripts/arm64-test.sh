@@ -3,14 +3,14 @@
 # qemu-user-static + binfmt, made with debootstrap. Run as root on a Debian/Ubuntu host:
 #
 #   sudo scripts/arm64-test.sh [PYTEST ARGS]
-#   sudo ARM64_JOBS=2 scripts/arm64-test.sh    (pytest in two halves side by side)
+#   sudo ARM64_JOBS=2 scripts/arm64-test.sh    (pytest workers; default: one per core)
 #
 # It installs debootstrap and qemu-user-static, builds the root once (cached as
 # $CACHE/bookworm-arm64-root.tar.gz, a few hundred MB; the first build takes 10-30 min
 # under emulation), copies this working tree into it (without .venv and artifacts), runs
 # `./run test` inside with /proc, /sys and /dev mounted, and writes the log to
-# artifacts/arm64-test.log with the time it took. It takes 45-60 minutes on 2
-# cores (emulation is 5-20x slower than native). The browser tests drive the host's
+# artifacts/arm64-test.log with the time it took. Emulation is 5-20x slower than native:
+# see docs/dev/arm64.md and docs/dev/testing.md for measured times. The browser tests drive the host's
 # Chromium over the DevTools protocol (Chromium itself cannot run under qemu-user; see
 # docs/dev/arm64.md). Exit status: that of ./run test.
 set -euo pipefail
@@ -97,26 +97,10 @@ profile=$(mktemp -d)
   --remote-debugging-port=$port --user-data-dir="$profile" about:blank >/dev/null 2>&1 &
 browser_pid=$!
 
-# ARM64_JOBS=2: pytest as two processes side by side, one per core (emulated Python is
-# single-threaded; one pytest leaves a core idle). Half A is the game walks (the games,
-# their records, decks, the fuzz, hardware, the words of every recorded state), half B
-# the rest; about equal time. ./run test's bootstrap runs once, first; half A runs
-# through scripts/test.sh (ruff, mypy, lint-imports, then its tests), half B through
-# pytest alone, with its own temporary folder and report (artifacts/arm64-b.log).
-if [ "${ARM64_JOBS:-1}" = 2 ]; then
-  half_a="tests/games tests/records tests/decks tests/fuzz tests/hardware tests/web/test_words.py"
-  half_b="tests --ignore=tests/games --ignore=tests/records --ignore=tests/decks"
-  half_b="$half_b --ignore=tests/fuzz --ignore=tests/hardware --ignore=tests/web/test_words.py"
-  inner="scripts/bootstrap.sh test && rm -rf /var/tmp/arm64-b && mkdir -p artifacts && {
-    (.venv/bin/python -m pytest -q -ra -p no:cacheprovider --basetemp=/var/tmp/arm64-b \
-       --junitxml=artifacts/junit-b.xml $half_b $* > artifacts/arm64-b.log 2>&1;
-     echo \$? > artifacts/arm64-b.rc) &
-    a=0; scripts/test.sh $half_a $* || a=\$?; wait
-    b=\$(cat artifacts/arm64-b.rc); echo '== half B (pytest $half_b)'; cat artifacts/arm64-b.log
-    echo \"== half A exit \$a, half B exit \$b\"; [ \$a = 0 ] && [ \$b = 0 ]; }"
-else
-  inner="./run test $*"
-fi
+# The suite runs as ./run test runs it everywhere: pytest-xdist with one worker per core
+# (scripts/test.sh), ruff, mypy and lint-imports beside it. ARM64_JOBS sets the number of
+# workers (default: the host's cores; emulated Python is single-threaded).
+inner="COMPANION_TEST_WORKERS=${ARM64_JOBS:-$(nproc)} ./run test $*"
 echo "== ./run test on arm64 (log: $LOG)"
 began=$(date +%s)
 status=0

@@ -1,6 +1,7 @@
 """Real Chromium for browser tests: the one place that launches it.
 
-Fixtures (registered by ``tests/conftest.py``): ``browser`` (one per module), ``phone``
+Fixtures (registered by ``tests/conftest.py``): ``browser`` (one Chromium per test
+process: per pytest-xdist worker, launched on first use; each test gets fresh contexts), ``phone``
 (a factory of 390×844 phones, each its own cookies) and ``tv`` (a factory of 1280×800
 tablets/TVs). Helpers: ``shot(page, name)`` writes ``artifacts/screenshots/<name>.png``;
 ``join_links`` reads the seats' join links off the host panel; ``too_wide`` lists the
@@ -65,7 +66,7 @@ def launch(p: Any) -> Any:
 
 
 class Chromium:
-    """The module's Chromium: launched on first use, and again if a test had to end it.
+    """The test process's Chromium: launched on first use, and again if a test had to end it.
 
     Tests use it as Playwright's ``Browser`` (``new_context`` and the rest pass through).
     """
@@ -114,8 +115,10 @@ def _end_chromium() -> None:
             pass
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One Chromium per test process (per xdist worker): launching it costs seconds, and
+    every test still gets its own contexts (cookies, storage), closed after the test."""
     from playwright.sync_api import expect, sync_playwright
 
     # a safety net, not a deadline: Playwright waits for what the test expects, and a

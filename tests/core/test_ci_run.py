@@ -1,6 +1,7 @@
-"""``.ci/run`` runs exactly the README's test command, with the CPU kept busy: two
-busy-loop processes per core for the whole suite, stopped afterwards; the suite's exit
-code is CI's (issue 28)."""
+"""``.ci/run`` runs exactly the README's test command, with the CPU kept busy: one
+busy-loop process pinned to each core for the whole suite, stopped afterwards; the suite's
+exit code is CI's (issues 28, 39). ``test_ci_load.py`` shows that load failing a test
+that depends on the machine's speed."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: pattern's start.
 FAKE_RUN = """#!/usr/bin/env bash
 echo "args: $*"
+echo "load: $COMPANION_CI_LOAD"
 pattern='(^|[ /])bash -c while :; do :; done$'
 for _ in $(seq 3000); do
   [ "$(pgrep -c -P "$PPID" -f "$pattern" || true)" -ge "$WANT_BUSY" ] && break
@@ -35,6 +37,9 @@ for _ in $(seq 3000); do
 done
 echo "busy: $(pgrep -c -P "$PPID" -f "$pattern" || true)"
 echo "pids: $(pgrep -d ' ' -P "$PPID" -f "$pattern" || true)"
+for pid in $(pgrep -P "$PPID" -f "$pattern"); do
+  echo "core: $(awk '/^Cpus_allowed_list/ {print $2}' /proc/$pid/status)"
+done
 exit "${FAKE_STATUS:-0}"
 """
 
@@ -80,13 +85,17 @@ def _ci(clone: Path, status: int, want: int, groups: list[int]) -> tuple[int, st
 @pytest.mark.parametrize("status", [0, 3])
 def test_ci_runs_the_test_command_with_the_cpu_busy(clone: Path, status: int,
                                                     groups: list[int]) -> None:
-    want = 2 * len(os.sched_getaffinity(0))  # two per core, as nproc counts them
+    cores = sorted(os.sched_getaffinity(0))
+    want = len(cores)  # one per core this process may use
     code, out, err = _ci(clone, status, want, groups)
     assert code == status, err
     assert "args: test\n" in out  # ./run test, nothing else
     assert f"busy: {want}\n" in out
     pids = re.search(r"^pids: (.*)$", out, re.M)
     assert pids is not None and len(pids.group(1).split()) == want
+    assert f"load: {want}\n" in out
+    pinned = sorted(int(c) for c in re.findall(r"^core: (\d+)$", out, re.M))
+    assert pinned == cores  # each loop on its own core, every core with one
     alive = [pid for pid in pids.group(1).split() if Path(f"/proc/{pid}").exists()]
     assert alive == []  # stopped with the suite, by .ci/run itself
 

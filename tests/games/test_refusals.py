@@ -10,6 +10,7 @@ snake_case word, or a seat counted from 0.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -55,13 +56,15 @@ def problems_of(engine: AnyEngine, reason: str) -> list[str]:
     return out
 
 
-def _states(engine: AnyEngine) -> Iterator[tuple[Session, float]]:
+@functools.cache
+def _states(engine: AnyEngine) -> list[tuple[Session, float]]:
+    """The states probed (computed once per test process: the six parts share them)."""
     recorded = [(s.session, s.t) for s in recorded_steps(engine)]
     randoms = [st for n in range(engine.min_seats, engine.max_seats + 1)
                for st in random_game(engine, n, 7 + n, 80).states]
     every = recorded + randoms
     stride = max(1, len(every) // STATES)
-    yield from every[::stride]
+    return every[::stride]
 
 
 def _probes(engine: AnyEngine, state: Any, n: int) -> Iterator[dict[str, Any]]:
@@ -97,7 +100,7 @@ def test_every_reachable_refusal_is_a_sentence(engine: AnyEngine, part: int) -> 
             for p in problems_of(engine, reason):
                 bad.setdefault(reason, f"{step.where}: {p}")
             seen += 1
-    for session, t in list(_states(engine))[part::PARTS]:
+    for session, t in _states(engine)[part::PARTS]:
         for action in _probes(engine, session.state, session.setup.n_seats):
             reason = refusal(engine, session.state, action, t)
             if reason is None:

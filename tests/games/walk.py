@@ -8,6 +8,7 @@ the demos) through a ``Session`` and yields each state with the line that follow
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Iterator
@@ -76,32 +77,56 @@ class Step:
     version: int = VERSION
 
 
+@dataclass(frozen=True)
+class Replay:
+    """One record replayed once: its steps (``recorded_steps``) and every session it goes
+    through (the start, then after each line the rules accepted, undo and time included)."""
+
+    steps: tuple[Step, ...]
+    sessions: tuple[Session, ...]
+
+
+#: Every walk reads the records through this one replay per record and test process
+#: (an xdist worker replays only the records its tests ask for). Bounded: all 196
+#: records and the demos, 8,337 steps with their sessions, hold about 36 MB (tracemalloc,
+#: 2026-11-28); sessions are immutable, so sharing them between tests is safe.
+@functools.cache
+def replay(path: Path) -> Replay:
+    text = lines(path)
+    header = parse_header(json.loads(text[0]))
+    engine = games.get(games.canonical(header.game))
+    try:
+        session = Session.start(engine, header.setup())
+    except ValueError:
+        return Replay((), ())  # a record whose header is refused on purpose
+    steps: list[Step] = []
+    sessions = [session]
+    for n, raw in enumerate(text[1:], start=2):
+        action = json.loads(raw)
+        t = float(action.pop("t"))
+        if header.version < VERSION:
+            action = _as_read_then(engine, header.version, action)
+        session, _ = session.preview_deadlines(t)
+        if action.get("do") in ("undo", "time"):
+            session, _ = session.preview(action, t)
+            sessions.append(session)
+            continue
+        try:
+            after, _ = session.preview(action, t)
+        except IllegalAction:
+            steps.append(Step(f"{path.name}:{n}", session, action, t, False, header.version))
+            continue
+        steps.append(Step(f"{path.name}:{n}", session, action, t, True, header.version))
+        session = after
+        sessions.append(session)
+    return Replay(tuple(steps), tuple(sessions))
+
+
 def recorded_steps(engine: AnyEngine, part: int = 0, of: int = 1) -> Iterator[Step]:
     """Each state of each recorded game of ``engine`` (or of part ``part`` of ``of`` of
-    them), with the action that follows it."""
+    them), with the action that follows it (from the shared ``replay``)."""
     for path in records_of(engine.name, part, of):
-        text = lines(path)
-        header = parse_header(json.loads(text[0]))
-        try:
-            session = Session.start(engine, header.setup())
-        except ValueError:
-            continue  # a record whose header is refused on purpose
-        for n, raw in enumerate(text[1:], start=2):
-            action = json.loads(raw)
-            t = float(action.pop("t"))
-            if header.version < VERSION:
-                action = _as_read_then(engine, header.version, action)
-            session, _ = session.preview_deadlines(t)
-            if action.get("do") in ("undo", "time"):
-                session, _ = session.preview(action, t)
-                continue
-            try:
-                after, _ = session.preview(action, t)
-            except IllegalAction:
-                yield Step(f"{path.name}:{n}", session, action, t, False, header.version)
-                continue
-            yield Step(f"{path.name}:{n}", session, action, t, True, header.version)
-            session = after
+        yield from replay(path).steps
 
 
 def refusal(engine: AnyEngine, state: Any, action: dict[str, Any], t: float) -> str | None:
