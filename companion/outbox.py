@@ -2,8 +2,11 @@
 
 ``collect`` writes the result of every finished game (``companion.results``, public
 parts only) into ``outbox.sqlite3`` beside the event store, once per (game, seq);
-``push_due`` sends each pending one with the table's token and marks it pushed only
-when the league answered "stored" (or "already stored"). A power cut in the middle of a
+``push_due`` sends each pending one with the table's token (and ``sent_at``, the table's
+clock as it sends, so the league can correct a table whose clock is off) and marks it
+pushed only when the league answered "stored" (or "already stored"). A refusal (any
+``4xx`` but 401, 408 and 429: the league will never take this result) is final: the row
+is kept as "refused" with the league's sentence for the host, and not sent again. A power cut in the middle of a
 push leaves the row pending: the next push of the same (table, game, seq) is answered
 "already stored", so nothing is lost and nothing counted twice. Failures are retried
 with backoff (5 s doubling to an hour), for days if the league is away. The clock and
@@ -85,6 +88,26 @@ class Status:
     last_error: str
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """A game that has not reached the league: what it was, and why not yet."""
+
+    game_id: str
+    game: str
+    finished_at: float
+    names: tuple[str, ...]
+    refused: bool  # the league said no: kept, never sent again
+    attempts: int
+    next_try: float
+    last_error: str
+
+
+def refused(code: int) -> bool:
+    """Whether an HTTP answer means the league will never take this result: a ``4xx``
+    but 401 (join again), 408 (too slow) and 429 (too many at once)."""
+    return 400 <= code < 500 and code not in (401, 408, 429)
+
+
 def backoff(attempts: int, first: float = BACKOFF_FIRST_S) -> float:
     """Seconds to wait after ``attempts`` failed pushes (5, 10, 20 ... an hour)."""
     return min(BACKOFF_MAX_S, first * 2.0 ** max(0, attempts - 1))
@@ -101,9 +124,12 @@ def outbox_path(state_dir: Path, store: EventStore) -> Path:
 class Outbox:
     """The outbox file; safe to share between threads (one connection, one lock)."""
 
-    def __init__(self, path: Path, first_backoff: float = BACKOFF_FIRST_S) -> None:
+    def __init__(self, path: Path, first_backoff: float = BACKOFF_FIRST_S,
+                 wall: Callable[[], float] = time.time) -> None:
         self.path = path
         self.first_backoff = first_backoff
+        #: the table's date and time, sent with each push (``sent_at``)
+        self.wall = wall
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
                                    timeout=10)
@@ -306,27 +332,47 @@ class Outbox:
 
     # --- pushing ----------------------------------------------------------------------
 
-    def push_due(self, now: float, send: Sender) -> int:
-        """Push every pending result whose time has come; how many the league stored."""
+    def waiting(self) -> list[Waiting]:
+        """Each game not pushed yet, and each the league refused, oldest first: what the
+        host page lists (with the last error in words and when it tries again)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT game_id, body, status, attempts, next_try, last_error FROM outbox "
+                "WHERE final AND status IN ('pending', 'refused') "
+                "ORDER BY finished_at, game_id").fetchall()
+        out = []
+        for game_id, body, status, attempts, next_try, error in rows:
+            data = json.loads(body) if body else {}
+            out.append(Waiting(str(game_id), str(data.get("game", "")),
+                               float(data.get("finished_at") or 0.0),
+                               tuple(str(s.get("name", "")) for s in data.get("seats", [])),
+                               status == "refused", int(attempts), float(next_try), str(error)))
+        return out
+
+    def push_due(self, now: float, send: Sender, force: bool = False) -> int:
+        """Push every pending result whose time has come (every pending one with
+        ``force``: "Push now"); how many the league stored."""
         link = self.link()
         if link is None:
             return 0
         with self._lock:
             due = self._db.execute(
                 "SELECT game_id, seq, body, attempts FROM outbox WHERE status = 'pending' "
-                "AND next_try <= ? ORDER BY finished_at, game_id", (now,)).fetchall()
+                "AND (next_try <= ? OR ?) ORDER BY finished_at, game_id",
+                (now, int(force))).fetchall()
         stored = 0
         for game_id, seq, body, attempts in due:
             try:
                 code, reason = send(link.url.rstrip("/") + "/api/v1/results", link.token,
-                                    json.loads(body))
+                                    json.loads(body) | {"sent_at": round(self.wall(), 3)})
             except OSError as exc:
                 code, reason = 0, f"the league cannot be reached ({exc})"
             if code in (200, 201):
                 self._mark(game_id, seq, "pushed", attempts, 0.0, "")
                 stored += 1
-            elif code == 400:  # this result will never be taken: keep it, say why
-                self._mark(game_id, seq, "refused", attempts + 1, 0.0, reason)
+            elif refused(code):  # this result will never be taken: keep it, say why
+                self._mark(game_id, seq, "refused", attempts + 1, 0.0,
+                           reason or f"The league refused this game (HTTP {code}).")
             else:
                 self._mark(game_id, seq, "pending", attempts + 1,
                            now + backoff(attempts + 1, self.first_backoff),
@@ -449,4 +495,5 @@ class Pusher:
 
 
 __all__ = ["Fetch", "Link", "LeagueError", "Outbox", "PLAYERS_TTL_S", "Pusher", "Sender",
-           "Status", "backoff", "http_players", "http_send", "join_league", "outbox_path"]
+           "Status", "Waiting", "backoff", "http_players", "http_send", "join_league",
+           "outbox_path", "refused"]

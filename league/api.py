@@ -2,7 +2,8 @@
 
 A push carries one ``GameResult`` (``companion.results``) and the table's token in
 ``Authorization: Bearer``. It is checked whole before anything is stored; a refused push
-gets ``{"accepted": false, "reason": ...}`` and stores nothing. The same (table, game,
+gets ``{"accepted": false, "reason": ...}`` (a sentence: ``league.validate`` says what is
+checked) and stores nothing. The same (table, game,
 seq) pushed again is "already stored" (200), never counted twice.
 """
 
@@ -12,10 +13,10 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
 
-from companion.results import GameResult
 from league import queries, store
 from league.auth import bearer
 from league.context import state
+from league.validate import RefusedError, check
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -23,7 +24,8 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 def _body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        abort(400, description="Send one JSON object (Content-Type: application/json).")
+        abort(400, description="Send one JSON object (Content-Type: application/json). "
+                             "Nothing was stored.")
     return data
 
 
@@ -59,12 +61,11 @@ def results() -> Any:
     if not st.pushes.allow(table.key):
         abort(429, description="This table sends too many results at once: it will retry.")
     try:
-        result = GameResult.from_json(_body())
-    except (ValueError, LookupError) as exc:
-        abort(400, description=f"The league refused this game: {str(exc).strip(chr(39))}. "
-                               "Nothing was stored.")
+        result, offset = check(_body(), st.wall())
+    except RefusedError as exc:
+        abort(400, description=f"The league refused this game: {exc}. Nothing was stored.")
     try:
-        outcome = store.push(st.pool, table, result)
+        outcome = store.push(st.pool, table, result, offset)
     except ValueError as exc:
         abort(400, description=f"The league refused this game: {exc}. Nothing was stored.")
     st.wake.set()

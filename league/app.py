@@ -31,15 +31,18 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src '
 
 
 def create_app(pool: ConnectionPool, folder: Path, *, public_url: str = "",
-               clock: Callable[[], float] = time.monotonic, testing: bool = False) -> Flask:
-    """The league app on ``pool``; its secrets in ``folder``."""
+               clock: Callable[[], float] = time.monotonic, testing: bool = False,
+               wall: Callable[[], float] = time.time) -> Flask:
+    """The league app on ``pool``; its secrets in ``folder``; ``clock`` times the rate
+    limits, ``wall`` is the league's date and time (a test passes its own)."""
     app = Flask(__name__, static_folder="static", template_folder="templates")
     app.config.update(TESTING=testing, DEBUG=False, PROPAGATE_EXCEPTIONS=testing,
                       MAX_CONTENT_LENGTH=MAX_BODY, MAX_FORM_MEMORY_SIZE=MAX_BODY,
                       MAX_FORM_PARTS=50, TEMPLATES_AUTO_RELOAD=False)
     app.debug = False
     app.secret_key = secrets.token_hex(16)
-    app.extensions[context.EXTENSION] = context.make_state(pool, folder, clock, public_url)
+    app.extensions[context.EXTENSION] = context.make_state(pool, folder, clock, public_url,
+                                                                   wall)
     for bp in (pages.bp, api.bp, admin.bp):
         app.register_blueprint(bp)
     app.before_request(_check_csrf)

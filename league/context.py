@@ -32,6 +32,8 @@ class LeagueState:
     admin_posts: Bucket
     public_url: str = ""
     clock: Callable[[], float] = time.monotonic
+    #: the league's own date and time (a push's times are checked against it)
+    wall: Callable[[], float] = time.time
     wake: threading.Event = field(default_factory=threading.Event)
     #: table token (its hash) -> the table, so no query per push (``revoke`` forgets it)
     tables: dict[str, TableAuth] = field(default_factory=dict)
@@ -95,12 +97,12 @@ class LeagueState:
 
 
 def make_state(pool: ConnectionPool, folder: Path, clock: Callable[[], float],
-               public_url: str = "") -> LeagueState:
+               public_url: str = "", wall: Callable[[], float] = time.time) -> LeagueState:
     return LeagueState(pool, folder, Guard(folder),
                        pushes=Bucket(rate=2.0, burst=30, clock=clock),
                        joins=Bucket(rate=0.1, burst=5, clock=clock),
                        admin_posts=Bucket(rate=1.0, burst=20, clock=clock),
-                       public_url=public_url, clock=clock)
+                       public_url=public_url, clock=clock, wall=wall)
 
 
 def state() -> LeagueState:

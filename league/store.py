@@ -19,6 +19,8 @@ from psycopg_pool import ConnectionPool
 
 from companion.results import GameResult
 from companion.stats import key_of
+from league.rater import Key, lock, request_rerate, uncount
+from league.validate import clean_text
 
 JOIN_CODE_TTL_S = 7 * 24 * 3600
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed on phones
@@ -116,7 +118,8 @@ def _player_ids(conn: Connection[Any], names: list[str]) -> dict[str, int]:
     return found
 
 
-def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
+def push(pool: ConnectionPool, table: TableAuth, result: GameResult,
+         clock_offset: float = 0.0) -> str:
     """Store ``result`` of ``table``: "stored", "replaced" or "already stored".
 
     A new game (nearly every push) is one statement and the commit: its players found
@@ -125,21 +128,27 @@ def push(pool: ConnectionPool, table: TableAuth, result: GameResult) -> str:
     row locked, then compared, replaced or left."""
     with pool.connection() as conn:
         carded = _carded(conn, result)
-        row = conn.execute(_FAST, _params(table, result, carded)).fetchone()
+        row = conn.execute(_FAST, _params(table, result, carded) | {"off": clock_offset}
+                           ).fetchone()
         if row is not None and int(row[0]) == 1 and int(row[1]) == len(result.seats):
             return "stored"
         conn.rollback()
-        old = conn.execute("SELECT id, seq, game, final FROM games WHERE table_id = %s AND "
-                           "game_id = %s FOR UPDATE", (table.id, result.game_id)).fetchone()
+        old = conn.execute("SELECT id, seq, game, final, rated, finished_at, table_key, "
+                           "game_id FROM games WHERE table_id = %s AND game_id = %s FOR UPDATE",
+                           (table.id, result.game_id)).fetchone()
         if old is not None and (int(old[1]) >= result.seq or (old[3] and not result.final)):
             return "already stored"
-        if old is not None and old[3]:  # a final result replaced: the rater recounts
-            conn.execute("INSERT INTO rerate_requests DEFAULT VALUES")
+        if old is not None and old[3]:  # a final result replaced: out of the standings
+            lock(conn)
+            uncount(conn, [int(old[0])])
+            if old[4]:  # and the ratings from it on rated again
+                request_rerate(conn, (float(old[5]), str(old[6]), str(old[7])))
         if old is not None:
             conn.execute("DELETE FROM games WHERE id = %s", (old[0],))
         ids = _player_ids(conn, [s.name for s in result.seats if s.card not in carded])
         _insert(conn, table, result, [carded[s.card] if s.card in carded
-                                      else ids[key_of(s.name)] for s in result.seats])
+                                      else ids[key_of(s.name)] for s in result.seats],
+                clock_offset)
     return "replaced" if old is not None and old[3] else "stored"
 
 
@@ -185,8 +194,8 @@ _FAST = (
     "pl AS (SELECT key, id FROM ins UNION ALL SELECT p.key, p.id FROM players p JOIN x "
     "ON p.key = x.k WHERE p.merged_into IS NULL), "
     "g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, "
-    "lower_wins, unit, final) VALUES (%(table)s, %(key)s, %(game_id)s, %(seq)s, %(game)s, "
-    "%(at)s, %(lower)s, %(unit)s, %(final)s) "
+    "lower_wins, unit, final, clock_offset) VALUES (%(table)s, %(key)s, %(game_id)s, "
+    "%(seq)s, %(game)s, %(at)s, %(lower)s, %(unit)s, %(final)s, %(off)s) "
     "ON CONFLICT (table_id, game_id) DO NOTHING RETURNING id), "
     "r AS (INSERT INTO results (game_ref, seat, player_id, place, score) "
     "SELECT g.id, s.o - 1, coalesce(s.p, pl.id), s.q, s.sc FROM g, "
@@ -200,21 +209,21 @@ _FAST = (
 #: lines and ratings every push would share are the rater's (``league.rater``)
 _INSERT = (
     "WITH g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, "
-    "lower_wins, unit, final) VALUES (%(table)s, %(key)s, %(game_id)s, %(seq)s, %(game)s, "
-    "%(at)s, %(lower)s, %(unit)s, %(final)s) RETURNING id) "
+    "lower_wins, unit, final, clock_offset) VALUES (%(table)s, %(key)s, %(game_id)s, "
+    "%(seq)s, %(game)s, %(at)s, %(lower)s, %(unit)s, %(final)s, %(off)s) RETURNING id) "
     "INSERT INTO results (game_ref, seat, player_id, place, score) "
     "SELECT g.id, x.o - 1, x.p, x.q, x.sc FROM g, unnest(%(p)s::bigint[], %(q)s::int[], "
     "%(sc)s::float8[]) WITH ORDINALITY AS x(p, q, sc, o)")
 
 
 def _insert(conn: Connection[Any], table: TableAuth, result: GameResult,
-            pids: list[int]) -> None:
+            pids: list[int], clock_offset: float) -> None:
     if len(set(pids)) < len(pids):
         raise ValueError("two seats are the same league player: each player sits once")
     conn.execute(_INSERT, {
         "table": table.id, "key": table.key, "game_id": result.game_id, "seq": result.seq,
         "game": result.game, "at": round(result.finished_at, 3), "lower": result.lower_wins,
-        "unit": result.unit, "final": result.final, "p": pids,
+        "unit": result.unit, "final": result.final, "p": pids, "off": clock_offset,
         "q": [s.place for s in result.seats], "sc": [s.score for s in result.seats]})
 
 
@@ -232,6 +241,7 @@ def merge(pool: ConnectionPool, keep: int, gone: int) -> None:
     if keep == gone:
         raise ValueError("Choose two different players to merge.")
     with pool.connection() as conn:
+        lock(conn)
         rows = conn.execute("SELECT id FROM players WHERE id = ANY(%s) AND merged_into IS NULL "
                             "ORDER BY id FOR UPDATE", ([keep, gone],)).fetchall()
         if len(rows) != 2:
@@ -241,10 +251,119 @@ def merge(pool: ConnectionPool, keep: int, gone: int) -> None:
             "WHERE a.player_id = %s AND b.player_id = %s", (keep, gone)).fetchone()
         if both and int(both[0]):
             raise ValueError("These two sat at the same game: they are two people, not one.")
+        theirs = conn.execute(
+            "SELECT g.id, g.rated, g.finished_at, g.table_key, g.game_id FROM games g "
+            "WHERE g.id IN (SELECT game_ref FROM results WHERE player_id = %s)",
+            (gone,)).fetchall()
+        uncount(conn, [int(r[0]) for r in theirs])  # counted again, as keep's
+        rated = [(float(r[2]), str(r[3]), str(r[4])) for r in theirs if r[1]]
+        if rated:
+            request_rerate(conn, min(rated))
         conn.execute("UPDATE results SET player_id = %s WHERE player_id = %s", (keep, gone))
         conn.execute("UPDATE players SET merged_into = %s WHERE id = %s", (keep, gone))
-        conn.execute("INSERT INTO rerate_requests DEFAULT VALUES")  # the rater recounts
 
 
-__all__ = ["JoinError", "TableAuth", "digest", "join", "merge", "new_join_code",
-           "normal_code", "push", "revoke", "table_of"]
+class ChangeError(ValueError):
+    """An admin's change that cannot be made; the message says why and what to do."""
+
+
+def _who_why(who: str, why: str) -> tuple[str, str]:
+    who, why = " ".join(who.split())[:40], " ".join(why.split())[:200]
+    if not who or not why:
+        raise ChangeError("Say who you are and why: both are kept with the change.")
+    if not clean_text(who) or not clean_text(why):
+        raise ChangeError("Type plain text: no control characters.")
+    return who, why
+
+
+def _locked_game(conn: Connection[Any], ref: int) -> tuple[Any, ...]:
+    lock(conn)
+    row = conn.execute("SELECT id, voided_at IS NOT NULL, rated, finished_at, table_key, "
+                       "game_id, final FROM games WHERE id = %s FOR UPDATE", (ref,)).fetchone()
+    if row is None or not row[6]:
+        raise ChangeError("No such finished game in the league: reload the page.")
+    return tuple(row)
+
+
+def _key(row: tuple[Any, ...]) -> Key:
+    return (float(row[3]), str(row[4]), str(row[5]))
+
+
+def void(pool: ConnectionPool, ref: int, who: str, why: str) -> None:
+    """Leave game ``ref`` out of every standing, rating and history (kept, restorable);
+    who did it, when and why are kept."""
+    who, why = _who_why(who, why)
+    with pool.connection() as conn:
+        row = _locked_game(conn, ref)
+        if row[1]:
+            raise ChangeError("This game is void already: reload the page.")
+        conn.execute("UPDATE games SET voided_at = now() WHERE id = %s", (ref,))
+        uncount(conn, [ref])
+        if row[2]:
+            request_rerate(conn, _key(row))
+        conn.execute("INSERT INTO game_changes (game_ref, action, by_whom, why) "
+                     "VALUES (%s, 'void', %s, %s)", (ref, who, why))
+
+
+def restore(pool: ConnectionPool, ref: int, who: str, why: str) -> None:
+    """Count a voided game again (the rater rates it in its place)."""
+    who, why = _who_why(who, why)
+    with pool.connection() as conn:
+        row = _locked_game(conn, ref)
+        if not row[1]:
+            raise ChangeError("This game is not void: reload the page.")
+        conn.execute("UPDATE games SET voided_at = NULL, rated = false WHERE id = %s", (ref,))
+        request_rerate(conn, _key(row))
+        conn.execute("INSERT INTO game_changes (game_ref, action, by_whom, why) "
+                     "VALUES (%s, 'restore', %s, %s)", (ref, who, why))
+
+
+def set_seat(pool: ConnectionPool, ref: int, seat: int, player: int, who: str,
+             why: str) -> None:
+    """Seat ``seat`` (0-based) of game ``ref`` was player ``player``: the game is counted
+    and rated again (a quarantine for two seats of one player is lifted)."""
+    who, why = _who_why(who, why)
+    with pool.connection() as conn:
+        row = _locked_game(conn, ref)
+        target = conn.execute("SELECT coalesce(merged_into, id) FROM players WHERE id = %s",
+                              (player,)).fetchone()
+        if target is None:
+            raise ChangeError("No such player in the league: choose one from the list.")
+        pid = int(target[0])
+        seats: dict[int, int] = {int(a): int(b) for a, b in conn.execute(
+            "SELECT seat, player_id FROM results WHERE game_ref = %s", (ref,))}
+        if seat not in seats:
+            raise ChangeError("This game has no such seat: reload the page.")
+        if any(int(p) == pid and s != seat for s, p in seats.items()):
+            raise ChangeError("That player sits at another seat of this game already.")
+        uncount(conn, [ref])
+        if row[2]:
+            request_rerate(conn, _key(row))
+        conn.execute("UPDATE results SET player_id = %s WHERE game_ref = %s AND seat = %s",
+                     (pid, ref, seat))
+        conn.execute("UPDATE games SET quarantine = NULL, rated = false WHERE id = %s", (ref,))
+        conn.execute("INSERT INTO game_changes (game_ref, action, by_whom, why) "
+                     "VALUES (%s, 'seat', %s, %s)", (ref, who, why))
+
+
+def add_player(pool: ConnectionPool, name: str) -> int:
+    """A new player before their first game (their card can be printed); their id."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 40:
+        raise ChangeError("Type the player's name (1 to 40 characters).")
+    if not clean_text(name):
+        raise ChangeError("Type the name as plain text: no control characters.")
+    with pool.connection() as conn:
+        row = conn.execute(
+            "INSERT INTO players (name, key, card, added_by_admin) VALUES (%s, %s, %s, true) "
+            "ON CONFLICT (key) WHERE merged_into IS NULL DO NOTHING RETURNING id",
+            (name, key_of(name), secrets.token_hex(6))).fetchone()
+    if row is None:
+        raise ChangeError(f"{name} is in the league already (the league ignores case and "
+                          "extra spaces): print their card from the list.")
+    return int(row[0])
+
+
+__all__ = ["ChangeError", "JoinError", "TableAuth", "add_player", "digest", "join", "merge",
+           "new_join_code", "normal_code", "push", "restore", "revoke", "set_seat",
+           "table_of", "void"]

@@ -2,7 +2,9 @@
 
 ``/host/league``: the league's address and a join code (from the league's admin page,
 or its QR), then every finished game goes out through the table's outbox
-(``companion.outbox``); "Push now" does not wait for the next round. The partial
+(``companion.outbox``); "Push now" sends every waiting game at once, whatever its
+next retry. The page lists each game waiting or refused, its last error in words and
+when it tries again (``waiting``). The partial
 ``_league_link.html`` on the host page says where the table pushes and how many games
 wait. The web never imports the league: it speaks HTTP to it like any table.
 """
@@ -15,6 +17,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.exports import title
 from companion.outbox import LeagueError, Outbox, Status, http_send, join_league, outbox_path
 from companion.players import SCANS
 from web.context import state
@@ -105,10 +108,12 @@ def _page(error: str | None = None, note: str | None = None, code: int = 200) ->
     box = outbox()
     try:
         live = box.live()
+        waiting = box.waiting()
     finally:
         box.close()
     return render_template("league_link.html", status=league_status(), error=error,
-                           note=note, live=live), code
+                           note=note, live=live, waiting=waiting, now=time.time(),
+                           title=title), code
 
 
 @bp.get("")
@@ -118,9 +123,10 @@ def page() -> tuple[str, int]:
 
 
 def _push_now(box: Outbox) -> int:
+    """Everything pending goes now, even a game whose next retry is later."""
     box.refresh_players(time.time(), force=True)
     box.collect(state().table.store)
-    return box.push_due(time.time(), http_send)
+    return box.push_due(time.time(), http_send, force=True)
 
 
 @bp.post("/join")

@@ -78,18 +78,35 @@ def test_bad_push_is_refused_and_nothing_stored(league: Any) -> None:
     bad: list[tuple[Any, str]] = [
         ({**result("g", ["Ana", "Ben"], [1, 2]), "game": "chess"}, "chess"),
         (result("g", ["Ana", "ana"], [1, 2]), "same player name"),
-        (result("g", ["Ana", "Ben"], [1, 5]), "place must be from 1 to 2"),
+        (result("g", ["Ana", "Ben"], [1, 5]), "place must be a whole number from 1 to 2"),
         ({**result("g", ["Ana", "Ben"], [1, 2]), "version": 9}, "result version"),
-        ({**result("g", ["Ana", "Ben"], [1, 2]), "seats": []}, "1 to 12 players"),
+        ({**result("g", ["Ana", "Ben"], [1, 2]), "seats": []}, "2 to 12 players"),
+        (result("g", ["Ana"], [1]), "at least two"),
+        (result("g", ["Ana B", "ana  b"], [1, 2]), "same player name"),
+        (result("g", ["Ana\x00", "Ben"], [1, 2]), "control character"),
+        (result("g", ["Ana\ud800", "Ben"], [1, 2]), "control character"),
+        ({**result("g\n1", ["Ana", "Ben"], [1, 2])}, "control character"),
+        ({**result("g", ["Ana", "Ben"], [1, 2]), "lower_wins": "no"}, "true or false"),
+        ({**result("g", ["Ana", "Ben"], [1, 2]), "colour": "red"}, "does not know (colour)"),
+        ({**result("g", ["Ana", "Ben"], [1, 2]), "seq": "10"}, "whole number"),
+        (result("g", ["Ana", "Ben"], [2, 2]), "nobody has place 1"),
+        (result("g", ["Ana", "Ben", "Cem"], [1, 3, 3]), "place 3 follows only 1"),
         (result("g", ["A" * 41, "Ben"], [1, 2]), "1 to 40 characters"),
+        (result("g", ["Ana", "Ben"], [1, 2], t=2e9 + 3600), "in the future"),
+        ({**result("g", ["Ana", "Ben"], [1, 2]), "finished_at": 5.0}, "before the year 2000"),
         ([1, 2], "one JSON object"),
     ]
+    league.app.extensions["league"].wall = lambda: 2e9
+    seat = result("g", ["Ana", "Ben"], [1, 2])
+    seat["seats"][0]["colour"] = "red"
+    bad.append((seat, "seat 1 has fields the league does not know"))
     for body, why in bad:
         r = _push(league, token, body)
         assert r.status_code == 400, body
         reason = r.get_json()["reason"]
         assert why in reason, reason
         assert "{" not in reason and "Traceback" not in reason
+        assert reason.endswith("Nothing was stored."), reason
     assert _count(league, "SELECT count(*) FROM games") == 0
     assert _count(league, "SELECT count(*) FROM players") == 0
 

@@ -73,7 +73,7 @@ def test_every_game_reaches_the_league_once(league: Any, tmp_path: Path) -> None
     box.close()  # the table loses power; it comes back with the same outbox file
     box = Outbox(tmp_path / "outbox.sqlite3")
     send.lose_answers = False
-    assert box.push_due(100.0 + backoff(1) + backoff(2), send) == 3
+    assert box.push_due(100.0 + backoff(1) + backoff(2), send) == 3, box.status()
     assert _games(league) == 3  # the retried game was "already stored", not counted twice
     assert box.status().pushed == 3 and box.status().pending == 0
     assert box.push_due(10**9, send) == 0
