@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from psycopg import Connection
@@ -161,12 +161,13 @@ def _rewind(conn: Connection[Any], start: Key | None) -> None:
     """Take away the rating history from ``start`` on (None: all of it); every player
     touched gets back the rating they had just before it."""
     f, t, g = start if start is not None else (None, None, None)
-    gone = conn.execute(
-        "WITH g AS (UPDATE games SET rated = false WHERE rated AND (%(f)s::float8 IS NULL "
-        "OR (finished_at, table_key, game_id) >= (%(f)s::float8, %(t)s::text COLLATE \"C\", "
-        "%(g)s::text COLLATE \"C\")) RETURNING id) "
-        "DELETE FROM rating_history h USING g WHERE h.game_ref = g.id "
-        "RETURNING h.player_id, h.scope", {"f": f, "t": t, "g": g}).fetchall()
+    since = ("(%(f)s::float8 IS NULL OR (g.finished_at, g.table_key, g.game_id) >= (%(f)s::float8, "
+             "%(t)s::text COLLATE \"C\", %(g)s::text COLLATE \"C\"))")
+    args = {"f": f, "t": t, "g": g}
+    conn.execute("UPDATE games g SET rated = false WHERE rated AND " + since, args)
+    gone = conn.execute(  # by the games' order (an admin's change unrated some already)
+        "DELETE FROM rating_history h USING games g WHERE h.game_ref = g.id AND " + since +
+        " RETURNING h.player_id, h.scope", args).fetchall()
     pairs = sorted({(int(p), str(s)) for p, s in gone})
     if pairs:
         conn.execute(
@@ -274,17 +275,24 @@ def _start(conn: Connection[Any], position: Key | None) -> tuple[bool, Key | Non
     return True, min(s for s in starts if s is not None)
 
 
-def rate_pending(pool: ConnectionPool, settle_s: float = 0.0) -> int:
+def rate_pending(pool: ConnectionPool, settle_s: float = 0.0,
+                 step: Callable[[str], None] | None = None) -> int:
     """One pass, in one transaction: check and count every new game, rewind where a
-    change asks it, and rate those settled; how many games were rated."""
+    change asks it, and rate those settled; how many games were rated. ``step`` is
+    called between the pass's steps, the transaction open (the tests read the standings
+    there, from another connection)."""
     total = 0
+    said = step or (lambda _: None)
     with pool.connection() as conn:
         position = lock(conn)
         _check(conn)
+        said("checked")
         conn.execute(_COUNT, (MU, SIGMA))
+        said("counted")
         rewind, start = _start(conn, position)
         if rewind:
             _rewind(conn, start)
+            said("rewound")
         f, t, g = position if position is not None else (None, None, None)
         settling = conn.execute(_SETTLING, {"s": settle_s, "f": f, "t": t, "g": g}).fetchone()
         bound: Key | None = None if settling is None else (
@@ -292,6 +300,7 @@ def rate_pending(pool: ConnectionPool, settle_s: float = 0.0) -> int:
         while True:
             n, bad = _batch(conn, bound)
             total += n - bad
+            said("rated")
             if n < BATCH:
                 return total
 
