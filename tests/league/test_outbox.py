@@ -126,3 +126,36 @@ def test_the_host_may_share_the_game_being_played(league: Any, tmp_path: Path) -
     assert box.status().pending == 0 and box.status().pushed == 0  # finished games only
     box.close()
     events.close()
+
+
+class Answers:
+    """A league that answers each push with the next code of a list (no network)."""
+
+    def __init__(self, *codes: int) -> None:
+        self.codes = list(codes)
+        self.bodies: list[dict[str, Any]] = []
+
+    def __call__(self, url: str, token: str, body: dict[str, Any]) -> tuple[int, str]:
+        self.bodies.append(body)
+        code = self.codes.pop(0)
+        return code, "" if code < 300 else f"reason {code}"
+
+
+def test_a_4xx_refusal_is_final_and_push_now_ignores_the_wait(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "outbox.sqlite3", wall=lambda: 1.75e9)
+    box.collect(_table(tmp_path))
+    box.set_link(Link("http://league", "t1", "token", "W"), 0.0)
+    send = Answers(422, 413, 429)
+    assert box.push_due(0.0, send) == 0
+    assert all(b["sent_at"] == 1.75e9 for b in send.bodies)  # the table's clock goes along
+    waiting = box.waiting()
+    assert [w.refused for w in waiting].count(True) == 2
+    assert {w.last_error for w in waiting if w.refused} == {"reason 422", "reason 413"}
+    late = next(w for w in waiting if not w.refused)
+    assert late.next_try == backoff(1) and late.last_error == "reason 429"
+    assert late.names and late.game
+    assert box.push_due(1.0, Answers()) == 0  # not due yet, and refused ones never again
+    assert box.push_due(1.0, Answers(201), force=True) == 1  # "Push now"
+    assert box.status().pushed == 1 and box.status().refused == 2
+    assert box.push_due(10**9, Answers()) == 0
+    box.close()
