@@ -1,15 +1,20 @@
-"""The league admin's pages: sign in, join codes for tables, the tables, merging players."""
+"""The league admin's pages: sign in, join codes for tables, the tables, merging players,
+games left out by the rater (with why), voiding and restoring games (who, when and why
+kept), a seat's player, players added before their first game and their card sheet."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from companion.exports import title
 from league import queries, store
 from league.auth import ADMIN_COOKIE, COOKIE_MAX_AGE
+from league.cards import cards_pdf
 from league.context import state
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -41,10 +46,77 @@ def home() -> str | BaseResponse:
     return _home()
 
 
-def _home(note: str | None = None, code: dict[str, Any] | None = None) -> str:
+def _home(note: str | None = None, code: dict[str, Any] | None = None,
+          error: str | None = None) -> str:
     st = state()
     return render_template("admin.html", tables=queries.tables(st.pool),
-                           players=queries.find_players(st.pool), code=code, note=note)
+                           players=queries.find_players(st.pool), code=code, note=note,
+                           error=error, recent=queries.admin_games(st.pool, "recent"),
+                           voided=queries.admin_games(st.pool, "void"),
+                           left_out=queries.admin_games(st.pool, "quarantined"),
+                           public_url=st.public_url, title=title)
+
+
+def _changed(action: Callable[[], object], note: str) -> tuple[str, int]:
+    """Run an admin's change; the admin page again, with what happened or why not."""
+    try:
+        action()
+    except store.ChangeError as exc:
+        return _home(error=str(exc)), 400
+    state().changed()
+    return _home(note=note), 200
+
+
+def _by() -> tuple[str, str]:
+    return request.form.get("who", "")[:100], request.form.get("why", "")[:300]
+
+
+@bp.post("/games/<int:ref>/void")
+def void(ref: int) -> tuple[str, int]:
+    _require_admin()
+    who, why = _by()
+    return _changed(lambda: store.void(state().pool, ref, who, why),
+                    "The game is void: it counts in no standing; restore it below if that "
+                    "was a mistake.")
+
+
+@bp.post("/games/<int:ref>/restore")
+def restore(ref: int) -> tuple[str, int]:
+    _require_admin()
+    who, why = _by()
+    return _changed(lambda: store.restore(state().pool, ref, who, why),
+                    "The game counts again.")
+
+
+@bp.post("/games/<int:ref>/seat")
+def seat(ref: int) -> tuple[str, int]:
+    _require_admin()
+    who, why = _by()
+    place, player = _int("seat"), _int("player")
+    return _changed(lambda: store.set_seat(state().pool, ref, place, player, who, why),
+                    "The seat's player is changed; the game is rated again.")
+
+
+@bp.post("/players")
+def add_player() -> tuple[str, int]:
+    _require_admin()
+    name = request.form.get("name", "")[:100]
+    return _changed(lambda: store.add_player(state().pool, name),
+                    f"{' '.join(name.split())} is in the league: print their card below.")
+
+
+@bp.get("/cards.pdf")
+def cards() -> Response:
+    """Every player's card, eight to a page, their QR codes on the league's address."""
+    _require_admin()
+    st = state()
+    base = st.public_url or request.host_url.rstrip("/")
+    try:
+        pdf = cards_pdf(queries.player_cards(st.pool), base)
+    except ValueError as exc:
+        abort(404, description=str(exc))
+    return Response(pdf, mimetype="application/pdf", headers={
+        "Content-Disposition": 'attachment; filename="player-cards.pdf"'})
 
 
 @bp.post("/codes")
@@ -75,7 +147,7 @@ def _int(name: str) -> int:
     try:
         return int(request.form.get(name, ""))
     except ValueError:
-        abort(400, description="Choose both players from the lists.")
+        abort(400, description="Choose from the lists on the admin page.")
 
 
 @bp.post("/merge")

@@ -127,7 +127,8 @@ def plays_bgstats(pid: int) -> Response:
 def card(pid: int) -> str:
     """A player card to print: name and a QR code of the player's own page."""
     me = _me(pid)
-    url = request.host_url.rstrip("/") + url_for("pages.by_card", code=me["card"])
+    base = state().public_url or request.host_url.rstrip("/")  # --url, as phones reach it
+    url = base + url_for("pages.by_card", code=me["card"])
     qr = segno.make(url, error="m").svg_inline(scale=5, dark="#000", light="#fff")
     return render_template("card.html", me=me, qr=qr, url=url)
 

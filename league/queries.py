@@ -171,6 +171,53 @@ def tables(pool: ConnectionPool) -> list[tuple[str, str, int, float | None]]:
     return [(str(k), str(n), int(c), None if r is None else float(r)) for k, n, c, r in rows]
 
 
+@dataclass(frozen=True)
+class AdminGame:
+    """A game as the admin sees it: the league's number for it, where, what, when, who
+    (names and places by seat), and whether (and by whom, when, why) it was voided."""
+
+    ref: int
+    table: str
+    game: str
+    finished_at: float
+    names: tuple[str, ...]
+    places: tuple[int, ...]
+    quarantine: str | None
+    voided: bool
+    change: tuple[str, str, str, float] | None  # the last (action, who, why, when)
+    clock_offset: float
+
+
+_ADMIN_GAMES = (
+    "SELECT g.id, t.name, g.game, g.finished_at, g.quarantine, g.voided_at IS NOT NULL, "
+    "g.clock_offset, (SELECT array_agg(p.name ORDER BY r.seat) FROM results r JOIN players p "
+    "ON p.id = r.player_id WHERE r.game_ref = g.id), (SELECT array_agg(r.place ORDER BY "
+    "r.seat) FROM results r WHERE r.game_ref = g.id), c.action, c.by_whom, c.why, "
+    "extract(epoch FROM c.at) FROM games g JOIN league_tables t ON t.id = g.table_id "
+    "LEFT JOIN LATERAL (SELECT action, by_whom, why, at FROM game_changes "
+    "WHERE game_ref = g.id ORDER BY at DESC, id DESC LIMIT 1) c ON true "
+    "WHERE g.final AND {where} ORDER BY g.finished_at DESC, g.id DESC LIMIT %s")
+
+
+def admin_games(pool: ConnectionPool, which: str = "recent", limit: int = 30) -> list[AdminGame]:
+    """Games for the admin: ``recent`` (counted ones, newest first), ``void`` or
+    ``quarantined``; or one game by its number (``which`` = "#12")."""
+    where = {"recent": "g.voided_at IS NULL AND g.quarantine IS NULL",
+             "void": "g.voided_at IS NOT NULL",
+             "quarantined": "g.quarantine IS NOT NULL AND g.voided_at IS NULL"}.get(which)
+    args: tuple[Any, ...] = (limit,)
+    if where is None:
+        where, args = "g.id = %s", (int(which.lstrip("#")), limit)
+    with pool.connection() as conn:
+        rows = conn.execute(_ADMIN_GAMES.format(where=where), args).fetchall()
+    return [AdminGame(int(r[0]), str(r[1]), str(r[2]), float(r[3]),
+                      tuple(str(n) for n in r[7] or ()), tuple(int(q) for q in r[8] or ()),
+                      None if r[4] is None else str(r[4]), bool(r[5]),
+                      None if r[9] is None else (str(r[9]), str(r[10]), str(r[11]),
+                                                 float(r[12])), float(r[6]))
+            for r in rows]
+
+
 #: one backward walk of ``rating_history_by_time``, stopping after ``limit`` rows
 RATING_HISTORY_SQL = (
     "SELECT finished_at, mu - 3 * sigma FROM rating_history WHERE player_id = %(player)s "
@@ -197,6 +244,6 @@ def games_played(pool: ConnectionPool) -> list[str]:
     return [str(r[0]) for r in rows]
 
 
-__all__ = ["HISTORY_SQL", "Played", "RATING_HISTORY_SQL", "STANDINGS_SQL", "Standing",
+__all__ = ["AdminGame", "HISTORY_SQL", "admin_games", "Played", "RATING_HISTORY_SQL", "STANDINGS_SQL", "Standing",
            "everything", "find_players", "games_played", "history", "player", "player_by_card",
            "player_cards", "playing_now", "rating_history", "standings", "tables"]
