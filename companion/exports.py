@@ -26,10 +26,19 @@ ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see t
          "to use a share, export or open-in function to open it with Board Game Stats.")
 _NS = uuid.UUID("6f1c2a8e-7d8a-4c41-9d3f-2b0f3b1a9c55")
 CSV_FIELDS = ("date", "game", "where", "player", "place", "score", "won", "players")
+#: BoardGameGeek ids of our games, where one was confirmed (docs/league.md says how);
+#: a game without one is exported with ``bggId`` 0, which BG Stats reads as "not linked"
+BGG_IDS: dict[str, int] = {}
 
 
 def _when(t: float) -> str:
-    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S")
+    """Local time as BG Stats writes it ("2026-11-28 20:15:00", the device's zone)."""
+    return datetime.fromtimestamp(t, UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _iso(t: float) -> str:
+    """Local time with its offset ("2026-11-28T20:15:00+01:00"): the CSV's dates."""
+    return datetime.fromtimestamp(t, UTC).astimezone().isoformat(timespec="seconds")
 
 
 def _uid(*parts: str) -> str:
@@ -51,7 +60,12 @@ def _score(x: float | None) -> str:
 
 
 def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> dict[str, Any]:
-    """The BG Stats play file of ``me``'s plays (``(where, result)`` pairs)."""
+    """The BG Stats play file of ``me``'s plays (``(where, result)`` pairs: ``where`` is
+    the table's name, the play's location); ``me`` empty: a whole league's plays.
+
+    A game is ``noPoints`` only when none of its plays has a score; a play without
+    scores leaves each seat's score empty. Nobody is marked start player (the result
+    does not say who began)."""
     players: dict[str, dict[str, Any]] = {}
     places: dict[str, dict[str, Any]] = {}
     kinds: dict[str, dict[str, Any]] = {}
@@ -64,8 +78,9 @@ def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> 
         kind = kinds.setdefault(r.game, {
             "uuid": _uid("game", r.game), "id": len(kinds) + 1, "name": title(r.game),
             "modificationDate": now, "cooperative": False, "highestWins": not r.lower_wins,
-            "noPoints": all(s.score is None for s in r.seats), "usesTeams": False,
-            "bggId": 0})
+            "noPoints": True, "usesTeams": False, "bggId": BGG_IDS.get(r.game, 0)})
+        if any(s.score is not None for s in r.seats):
+            kind["noPoints"] = False
         scores = []
         for seat, s in enumerate(r.seats):
             p = players.setdefault(key_of(s.name), {
@@ -73,7 +88,7 @@ def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> 
                 "name": s.name, "isAnonymous": False, "modificationDate": now,
                 "bggUsername": ""})
             scores.append({"score": _score(s.score), "winner": s.won, "newPlayer": False,
-                           "startPlayer": seat == 0, "playerRefId": p["id"], "rank": s.place,
+                           "startPlayer": False, "playerRefId": p["id"], "rank": s.place,
                            "seatOrder": seat + 1, "role": ""})
         out.append({"uuid": _uid("play", where, r.game_id), "modificationDate": now,
                     "entryDate": _when(r.finished_at), "playDate": _when(r.finished_at),
@@ -81,7 +96,7 @@ def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> 
                     "manualWinner": False, "rounds": 0, "locationRefId": loc["id"],
                     "gameRefId": kind["id"], "board": "", "scoringSetting": 0,
                     "playerScores": scores})
-    mine = players.get(key_of(me))
+    mine = players.get(key_of(me)) if me else None
     return {"about": ABOUT, "players": list(players.values()),
             "locations": list(places.values()), "games": list(kinds.values()),
             "plays": out, "userInfo": {"meRefId": mine["id"] if mine else 0}}
@@ -89,6 +104,11 @@ def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> 
 
 def bgstats_text(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> str:
     return json.dumps(bgstats(plays, me, location), ensure_ascii=False, indent=1)
+
+
+def bgstats_league_text(plays: Sequence[tuple[str, GameResult]]) -> str:
+    """Every play of a league (``(table name, result)`` pairs) as one BG Stats file."""
+    return bgstats_text(plays, "", "League")
 
 
 def csv_text(plays: Sequence[tuple[str, GameResult]], me: str) -> str:
@@ -101,10 +121,11 @@ def csv_text(plays: Sequence[tuple[str, GameResult]], me: str) -> str:
         for s in r.seats:
             if key_of(s.name) != k:
                 continue
-            writer.writerow([_when(r.finished_at), title(r.game), where, s.name, s.place,
+            writer.writerow([_iso(r.finished_at), title(r.game), where, s.name, s.place,
                              _score(s.score), "yes" if s.won else "no",
                              "; ".join(x.name for x in r.seats)])
     return buf.getvalue()
 
 
-__all__ = ["ABOUT", "CSV_FIELDS", "bgstats", "bgstats_text", "csv_text", "title"]
+__all__ = ["ABOUT", "BGG_IDS", "CSV_FIELDS", "bgstats", "bgstats_league_text", "bgstats_text",
+           "csv_text", "title"]

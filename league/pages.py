@@ -13,7 +13,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion import charts
-from companion.exports import bgstats_text, csv_text, title
+from companion.exports import bgstats_league_text, bgstats_text, csv_text, title
 from companion.stats import OVERALL
 from league import queries
 from league.charts import rating_svg
@@ -121,6 +121,13 @@ def plays_bgstats(pid: int) -> Response:
     me, plays = _plays(pid)
     text = bgstats_text(plays, me["name"], "League")
     return _download(text, "application/json", f"plays-{pid}.bgsplay")
+
+
+@bp.get("/plays.bgsplay")
+def league_bgstats() -> Response:
+    """Every play of the league as one BG Stats file (locations: the tables' names)."""
+    text = bgstats_league_text(queries.everything_named(state().pool))
+    return _download(text, "application/json", "league.bgsplay")
 
 
 @bp.get("/players/<int:pid>/card")

@@ -26,7 +26,7 @@ STANDINGS_SQL = (
     "ORDER BY r.rating DESC, s.wins DESC, p.name, p.id LIMIT %(limit)s")
 
 HISTORY_SQL = (
-    "SELECT g.id, g.table_key, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, g.unit, "
+    "SELECT g.id, (SELECT t.name FROM league_tables t WHERE t.id = g.table_id), g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, g.unit, "
     "array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
     "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
     "FROM games g JOIN results r ON r.game_ref = g.id JOIN players p ON p.id = r.player_id "
@@ -122,6 +122,21 @@ def everything(pool: ConnectionPool) -> list[Played]:
             "JOIN players p ON p.id = r.player_id WHERE g.final GROUP BY g.id "
             "ORDER BY g.finished_at, g.table_key, g.game_id").fetchall()
     return [_played(r) for r in rows]
+
+
+def everything_named(pool: ConnectionPool) -> list[tuple[str, GameResult]]:
+    """Every counted game (not void, not left out) with its table's name: the whole
+    league's export."""
+    with pool.connection() as conn:
+        rows = conn.execute(
+            "SELECT g.id, t.name, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, "
+            "g.unit, array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
+            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
+            "FROM games g JOIN league_tables t ON t.id = g.table_id "
+            "JOIN results r ON r.game_ref = g.id JOIN players p ON p.id = r.player_id "
+            "WHERE g.final AND g.voided_at IS NULL AND g.quarantine IS NULL "
+            "GROUP BY g.id, t.name ORDER BY g.finished_at, g.id").fetchall()
+    return [(p.table, p.result) for p in map(_played, rows)]
 
 
 def playing_now(pool: ConnectionPool, hours: float = 6.0) -> list[Played]:
@@ -245,5 +260,5 @@ def games_played(pool: ConnectionPool) -> list[str]:
 
 
 __all__ = ["AdminGame", "HISTORY_SQL", "admin_games", "Played", "RATING_HISTORY_SQL", "STANDINGS_SQL", "Standing",
-           "everything", "find_players", "games_played", "history", "player", "player_by_card",
+           "everything", "everything_named", "find_players", "games_played", "history", "player", "player_by_card",
            "player_cards", "playing_now", "rating_history", "standings", "tables"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def _serve(db: str, folder: Path) -> subprocess.CompletedProcess[str]:
@@ -31,3 +32,43 @@ def test_a_db_nobody_answers_at_says_so(tmp_path: Path) -> None:
     assert "cannot reach the league's PostgreSQL" in done.stderr
     assert "This is a bug" not in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_admins_fixes_on_the_command_line(league: Any, league_dsn: str, tmp_path: Path,
+                                              capsys: Any) -> None:
+    import argparse
+
+    from companion.commands import league as cli
+    from league import queries
+    from tests.league.conftest import joined, result
+
+    _, token = joined(league)
+    league.client.post("/api/v1/results", json=result("g1", ["Ana", "Ben"], [1, 2]),
+                       headers={"Authorization": f"Bearer {token}"})
+    league.app.extensions["league"].rate_now()
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        parser = argparse.ArgumentParser()
+        cli.add_arguments(parser)
+        code = cli.run(parser.parse_args([*argv[:1], "--db", league_dsn, *argv[1:]]))
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    code, out, _ = run("games")
+    assert code == 0 and "The Nasty 7 at Window table" in out and "Ana (1), Ben (2)" in out
+    ref = out.split("#", 1)[1].split()[0]
+    assert run("void", f"#{ref}", "--why", "a test", "--by", "Sam")[0] == 0
+    assert "voided by Sam" in run("games")[1]
+    code, _, err = run("void", f"#{ref}", "--why", "again")
+    assert code == 1 and "void already" in err and "Traceback" not in err
+    assert run("restore", ref, "--why", "real after all")[0] == 0
+    code, _, err = run("void", "twelve", "--why", "x")
+    assert code == 1 and "is not a game's number" in err
+    assert run("add-player", "Cem Yilmaz")[0] == 0
+    assert "Cem Yilmaz" in [n for _, n in queries.find_players(league.pool)]
+    code, _, err = run("add-player", "cem  yilmaz")
+    assert code == 1 and "in the league already" in err
+    assert run("cards", "--url", "http://club:8090", "--out", str(tmp_path / "c.pdf"))[0] == 0
+    assert (tmp_path / "c.pdf").read_bytes().startswith(b"%PDF")
+    assert run("export", "--out", str(tmp_path / "all.bgsplay"))[0] == 0
+    assert '"Window table"' in (tmp_path / "all.bgsplay").read_text(encoding="utf-8")

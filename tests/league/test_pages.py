@@ -130,6 +130,14 @@ def test_bgstats_play_file_has_the_format_fields(league: Any) -> None:
     assert players[data["userInfo"]["meRefId"]]["name"] == "Ana"
     again = json.loads(league.client.get(f"/players/{ids['Ana']}/plays.bgsplay").data)
     assert [p["uuid"] for p in again["plays"]] == [p["uuid"] for p in data["plays"]]
+    # the table's name is the location; nobody made up as start player; points per game
+    assert {loc["name"] for loc in data["locations"]} == {"Window table"}
+    assert not any(s["startPlayer"] for p in data["plays"] for s in p["playerScores"])
+    assert {g["name"]: g["noPoints"] for g in data["games"]} == {"Illegal": False,
+                                                                 "The Nasty 7": True}
+    whole = json.loads(league.client.get("/plays.bgsplay").data)
+    assert len(whole["plays"]) == 3 and whole["userInfo"]["meRefId"] == 0
+    assert {p["name"] for p in whole["players"]} == {"Ana", "Anna", "Ben", "Cem"}
 
 
 def test_csv_lists_each_play(league: Any) -> None:
