@@ -42,6 +42,7 @@ def test_left_out_void_restore_and_a_seat_on_the_admin_page(league: Any) -> None
     c, csrf = _admin(league)
     html = c.get("/admin").get_data(as_text=True)
     assert "Two of its seats are the same player" in html
+    assert "<title>League admin · " in html and html.count("Games left out") == 1
     refs = sorted({int(r) for r in re.findall(r'/admin/games/(\d+)/seat', html)})
     assert len(refs) == 1
     ids = dict(re.findall(r'<option value="(\d+)">(\w+)</option>', html))

@@ -155,6 +155,7 @@ def test_league_and_tables_survive_kills(pg_cluster: Any, tmp_path: Path) -> Non
             assert abs(g.mu - w.mu) < 1e-9 and abs(g.sigma - w.sigma) < 1e-9
     for pid, name in queries.find_players(pool):
         mine = [(p.result.game_id, p.table) for p in queries.history(pool, pid)]
-        keys = {r.game_id: k for k, r in results}
+        named = {k: n for k, n, *_ in queries.tables(pool)}  # a history shows table names
+        keys = {r.game_id: named[k] for k, r in results}
         assert mine == [(r.game_id, keys[r.game_id]) for r in history(results, name)]
     pool.close()
