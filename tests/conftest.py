@@ -4,8 +4,8 @@
 - Hypothesis profiles (``HYPOTHESIS_PROFILE``, set by ``scripts/test.sh``): ``ci``
   derandomized with no example database, so a CI run is reproducible; ``dev`` random, as
   a developer wants new examples. Example counts stay with each test (``@settings``):
-  a profile never lowers them. Neither has a deadline: a test may not depend on how fast
-  the machine is;
+  a profile never lowers them. Neither has a deadline or the "too slow" health check:
+  a test may not depend on how fast the machine is;
 - the ``system`` marker, added here to tests that start a real outside component (a
   PostgreSQL cluster, network namespaces, a Debian root): ``./run test --quick`` leaves
   them out, with ``browser`` and ``slow``;
@@ -24,9 +24,13 @@ from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["tests.browser"]
 
-settings.register_profile("ci", derandomize=True, database=None, deadline=None,
-                          print_blob=True, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", deadline=None)
+#: examples for a property test that states no count of its own (Hypothesis' default)
+EXAMPLES = 100
+settings.register_profile("ci", max_examples=EXAMPLES, derandomize=True, database=None,
+                          deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=EXAMPLES, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 #: folders whose every test starts a real outside component

@@ -1,6 +1,9 @@
 """Every subcommand answers bad input with a sentence and exit 1 or 2, never a traceback.
 
-Each case runs the real ``companion`` in a child process with its own state folder.
+Each case runs ``companion`` with its own state folder: in this process (``cli.main``,
+with the child's environment, folder and streams: the process is not the point, and a
+child costs a second of imports), and a few cases of each kind as a real child process
+(``REAL``), for the exit code and the output a person sees.
 """
 
 from __future__ import annotations
@@ -19,13 +22,61 @@ from companion.cli import COMMANDS
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: argument lists also run as a real child process (the rest run in this process)
+REAL = {("replay", "/no/such/file.jsonl"), ("no-such-command",), ("bench", "nothing"),
+        ("serve", "--demo", "--port", "0"), ("deck", "list"), ("export",)}
+
+
 def companion(tmp_path: Path, *args: str, state: Path | None = None,
               timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """``companion ARGS`` in this process, and also as a child when ``args`` is in
+    ``REAL`` (both must answer alike: same exit code, same error text)."""
     env = dict(os.environ, TABLE_COMPANION_STATE=str(state or tmp_path / "state"),
                TABLE_COMPANION_CONFIG=str(tmp_path / "none.toml"))
     env.pop("COMPANION_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=timeout, cwd=tmp_path, env=env)
+    here = in_process(list(args), env, tmp_path)
+    if tuple(args) in REAL:
+        child = subprocess.run([sys.executable, "-m", "companion", *args],
+                               capture_output=True, text=True, timeout=timeout, cwd=tmp_path,
+                               env=env)
+        assert (child.returncode, child.stderr) == (here.returncode, here.stderr), (
+            f"in a child process: exit {child.returncode}, {child.stderr!r}; in this one: "
+            f"exit {here.returncode}, {here.stderr!r}")
+        return child
+    return here
+
+
+def in_process(args: list[str], env: dict[str, str], cwd: Path
+               ) -> subprocess.CompletedProcess[str]:
+    """``cli.main(args)`` with ``env`` as the environment, ``cwd`` as the folder and its
+    output captured; an exception that escapes is printed as the interpreter would."""
+    import contextlib
+    import io
+    import traceback
+
+    from companion.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(args)
+            except SystemExit as exc:  # argparse: exit 2 with its usage message
+                code = exc.code if isinstance(exc.code, int) else (exc.code is not None)
+                if isinstance(exc.code, str):
+                    print(exc.code, file=sys.stderr)
+            except BaseException:
+                traceback.print_exc()
+                code = 1
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(args, int(code), out.getvalue(), err.getvalue())
 
 
 def clean(proc: subprocess.CompletedProcess[str], codes: tuple[int, ...] = (1, 2)) -> str:
