@@ -1,7 +1,8 @@
 """Real Chromium for browser tests: the one place that launches it.
 
-Fixtures (registered by ``tests/conftest.py``): ``browser`` (one Chromium per test
-process: per pytest-xdist worker, launched on first use; each test gets fresh contexts), ``phone``
+Fixtures (registered by ``tests/conftest.py``): ``playwright`` and ``browser`` (one
+Playwright and one Chromium per test process: per pytest-xdist worker, launched on first
+use; each test gets fresh contexts), ``phone``
 (a factory of 390×844 phones, each its own cookies) and ``tv`` (a factory of 1280×800
 tablets/TVs). Helpers: ``shot(page, name)`` writes ``artifacts/screenshots/<name>.png``;
 ``join_links`` reads the seats' join links off the host panel; ``too_wide`` lists the
@@ -10,6 +11,8 @@ elements wider than the viewport; ``BROWSER`` marks a module as needing Chromium
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import re
@@ -116,18 +119,63 @@ def _end_chromium() -> None:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """One Chromium per test process (per xdist worker): launching it costs seconds, and
-    every test still gets its own contexts (cookies, storage), closed after the test."""
+def playwright() -> Iterator[Any]:
+    """Playwright, started once per test process (per xdist worker)."""
     from playwright.sync_api import expect, sync_playwright
 
     # a safety net, not a deadline: Playwright waits for what the test expects, and a
     # loaded machine (CI keeps the CPU busy on purpose; a Pi under emulation) may take long
     expect.set_options(timeout=SAFETY_MS)
     with sync_playwright() as p:
-        chromium = Chromium(p)
-        yield chromium
-        chromium.end()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any) -> Iterator[Any]:
+    """One Chromium per test process (per xdist worker): launching it costs seconds, and
+    every test still gets its own contexts (cookies, storage), closed after the test."""
+    chromium = Chromium(playwright)
+    yield chromium
+    chromium.end()
+
+
+# Playwright's sync API runs its asyncio loop in a greenlet of the main thread, so while
+# the worker's Playwright lives, asyncio sees that loop as running in the main thread:
+# a later test that calls asyncio.run() (the league bench) would be refused. Around
+# every phase of a test that does not use Playwright, the loop is set aside and put back
+# afterwards. Not in a teardown that may end the session's fixtures (the last test of
+# the worker): there Playwright itself stops, and it needs its loop.
+@contextlib.contextmanager
+def _set_aside(item: pytest.Item, when: str, nextitem: pytest.Item | None = None
+               ) -> Iterator[None]:
+    loop = asyncio._get_running_loop()
+    if loop is None or "playwright" in getattr(item, "fixturenames", ()) or (
+            when == "teardown" and nextitem is None):
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with _set_aside(item, "setup"):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    with _set_aside(item, "call"):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    with _set_aside(item, "teardown", nextitem):
+        return (yield)
 
 
 def _pages(browser: Any, viewport: dict[str, int], mobile: bool) -> Iterator[Callable[..., Any]]:
