@@ -70,6 +70,8 @@ def _closed(kind: type[GameAction], action: dict[str, Any]) -> bool:
     return not any(f.spec.open and action.get(f.key) is not None for f in fields_of(kind))
 
 
+#: every recorded state (or a long random game): CI and ./run test; not --quick
+@pytest.mark.slow
 @pytest.mark.parametrize(("engine", "part"), parts(ENGINES))
 def test_every_move_of_every_recorded_state_is_accepted(engine: AnyEngine, part: int) -> None:
     problems: list[str] = []
@@ -106,6 +108,8 @@ def test_every_accepted_recorded_action_is_offered(engine: AnyEngine) -> None:
     assert not problems, f"{len(problems)} problems, first ones:\n" + "\n".join(problems[:12])
 
 
+#: every recorded state (or a long random game): CI and ./run test; not --quick
+@pytest.mark.slow
 @pytest.mark.parametrize(("engine", "n"), [
     pytest.param(e, n, id=f"{e.name}-{n}seats")
     for e in ENGINES for n in range(e.min_seats, e.max_seats + 1)])

@@ -90,6 +90,8 @@ def _probes(engine: AnyEngine, state: Any, n: int) -> Iterator[dict[str, Any]]:
     yield {"amounts": [{"agent": "red"}]}
 
 
+#: every recorded state (or a long random game): CI and ./run test; not --quick
+@pytest.mark.slow
 @pytest.mark.parametrize(("engine", "part"), parts(ENGINES))
 def test_every_reachable_refusal_is_a_sentence(engine: AnyEngine, part: int) -> None:
     bad: dict[str, str] = {}
