@@ -47,24 +47,27 @@ def home() -> str | BaseResponse:
 
 
 def _home(note: str | None = None, code: dict[str, Any] | None = None,
-          error: str | None = None) -> str:
+          error: str | None = None, who: str = "") -> str:
+    """The admin page; ``who``: the admin's name, kept in the "Your name" fields after a
+    change (on game night one person makes several)."""
     st = state()
     return render_template("admin.html", tables=queries.tables(st.pool),
                            players=queries.find_players(st.pool), code=code, note=note,
                            error=error, recent=queries.admin_games(st.pool, "recent"),
                            voided=queries.admin_games(st.pool, "void"),
                            left_out=queries.admin_games(st.pool, "quarantined"),
-                           public_url=st.public_url, title=title)
+                           public_url=st.public_url, title=title, who=who)
 
 
 def _changed(action: Callable[[], object], note: str) -> tuple[str, int]:
     """Run an admin's change; the admin page again, with what happened or why not."""
+    who = " ".join(request.form.get("who", "").split())[:40]
     try:
         action()
     except store.ChangeError as exc:
-        return _home(error=str(exc)), 400
+        return _home(error=str(exc), who=who), 400
     state().changed()
-    return _home(note=note), 200
+    return _home(note=note, who=who), 200
 
 
 def _by() -> tuple[str, str]:

@@ -15,10 +15,13 @@ from collections.abc import Sequence
 import segno
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 CARD_W, CARD_H = 85 * mm, 60 * mm
 COLUMNS, ROWS = 2, 4
+#: the QR code's side: room beside it for the name, a phone still reads it at arm's length
+QR = 44 * mm
 
 
 def card_url(base: str, code: str) -> str:
@@ -39,11 +42,29 @@ def _qr(c: Canvas, text: str, x: float, y: float, size: float) -> None:
                        stroke=0, fill=1)
 
 
-def _fit(c: Canvas, name: str, width: float) -> float:
+def _lines(c: Canvas, text: str, font: str, width: float, most: int) -> tuple[float, list[str]]:
+    """``text`` wrapped to ``width`` in at most ``most`` lines: the font size (18 down to
+    8 points) and the lines. A word too long even at 8 points is cut into pieces."""
     size = 18.0
-    while size > 8 and c.stringWidth(name, "Helvetica-Bold", size) > width:
+    while True:
+        lines = simpleSplit(text, font, size, width)
+        fits = all(c.stringWidth(line, font, size) <= width for line in lines)
+        if (fits and len(lines) <= most) or size <= 8:
+            break
         size -= 1
-    return size
+    out: list[str] = []
+    for line in lines:  # one word wider than the card at 8 points: cut it
+        while c.stringWidth(line, font, size) > width:
+            k = len(line)
+            while k > 1 and c.stringWidth(line[:k], font, size) > width:
+                k -= 1
+            out.append(line[:k])
+            line = line[k:]
+        out.append(line)
+    return size, out
+
+
+HELP = "Show this card to the table's camera, or scan it to see your games."
 
 
 def cards_pdf(players: Sequence[tuple[str, str]], base: str, league: str = "League") -> bytes:
@@ -68,17 +89,20 @@ def cards_pdf(players: Sequence[tuple[str, str]], base: str, league: str = "Leag
         c.setDash(3, 3)
         c.rect(x, y, CARD_W, CARD_H, stroke=1, fill=0)
         c.setDash()
-        qr = CARD_H - 10 * mm
-        _qr(c, card_url(base, code), x + 4 * mm, y + 5 * mm, qr)
-        text_x = x + 8 * mm + qr
-        width = CARD_W - qr - 12 * mm
+        qr = QR
+        _qr(c, card_url(base, code), x + 3 * mm, y + (CARD_H - qr) / 2, qr)
+        text_x = x + 6 * mm + qr
+        width = CARD_W - qr - 9 * mm  # 3 mm of margin each side of the QR and text
         c.setFillColorRGB(0, 0, 0)
-        c.setFont("Helvetica-Bold", _fit(c, name, width))
-        c.drawString(text_x, y + CARD_H - 18 * mm, name)
+        size, lines = _lines(c, name, "Helvetica-Bold", width, 3)
+        top_y = y + CARD_H - 12 * mm
+        c.setFont("Helvetica-Bold", size)
+        for k, line in enumerate(lines):
+            c.drawString(text_x, top_y - k * size * 1.15, line)
         c.setFont("Helvetica", 8)
-        for k, line in enumerate((league, "Show this card to the", "table's camera, or scan",
-                                  "it to see your games.")):
-            c.drawString(text_x, y + CARD_H - 28 * mm - k * 10, line)
+        below = top_y - len(lines) * size * 1.15 - 4 * mm
+        for k, line in enumerate([league, *simpleSplit(HELP, "Helvetica", 8, width)]):
+            c.drawString(text_x, below - k * 10, line)
     c.showPage()
     c.save()
     return out.getvalue()

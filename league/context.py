@@ -78,6 +78,10 @@ class LeagueState:
         if not from_rater:  # the pages in memory may be older: Flask answers until redrawn
             self.fast = {}
             self.pages_stale = True
+            # and the rater thread draws them again: it may be drawing them from before
+            # this pass right now (it clears ``pages_stale`` before it draws), and would
+            # then answer those for ever, nothing else changing
+            self.wake.set()
         return n
 
     def revoke(self, key: str) -> str | None:
