@@ -72,16 +72,33 @@ class Chromium:
     """The test process's Chromium: launched on first use, and again if a test had to end it.
 
     Tests use it as Playwright's ``Browser`` (``new_context`` and the rest pass through).
+    ``new_context`` launches Chromium again once if it ended under it (the safety net
+    below ends every Chromium of the test process, this one too, and Playwright may not
+    have seen it go yet): a new context is where a test begins, so nothing a test checks
+    is retried.
     """
 
     def __init__(self, playwright: Any) -> None:
         self._p = playwright
         self._b: Any = None
 
-    def __getattr__(self, name: str) -> Any:
+    def _browser(self) -> Any:
         if self._b is None or not self._b.is_connected():
             self._b = launch(self._p)
-        return getattr(self._b, name)
+        return self._b
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser(), name)
+
+    def new_context(self, **options: Any) -> Any:
+        from playwright.sync_api import Error
+
+        try:
+            return self._browser().new_context(**options)
+        except Error as err:  # Chromium ended: launched again, once
+            log.warning("Chromium had ended (%s): launching it again", err)
+            self._b = None
+            return self._browser().new_context(**options)
 
     def close_context(self, ctx: Any) -> None:
         """Close ``ctx``; if Chromium does not answer within ``CLOSE_SAFETY_S``, end it."""
@@ -131,7 +148,7 @@ def playwright() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright: Any) -> Iterator[Any]:
+def browser(playwright: Any) -> Iterator[Chromium]:
     """One Chromium per test process (per xdist worker): launching it costs seconds, and
     every test still gets its own contexts (cookies, storage), closed after the test."""
     chromium = Chromium(playwright)
@@ -143,21 +160,31 @@ def browser(playwright: Any) -> Iterator[Any]:
 # the worker's Playwright lives, asyncio sees that loop as running in the main thread:
 # a later test that calls asyncio.run() (the league bench) would be refused. Around
 # every phase of a test that does not use Playwright, the loop is set aside and put back
-# afterwards. Not in a teardown that may end the session's fixtures (the last test of
-# the worker): there Playwright itself stops, and it needs its loop.
+# afterwards. With the loop set aside, a call into Playwright breaks its driver's
+# connection (a test that asked for ``phone`` in its body, unmarked, broke every later
+# browser test of its worker): every browser test must be marked ``browser``. Not in a
+# teardown that may end the session's fixtures (the last test of the worker): there
+# Playwright itself stops, and it needs its loop.
+def _uses_playwright(item: pytest.Item) -> bool:
+    """Marked ``browser`` (a test may ask for ``phone`` or ``tv`` by name, in its body,
+    where its fixture names do not show it), or asking for Playwright's fixtures."""
+    return (item.get_closest_marker("browser") is not None
+            or "playwright" in getattr(item, "fixturenames", ()))
+
+
 @contextlib.contextmanager
 def _set_aside(item: pytest.Item, when: str, nextitem: pytest.Item | None = None
                ) -> Iterator[None]:
     loop = asyncio._get_running_loop()
-    if loop is None or "playwright" in getattr(item, "fixturenames", ()) or (
-            when == "teardown" and nextitem is None):
+    if loop is None or _uses_playwright(item) or (when == "teardown" and nextitem is None):
         yield
         return
     asyncio._set_running_loop(None)
     try:
         yield
     finally:
-        asyncio._set_running_loop(loop)
+        if asyncio._get_running_loop() is None and loop.is_running():  # Playwright's, alive
+            asyncio._set_running_loop(loop)
 
 
 @pytest.hookimpl(wrapper=True)
