@@ -41,6 +41,14 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).astimezone().isoformat(timespec="seconds")
 
 
+def _minutes(r: GameResult) -> int:
+    """Whole minutes the game took, rounded to the nearest (half a minute up), at least
+    1; 0 only when its start is not known (a result from before tables sent
+    ``started_at``): BG Stats reads 0 as "no duration"."""
+    seconds = r.duration_s
+    return 0 if seconds is None else max(1, int((max(0.0, seconds) + 30) // 60))
+
+
 def _uid(*parts: str) -> str:
     return str(uuid.uuid5(_NS, "\x1f".join(parts)))
 
@@ -65,7 +73,8 @@ def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> 
 
     A game is ``noPoints`` only when none of its plays has a score; a play without
     scores leaves each seat's score empty. Nobody is marked start player (the result
-    does not say who began)."""
+    does not say who began). ``durationMin`` is the time from the result's
+    ``started_at`` to its ``finished_at`` in whole minutes (0: the start not known)."""
     players: dict[str, dict[str, Any]] = {}
     places: dict[str, dict[str, Any]] = {}
     kinds: dict[str, dict[str, Any]] = {}
@@ -92,7 +101,7 @@ def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> 
                            "seatOrder": seat + 1, "role": ""})
         out.append({"uuid": _uid("play", where, r.game_id), "modificationDate": now,
                     "entryDate": _when(r.finished_at), "playDate": _when(r.finished_at),
-                    "usesTeams": False, "durationMin": 0, "ignored": False,
+                    "usesTeams": False, "durationMin": _minutes(r), "ignored": False,
                     "manualWinner": False, "rounds": 0, "locationRefId": loc["id"],
                     "gameRefId": kind["id"], "board": "", "scoringSetting": 0,
                     "playerScores": scores})

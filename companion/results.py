@@ -1,9 +1,11 @@
 """The result of a finished game, as a league or the table's own statistics see it.
 
 A ``GameResult`` holds only what the table showed everyone at the end: each seat's name,
-place and final score (the engine's public ``scores``), who won and when. Nothing a seat
-kept secret goes in: Casablanca's bribe sheets and Crime Lords' showdown money count
-only as far as the public scores reveal them. ``result_of_store`` reads a stored game
+place and final score (the engine's public ``scores``), who won, and when the game
+began (its first stored event: ``started_at``, 0.0 when not known) and ended (its last:
+``finished_at``), both by the table's clock. Nothing a seat kept secret goes in:
+Casablanca's bribe sheets and Crime Lords' showdown money count only as far as the
+public scores reveal them. ``result_of_store`` reads a stored game
 through the store's public API; ``result_of_record`` replays an exported record; both
 give the same value for the same game.
 """
@@ -57,10 +59,21 @@ class GameResult:
     lower_wins: bool = False
     unit: str = ""
     final: bool = True  # False: the game is still being played (places so far)
+    #: seconds since the epoch, the table's clock: the game's first stored event; 0.0:
+    #: not known (a result from before tables sent it)
+    started_at: float = 0.0
+
+    @property
+    def duration_s(self) -> float | None:
+        """Seconds from the first stored event to the end, or None when the start is
+        not known."""
+        return self.finished_at - self.started_at if self.started_at else None
 
     def to_json(self) -> dict[str, Any]:
+        """The result as a table pushes it; ``started_at`` only when it is known."""
+        started = {"started_at": round(self.started_at, 3)} if self.started_at else {}
         return {"version": RESULT_VERSION, "game_id": self.game_id, "game": self.game,
-                "finished_at": round(self.finished_at, 3), "seq": self.seq,
+                **started, "finished_at": round(self.finished_at, 3), "seq": self.seq,
                 "lower_wins": self.lower_wins, "unit": self.unit, "final": self.final,
                 "seats": [{"name": s.name, "place": s.place, "score": s.score}
                           | ({"card": s.card} if s.card else {}) for s in self.seats]}
@@ -84,6 +97,12 @@ class GameResult:
         if not isinstance(finished, int | float) or not _number(finished) or \
                 not 0 <= finished < 1e11:
             raise ValueError("'finished_at' must be a time in seconds since 1970")
+        started = obj.get("started_at", 0.0)  # absent: an older table, start not known
+        if not _number(started) or not 0 <= started < 1e11:
+            raise ValueError("'started_at' must be a time in seconds since 1970")
+        if started > finished:
+            raise ValueError("'started_at' is after 'finished_at': a game ends after it "
+                             "begins, so check the table's clock and push again")
         if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < 2**31:
             raise ValueError("'seq' must be a whole number from 0")
         unit = obj.get("unit", "")
@@ -93,7 +112,7 @@ class GameResult:
         if not isinstance(final, bool):
             raise ValueError("'final' must be true or false")
         return cls(game_id, name, seats, float(finished), seq, bool(obj.get("lower_wins")),
-                   unit, final)
+                   unit, final, float(started))
 
 
 def _number(x: Any) -> bool:
@@ -145,7 +164,7 @@ def places(winners: Sequence[int], totals: Sequence[float] | None, n: int,
 
 
 def _result(game_id: str, session: Session, finished_at: float, seq: int,
-            live: bool = False) -> GameResult | None:
+            live: bool = False, started_at: float = 0.0) -> GameResult | None:
     engine = session.engine
     state = engine.settle_record(session.state)
     outcome = engine.outcome(state)
@@ -163,7 +182,7 @@ def _result(game_id: str, session: Session, finished_at: float, seq: int,
     seats = tuple(SeatResult(name, at[i], numbers[i] if numbers and i < len(numbers) else None)
                   for i, name in enumerate(names))
     return GameResult(game_id, engine.name, seats, finished_at, seq, lower, unit[:20],
-                      final=finished)
+                      final=finished, started_at=started_at)
 
 
 def result_of_store(store: EventStore, game_id: str, live: bool = False) -> GameResult | None:
@@ -175,7 +194,8 @@ def result_of_store(store: EventStore, game_id: str, live: bool = False) -> Game
     header = Header(info.game, info.seats, info.options, info.seed)
     session = Session.rebuild(engine, header.setup(), rows)
     seq = rows[-1].seq if rows else 0
-    return _result(game_id, session, info.created + session.last_t, seq, live)
+    started = info.created + rows[0].t if rows else 0.0  # the first stored event
+    return _result(game_id, session, info.created + session.last_t, seq, live, started)
 
 
 def result_of_record(game_id: str, lines: Iterable[str], created: float,
@@ -183,7 +203,10 @@ def result_of_record(game_id: str, lines: Iterable[str], created: float,
     """The result of an exported record (``companion export``) of a game created at
     ``created`` (the store's ``GameInfo.created``), or None if unfinished."""
     replay = replay_lines(lines)
-    return _result(game_id, replay.session, created + replay.session.last_t, seq)
+    batches = replay.session.batches
+    started = created + batches[0].t if batches else 0.0  # the first event
+    return _result(game_id, replay.session, created + replay.session.last_t, seq,
+                   started_at=started)
 
 
 __all__ = ["GameResult", "RESULT_VERSION", "SeatResult", "places", "result_of_record",

@@ -28,7 +28,7 @@ STANDINGS_SQL = (
 HISTORY_SQL = (
     "SELECT g.id, (SELECT t.name FROM league_tables t WHERE t.id = g.table_id), g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, g.unit, "
     "array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
-    "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
+    "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat), g.started_at "
     "FROM games g JOIN results r ON r.game_ref = g.id JOIN players p ON p.id = r.player_id "
     "WHERE g.id IN (SELECT game_ref FROM results WHERE player_id = %(player)s) AND g.final "
     "GROUP BY g.id ORDER BY g.finished_at DESC, g.id DESC LIMIT %(limit)s")
@@ -96,12 +96,13 @@ def player(pool: ConnectionPool, player_id: int) -> dict[str, Any] | None:
 
 
 def _played(row: Any) -> Played:
-    ref, table, game_id, game, finished, seq, lower, unit, names, places, scores, ids = row
+    ref, table, game_id, game, finished, seq, lower, unit, names, places, scores, ids, \
+        started = row
     seats = tuple(SeatResult(str(n), int(p), None if s is None else float(s))
                   for n, p, s in zip(names, places, scores, strict=True))
-    return Played(int(ref), str(table), GameResult(str(game_id), str(game), seats,
-                                                   float(finished), int(seq), bool(lower),
-                                                   str(unit)), tuple(int(i) for i in ids))
+    return Played(int(ref), str(table), GameResult(
+        str(game_id), str(game), seats, float(finished), int(seq), bool(lower), str(unit),
+        started_at=0.0 if started is None else float(started)), tuple(int(i) for i in ids))
 
 
 def history(pool: ConnectionPool, player_id: int, limit: int = 500) -> list[Played]:
@@ -117,7 +118,7 @@ def everything(pool: ConnectionPool) -> list[Played]:
         rows = conn.execute(
             "SELECT g.id, g.table_key, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, "
             "g.unit, array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
-            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
+            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat), g.started_at "
             "FROM games g JOIN results r ON r.game_ref = g.id "
             "JOIN players p ON p.id = r.player_id WHERE g.final GROUP BY g.id "
             "ORDER BY g.finished_at, g.table_key, g.game_id").fetchall()
@@ -131,7 +132,7 @@ def everything_named(pool: ConnectionPool) -> list[tuple[str, GameResult]]:
         rows = conn.execute(
             "SELECT g.id, t.name, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, "
             "g.unit, array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
-            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
+            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat), g.started_at "
             "FROM games g JOIN league_tables t ON t.id = g.table_id "
             "JOIN results r ON r.game_ref = g.id JOIN players p ON p.id = r.player_id "
             "WHERE g.final AND g.voided_at IS NULL AND g.quarantine IS NULL "
@@ -145,7 +146,7 @@ def playing_now(pool: ConnectionPool, hours: float = 6.0) -> list[Played]:
         rows = conn.execute(
             "SELECT g.id, t.name, g.game_id, g.game, g.finished_at, g.seq, g.lower_wins, "
             "g.unit, array_agg(p.name ORDER BY r.seat), array_agg(r.place ORDER BY r.seat), "
-            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat) "
+            "array_agg(r.score ORDER BY r.seat), array_agg(r.player_id ORDER BY r.seat), g.started_at "
             "FROM games g JOIN league_tables t ON t.id = g.table_id "
             "JOIN results r ON r.game_ref = g.id JOIN players p ON p.id = r.player_id "
             "WHERE NOT g.final AND g.received_at > now() - make_interval(secs => %s) "

@@ -175,12 +175,17 @@ def _params(table: TableAuth, result: GameResult, carded: dict[str | None, int]
     return {
         "table": table.id, "key": table.key, "game_id": result.game_id, "seq": result.seq,
         "game": result.game, "at": round(result.finished_at, 3), "lower": result.lower_wins,
-        "unit": result.unit, "final": result.final,
+        "unit": result.unit, "final": result.final, "start": _started(result),
         "nk": [k for k, _ in named], "nn": [n for _, n in named],
         "nc": [secrets.token_hex(6) for _ in named],
         "sk": [None if s.card in carded else key_of(s.name) for s in result.seats],
         "sp": [carded.get(s.card) for s in result.seats],
         "q": [s.place for s in result.seats], "sc": [s.score for s in result.seats]}
+
+
+def _started(result: GameResult) -> float | None:
+    """The game's ``started_at`` column: NULL when the table did not say."""
+    return round(result.started_at, 3) if result.started_at else None
 
 
 #: a new game in one statement: its named players found or made (those with a known
@@ -193,9 +198,10 @@ _FAST = (
     "ON CONFLICT (key) WHERE merged_into IS NULL DO NOTHING RETURNING key, id), "
     "pl AS (SELECT key, id FROM ins UNION ALL SELECT p.key, p.id FROM players p JOIN x "
     "ON p.key = x.k WHERE p.merged_into IS NULL), "
-    "g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, "
-    "lower_wins, unit, final, clock_offset) VALUES (%(table)s, %(key)s, %(game_id)s, "
-    "%(seq)s, %(game)s, %(at)s, %(lower)s, %(unit)s, %(final)s, %(off)s) "
+    "g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, started_at, "
+    "finished_at, lower_wins, unit, final, clock_offset) VALUES (%(table)s, %(key)s, "
+    "%(game_id)s, %(seq)s, %(game)s, %(start)s, %(at)s, %(lower)s, %(unit)s, %(final)s, "
+    "%(off)s) "
     "ON CONFLICT (table_id, game_id) DO NOTHING RETURNING id), "
     "r AS (INSERT INTO results (game_ref, seat, player_id, place, score) "
     "SELECT g.id, s.o - 1, coalesce(s.p, pl.id), s.q, s.sc FROM g, "
@@ -208,9 +214,10 @@ _FAST = (
 #: the game and its results (the careful way), one statement; nothing else: the stats
 #: lines and ratings every push would share are the rater's (``league.rater``)
 _INSERT = (
-    "WITH g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, finished_at, "
-    "lower_wins, unit, final, clock_offset) VALUES (%(table)s, %(key)s, %(game_id)s, "
-    "%(seq)s, %(game)s, %(at)s, %(lower)s, %(unit)s, %(final)s, %(off)s) RETURNING id) "
+    "WITH g AS (INSERT INTO games (table_id, table_key, game_id, seq, game, started_at, "
+    "finished_at, lower_wins, unit, final, clock_offset) VALUES (%(table)s, %(key)s, "
+    "%(game_id)s, %(seq)s, %(game)s, %(start)s, %(at)s, %(lower)s, %(unit)s, %(final)s, "
+    "%(off)s) RETURNING id) "
     "INSERT INTO results (game_ref, seat, player_id, place, score) "
     "SELECT g.id, x.o - 1, x.p, x.q, x.sc FROM g, unnest(%(p)s::bigint[], %(q)s::int[], "
     "%(sc)s::float8[]) WITH ORDINALITY AS x(p, q, sc, o)")
@@ -224,6 +231,7 @@ def _insert(conn: Connection[Any], table: TableAuth, result: GameResult,
         "table": table.id, "key": table.key, "game_id": result.game_id, "seq": result.seq,
         "game": result.game, "at": round(result.finished_at, 3), "lower": result.lower_wins,
         "unit": result.unit, "final": result.final, "p": pids, "off": clock_offset,
+        "start": _started(result),
         "q": [s.place for s in result.seats], "sc": [s.score for s in result.seats]})
 
 

@@ -16,7 +16,10 @@ API answers it with ``400`` and stores nothing. What is refused:
 - a time in the future: the push may carry ``sent_at``, the table's clock when it sent
   it. A table whose clock is off by more than ``MAX_SKEW_S`` has its times corrected by
   the difference (the offset is kept with the game, and the admin page shows it); a game
-  that still ends more than ``MAX_SKEW_S`` after the league's own clock is refused.
+  that still ends more than ``MAX_SKEW_S`` after the league's own clock is refused;
+- a ``started_at`` (optional: the table's clock at the game's first event; older tables
+  do not send it) that is not a time or is after ``finished_at``. It is corrected by the
+  same offset as ``finished_at``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from companion import games
@@ -32,8 +36,8 @@ from companion.results import MAX_NAME, MAX_SEATS, RESULT_VERSION, GameResult
 from companion.stats import key_of
 from league.rater import MAX_SKEW_S
 
-KEYS = {"version", "game_id", "game", "finished_at", "seq", "lower_wins", "unit", "final",
-        "seats", "sent_at"}
+KEYS = {"version", "game_id", "game", "started_at", "finished_at", "seq", "lower_wins",
+        "unit", "final", "seats", "sent_at"}
 REQUIRED = {"version", "game_id", "game", "finished_at", "seats"}
 SEAT_KEYS = {"name", "place", "score", "card"}
 #: no result ends before this (2000-01-01): a table whose clock was never set
@@ -140,7 +144,7 @@ def _types(body: Mapping[str, Any]) -> None:
             raise RefusedError(f"'{key}' must be true or false")
     if "unit" in body:
         _text(body, "unit", "a text", 0, 20)
-    for key in ("finished_at", "sent_at"):
+    for key in ("started_at", "finished_at", "sent_at"):
         if key in body and (not _number(body[key]) or not 0 <= body[key] < 1e11):
             raise RefusedError(f"'{key}' must be a time in seconds since 1970")
 
@@ -155,6 +159,9 @@ def check(body: Any, now: float) -> tuple[GameResult, float]:
     if missing:
         raise RefusedError(f"the result lacks {', '.join(missing)}: update the table")
     _types(body)
+    if "started_at" in body and body["started_at"] > body["finished_at"]:
+        raise RefusedError("the game starts after it ends ('started_at' is after "
+                           "'finished_at'): update the table, or set its clock and push again")
     _seats(body["seats"])
     offset = 0.0
     if "sent_at" in body and abs(now - body["sent_at"]) > MAX_SKEW_S:
@@ -173,8 +180,8 @@ def check(body: Any, now: float) -> tuple[GameResult, float]:
     except (ValueError, LookupError) as exc:
         raise RefusedError(str(exc).strip("'")) from None
     if offset:
-        result = GameResult(result.game_id, result.game, result.seats, finished, result.seq,
-                            result.lower_wins, result.unit, result.final)
+        result = replace(result, finished_at=finished,
+                         started_at=result.started_at + offset if result.started_at else 0.0)
     return result, offset
 
 

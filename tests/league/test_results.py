@@ -31,8 +31,11 @@ def test_a_result_holds_only_what_the_table_showed(tmp_path: Path, game: str,
     result = result_of_store(store, info.game_id)
     assert result is not None and result.game == game
     body = result.to_json()
-    assert set(body) == {"version", "game_id", "game", "finished_at", "seq", "lower_wins",
-                         "unit", "final", "seats"}
+    assert set(body) == {"version", "game_id", "game", "started_at", "finished_at", "seq",
+                         "lower_wins", "unit", "final", "seats"}
+    # the game began at its first stored event, by the table's clock
+    rows = store.events(info.game_id)
+    assert body["started_at"] == round(info.created + rows[0].t, 3) <= body["finished_at"]
     assert body["final"] is True
     assert all(set(s) == {"name", "place", "score"} for s in body["seats"])
     replay = replay_lines(lines)
