@@ -173,10 +173,11 @@ def _uses_playwright(item: pytest.Item) -> bool:
 
 
 @contextlib.contextmanager
-def _set_aside(item: pytest.Item, when: str, nextitem: pytest.Item | None = None
-               ) -> Iterator[None]:
+def loop_set_aside() -> Iterator[None]:
+    """The worker's Playwright loop set aside for the block (if it runs), put back after:
+    for a block that must not touch it (another Playwright of its own, asyncio.run)."""
     loop = asyncio._get_running_loop()
-    if loop is None or _uses_playwright(item) or (when == "teardown" and nextitem is None):
+    if loop is None:
         yield
         return
     asyncio._set_running_loop(None)
@@ -185,6 +186,16 @@ def _set_aside(item: pytest.Item, when: str, nextitem: pytest.Item | None = None
     finally:
         if asyncio._get_running_loop() is None and loop.is_running():  # Playwright's, alive
             asyncio._set_running_loop(loop)
+
+
+@contextlib.contextmanager
+def _set_aside(item: pytest.Item, when: str, nextitem: pytest.Item | None = None
+               ) -> Iterator[None]:
+    if _uses_playwright(item) or (when == "teardown" and nextitem is None):
+        yield
+        return
+    with loop_set_aside():
+        yield
 
 
 @pytest.hookimpl(wrapper=True)

@@ -32,13 +32,12 @@ class _HangingContext:
 
 def test_a_hung_close_ends_chromium_and_the_next_test_gets_a_new_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # its own Playwright, apart from the worker's: a driver whose Chromium is ended in
-    # the middle of a call may not survive it (the worker's is set aside meanwhile:
-    # this test does not use it)
+    # its own Playwright, apart from the worker's (whose loop is set aside meanwhile): a
+    # driver whose Chromium is ended in the middle of a call may not survive it
     from playwright.sync_api import sync_playwright
 
     monkeypatch.setattr(tb, "CLOSE_SAFETY_S", 1.0)
-    with sync_playwright() as p:
+    with tb.loop_set_aside(), sync_playwright() as p:
         chromium = tb.Chromium(p)
         first = chromium.new_context()
         page = first.new_page()
