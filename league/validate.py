@@ -18,7 +18,8 @@ API answers it with ``400`` and stores nothing. What is refused:
   the difference (the offset is kept with the game, and the admin page shows it); a game
   that still ends more than ``MAX_SKEW_S`` after the league's own clock is refused;
 - a ``started_at`` (optional: the table's clock at the game's first event; older tables
-  do not send it) that is not a time or is after ``finished_at``. It is corrected by the
+  do not send it) that is not a time, or is after ``finished_at`` (``GameResult.from_json``
+  says so). It is corrected by the
   same offset as ``finished_at``.
 """
 
@@ -159,9 +160,6 @@ def check(body: Any, now: float) -> tuple[GameResult, float]:
     if missing:
         raise RefusedError(f"the result lacks {', '.join(missing)}: update the table")
     _types(body)
-    if "started_at" in body and body["started_at"] > body["finished_at"]:
-        raise RefusedError("the game starts after it ends ('started_at' is after "
-                           "'finished_at'): update the table, or set its clock and push again")
     _seats(body["seats"])
     offset = 0.0
     if "sent_at" in body and abs(now - body["sent_at"]) > MAX_SKEW_S:
@@ -177,7 +175,9 @@ def check(body: Any, now: float) -> tuple[GameResult, float]:
     fields = {k: v for k, v in body.items() if k != "sent_at"}
     try:
         result = GameResult.from_json(fields)
-    except (ValueError, LookupError) as exc:
+    except ValueError as exc:
+        raise RefusedError(str(exc)) from None
+    except LookupError as exc:  # a KeyError's words come quoted
         raise RefusedError(str(exc).strip("'")) from None
     if offset:
         result = replace(result, finished_at=finished,

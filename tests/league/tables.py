@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from companion.records import replay_lines
 from companion.store import EventStore, GameInfo
@@ -46,3 +47,18 @@ def store_game(store: EventStore, lines: Sequence[str], close: bool = True) -> G
     if close:
         store.close_game(info.game_id)
     return info
+
+
+S = TypeVar("S", bound=EventStore)
+
+#: the players the finished games of ``store_finished`` seat, in turn
+NAMES = ["Ana", "Ben", "Cem", "Dee", "Eli", "Fay"]
+
+
+def store_finished(store: S, count: int = 3) -> S:
+    """The first ``count`` games of ``FINISHED`` stored in ``store``, each seating the
+    next players of ``NAMES`` (game i starts at the i-th name, wrapping around)."""
+    for i, (game, name) in enumerate(FINISHED[:count]):
+        n = seats_of(game, name)
+        store_game(store, record_lines(game, name, NAMES[i:i + n] + NAMES[:max(0, i + n - 6)]))
+    return store

@@ -11,17 +11,11 @@ from companion.outbox import Link, Outbox, backoff
 from companion.results import result_of_store
 from companion.store import SqliteStore
 from league import queries, store
-from tests.league.tables import FINISHED, record_lines, seats_of, store_game
-
-NAMES = ["Ana", "Ben", "Cem", "Dee", "Eli", "Fay"]
+from tests.league.tables import FINISHED, NAMES, record_lines, store_finished, store_game
 
 
 def _table(tmp: Path) -> SqliteStore:
-    s = SqliteStore(tmp / "events.sqlite3")
-    for i, (game, name) in enumerate(FINISHED[:3]):
-        n = seats_of(game, name)
-        store_game(s, record_lines(game, name, NAMES[i:i + n] + NAMES[:max(0, i + n - 6)]))
-    return s
+    return store_finished(SqliteStore(tmp / "events.sqlite3"))
 
 
 class LeagueSender:

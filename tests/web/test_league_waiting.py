@@ -15,11 +15,10 @@ from flask import Flask
 from companion.outbox import Link, Outbox, outbox_path
 from companion.table import Table
 from tests.browser import BROWSER, shot, too_wide
-from tests.league.tables import FINISHED, record_lines, seats_of, store_game
+from tests.league.tables import store_finished
 from tests.web.conftest import as_host
 from web.auth import host_token
 
-NAMES = ["Ana", "Ben", "Cem", "Dee", "Eli", "Fay"]
 REFUSED = "a league game needs at least 2 players: this one has 1"
 AWAY = "the league cannot be reached (connection refused)"
 
@@ -28,10 +27,7 @@ def _waiting(table: Table, state_dir: Path, tmp_path: Path) -> None:
     """Three finished games in the table's outbox: one refused, two waiting."""
     from companion.store import SqliteStore
 
-    games = SqliteStore(tmp_path / "events.sqlite3")
-    for i, (game, name) in enumerate(FINISHED[:3]):
-        n = seats_of(game, name)
-        store_game(games, record_lines(game, name, NAMES[i:i + n] + NAMES[:max(0, i + n - 6)]))
+    games = store_finished(SqliteStore(tmp_path / "events.sqlite3"))
     box = Outbox(outbox_path(state_dir, table.store))
     try:
         assert box.collect(games) == 3
