@@ -16,11 +16,14 @@ seconds anyway), so no request waits for it (``league.rater``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
+from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 
 from flask import Flask
@@ -110,6 +113,31 @@ class OneHop(WSGIContainer):
         self._log(code, request)
 
 
+class _Closing(HTTPServer):
+    """Tornado's HTTP server that knows its open connections, to close them at the end.
+
+    ``HTTPServer.stop()`` closes only the listening socket: a phone's or a browser's
+    keep-alive connection would outlive the event loop and be left to the garbage
+    collector (an unclosed socket).
+    """
+
+    def initialize(self, *args: Any, **kwargs: Any) -> None:
+        super().initialize(*args, **kwargs)
+        self.streams: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    def handle_stream(self, stream: Any, address: Any) -> None:
+        self.streams.add(stream)
+        super().handle_stream(stream, address)
+
+    async def close_everything(self) -> None:
+        """Stop listening, then close every connection, finished or not."""
+        self.stop()
+        for stream in list(self.streams):
+            stream.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.close_all_connections(), 3)
+
+
 class Router:
     """Sends each request to the memory, the readers' threads or the writers'."""
 
@@ -162,13 +190,13 @@ def serve(app: Flask, host: str, port: int, threads: int = 16,
     sockets = bind_sockets(port, address=host or None, backlog=1024)
 
     async def main() -> None:
-        server = HTTPServer(Router(app, threads), xheaders=False, max_body_size=64 * 1024)
+        server = _Closing(Router(app, threads), xheaders=False, max_body_size=64 * 1024)
         server.add_sockets(sockets)
         if on_ready is not None:
             on_ready(int(sockets[0].getsockname()[1]))
         while not stop.is_set():
             await asyncio.sleep(0.2)
-        server.stop()
+        await server.close_everything()
 
     try:
         asyncio.run(main())

@@ -124,6 +124,10 @@ class Budget:
         if conn is not None:
             conn.busy = max(0, conn.busy + more)
 
+    def streams(self) -> list[Any]:
+        """Every stream still counted (to close them all when the server stops)."""
+        return [*self._unproven, *self._proven]
+
     def forget(self, stream: Any) -> None:
         """``stream`` closed (safe twice)."""
         conn = self._unproven.pop(stream, None)

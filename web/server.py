@@ -196,6 +196,10 @@ class Server:
         self._end_all()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=3)
+        # every socket is closed now, even one whose request never finished:
+        # tornado's close_all_connections waits on each in turn and may time out
+        for stream in self.budget.streams():
+            stream.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(http.close_all_connections(), 3)
         self.pool.shutdown(wait=False, cancel_futures=True)
