@@ -55,6 +55,8 @@ class Spec:
     ``label`` is the field as a player reads it ("the amount"); ``minimum``/``maximum``
     bound a number (or a list's items); ``open`` marks a value the player types or sets
     (money, a printed stat): ``moves()`` offers it with bounds and a step, not choices.
+    ``actor`` marks a field that names the seat (or seats) acting, besides ``seat``
+    (The Nasty 7's accusers): a phone may put only its own seat there.
     """
 
     label: str = ""
@@ -62,6 +64,7 @@ class Spec:
     maximum: float | None = None
     open: bool = False
     max_len: int = MAX_TEXT
+    actor: bool = False
 
 
 #: a seat as actions carry it (counted from 0 in data, never shown so)

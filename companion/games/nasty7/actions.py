@@ -45,7 +45,7 @@ class Accuse(GameAction):
     do: ClassVar[str] = "accuse"
     label: ClassVar[str] = "Accuse"
     by: ClassVar[Sender] = "seat"
-    by_: Annotated[tuple[int, ...] | int, Spec("the list of accusers", 0, 11)]
+    by_: Annotated[tuple[int, ...] | int, Spec("the list of accusers", 0, 11, actor=True)]
     against: Annotated[int, Spec("the accused player", 0, 11)] | None = None
     kind: Annotated[AccuseKind, Spec("what is alleged")] | None = None
     upheld: Annotated[bool, Spec("the ruling")] | None = None
