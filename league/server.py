@@ -23,8 +23,8 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from typing import Any
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from flask import Flask
 from tornado import httputil

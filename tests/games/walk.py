@@ -197,6 +197,8 @@ def _setup(engine: AnyEngine, n_seats: int, seed: int) -> Any:
 def _candidates(engine: AnyEngine, state: Any, n_seats: int) -> list[tuple[int | None, Move]]:
     waiting = engine.waiting(state)
     wanted: list[int | None] = list(waiting.seats) + ([None] if waiting.host else [])
-    every = [(w, m) for w, m in all_moves(engine, state, n_seats) if m.allowed]
-    first = [(w, m) for w, m in every if w in wanted and m.do != "undo"]
-    return first or every
+    # the waited-on senders' moves first (in all_moves' order), every sender's only when
+    # none of them may act: the same choices, without asking every seat every step
+    first = [(w, m) for w in senders(n_seats) if w in wanted
+             for m in engine.moves(state, w) if m.allowed and m.do != "undo"]
+    return first or [(w, m) for w, m in all_moves(engine, state, n_seats) if m.allowed]
