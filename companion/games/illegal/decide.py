@@ -52,10 +52,13 @@ from companion.games.illegal.events import (
 from companion.games.illegal.events import MagnumShown as MagnumSeen
 from companion.games.illegal.fold import Emit, emitter
 from companion.games.illegal.legality import (
+    OVER_NOW,
     availability_reason,
     card_reason,
     discard_reason,
     loss_choices,
+    open_hand_reason,
+    seat_reason,
 )
 from companion.games.illegal.plays import play, with_given
 from companion.games.illegal.state import (
@@ -76,7 +79,7 @@ from companion.games.illegal.turns import (
     turn_goes_on,
 )
 
-OVER_NOW = "The hand is over: reveal your hand, then deal the next hand"
+NOTHING_TO_CANCEL = "Nothing to cancel: no unfinished play, discard or Magnum"
 
 
 def outcome(state: State) -> Outcome | None:
@@ -117,7 +120,8 @@ def _seat(state: State, seat: int | None) -> int:
     """``seat`` checked against the table (the parser bounds it by the largest table)."""
     require(seat is not None, "Choose the player first")
     assert seat is not None
-    require(seat < state.n, f"There are only {state.n} players at this table")
+    reason = seat_reason(state, seat)
+    require(reason is None, reason or "")
     return seat
 
 
@@ -339,7 +343,7 @@ def cancel_events(st: State, seat: int | None) -> list[Event]:
 def _cancel(state: State, action: Cancel, now: float) -> list[Event]:
     seat = None if action.seat is None else _seat(state, action.seat)
     events = cancel_events(state, seat)
-    require(bool(events), "Nothing to cancel: no unfinished play, discard or Magnum")
+    require(bool(events), NOTHING_TO_CANCEL)
     return events
 
 
@@ -352,7 +356,7 @@ def _timeout(state: State, action: Deadline, now: float) -> list[Event]:
         if reason is None:
             flush_gathered(f)
     f.emit(*cancel_events(f.state, None))
-    require(bool(f.events), "Nothing to cancel: no unfinished play, discard or Magnum")
+    require(bool(f.events), NOTHING_TO_CANCEL)
     return f.events
 
 
@@ -368,8 +372,8 @@ def _show(state: State, action: Show, now: float) -> list[Event]:
     if state.options.show == "part_ends_turn":
         return _show_v1(state, seat, action.hand, now)
     s = state.seats[seat]
-    require(s.hassle == "tax_inspection", "Only a seat under Tax Inspection lays its hand open")
-    require(state.phase != OVER, "The hand is over: reveal your hand instead")
+    reason = open_hand_reason(state, seat)
+    require(reason is None, reason or "")
     cards = action.hand
     require(
         len(cards) == s.hand,
@@ -384,7 +388,8 @@ def _show_v1(state: State, seat: int, cards: tuple[str, ...], now: float) -> lis
     of the hand, and the line settles what the previous one left open, as any line does."""
     f = prepare(state, seat, kind=Show.do)
     s = f.state.seats[seat]
-    require(s.hassle == "tax_inspection", "Only a seat under Tax Inspection lays its hand open")
+    reason = open_hand_reason(f.state, seat)
+    require(reason is None, reason or "")
     require(len(cards) <= s.hand, f"{s.name} holds only {s.hand} cards")
     _check_cards(f.state, seat, cards)
     f.emit(HandShown(seat, cards))
@@ -395,8 +400,8 @@ def _show_card(state: State, action: ShowCard, now: float) -> list[Event]:
     """One card of a Tax Inspection hand, scanned in front of its player."""
     seat = _seat(state, action.seat)
     s = state.seats[seat]
-    require(s.hassle == "tax_inspection", "Only a seat under Tax Inspection lays its hand open")
-    require(state.phase != OVER, "The hand is over: reveal your hand instead")
+    reason = open_hand_reason(state, seat)
+    require(reason is None, reason or "")
     require(
         len(s.shown) < s.hand,
         f"{s.name}'s open hand already shows all {s.hand} cards: to start again, enter it "
@@ -422,10 +427,9 @@ def _revealed(state: State, seat: int, cards: tuple[str, ...], *, whole: bool) -
     reason = reveal_reason(state, seat)
     require(reason is None, reason or "")
     s = state.seats[seat]
-    if whole:
-        require(len(cards) == s.hand, f"{s.name} holds {s.hand} cards; reveal exactly {s.hand}")
+    fits = len(cards) == s.hand if whole else len(cards) <= s.hand
+    require(fits, f"{s.name} holds {s.hand} cards; reveal exactly {s.hand}")
     _check_cards(state, seat, cards)
-    require(len(cards) <= s.hand, f"{s.name} holds {s.hand} cards; reveal exactly {s.hand}")
     f = emitter(state)
     f.emit(HandRevealed(seat, cards))
     if all(x.revealed is not None and len(x.revealed) == x.hand for x in f.state.seats):

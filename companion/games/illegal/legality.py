@@ -11,6 +11,15 @@ from companion.games.illegal.deck import card, is_business, kind, label
 from companion.games.illegal.state import CHOOSE, OVER, TURN, State
 
 OPEN_FIRST = "Play a Market Open first: {what} needs your own open market"
+OVER_NOW = "The hand is over: reveal your hand, then deal the next hand"
+CHOOSE_FIRST = "Your turn is over: first choose which business you lose"
+
+
+def seat_reason(state: State, seat: int) -> str | None:
+    """Refuse a seat number past this table (the parser bounds it by the largest table)."""
+    if seat < state.n:
+        return None
+    return f"There are only {state.n} players at this table: choose one of them"
 
 
 def public_count(state: State, card_id: str, *, hand_of: int | None = None) -> int:
@@ -80,7 +89,7 @@ def _one_card_reason(state: State, card_id: str) -> str | None:
 def turn_reason(state: State, seat: int, card_id: str) -> str | None:
     """Why ``seat`` may not play ``card_id`` at this moment of the turn, or None."""
     if state.phase == OVER:
-        return "The hand is over: reveal your hand, then deal the next hand"
+        return OVER_NOW
     if state.seats[seat].hand < 1:
         return f"{state.name(seat)} holds no cards"
     if card_id == "magnum":
@@ -88,7 +97,7 @@ def turn_reason(state: State, seat: int, card_id: str) -> str | None:
     if seat != state.turn:
         return f"It is {state.name(state.turn)}'s turn; out of turn only the Magnum may be played"
     if state.phase == CHOOSE:
-        return "Your turn is over: first choose which business you lose"
+        return CHOOSE_FIRST
     return _one_card_reason(state, card_id)
 
 
@@ -114,6 +123,17 @@ def solution_targets(state: State, card_id: str) -> tuple[int, ...]:
 def takeover_victims(state: State, seat: int) -> tuple[int, ...]:
     """Opponents with at least one open business."""
     return tuple(i for i, s in enumerate(state.seats) if i != seat and s.businesses)
+
+
+def relief_only(state: State, seat: int, card_id: str) -> bool:
+    """Whether ``card_id`` is Relatives played only to clear ``seat``'s own hassle: no
+    opponent has a business to take, and the German text still allows it ("kann also auch
+    gespielt werden, wenn die eigene Geschäftseröffnung ... beeinträchtigt wird")."""
+    return (
+        card_id == "relatives"
+        and state.seats[seat].hassle is not None
+        and not takeover_victims(state, seat)
+    )
 
 
 def _business_reason(state: State, seat: int, card_id: str) -> str | None:
@@ -143,7 +163,7 @@ def _takeover_reason(state: State, seat: int, card_id: str) -> str | None:
         if not takeover_victims(state, seat):
             return "No opponent has an open business to take over"
         return None
-    if not takeover_victims(state, seat) and s.hassle is None:
+    if not takeover_victims(state, seat) and not relief_only(state, seat, card_id):
         return "Relatives need an opponent's business to take or a hassle of yours to remove"
     return None
 
@@ -204,11 +224,11 @@ def play_reason(state: State, seat: int, card_id: str) -> str | None:
 def discard_reason(state: State, seat: int, cards: tuple[str, ...]) -> str | None:
     """Why ``seat`` may not discard ``cards`` (1 card, or 3 identical ones) now, or None."""
     if state.phase == OVER:
-        return "The hand is over: reveal your hand, then deal the next hand"
+        return OVER_NOW
     if seat != state.turn:
         return f"It is {state.name(state.turn)}'s turn; only the active player discards"
     if state.phase == CHOOSE:
-        return "Your turn is over: first choose which business you lose"
+        return CHOOSE_FIRST
     if any(d not in NOT_THE_CARD for d in state.turn_done):
         return "You played a card this turn: a discard replaces the play, it does not follow it"
     if len(cards) not in (1, 3):
@@ -229,6 +249,15 @@ def discard_reason(state: State, seat: int, cards: tuple[str, ...]) -> str | Non
         if "triple" in state.turn_done:
             return "Three identical cards may be discarded once a turn"
     return availability_reason(state, cards[0], extra=len(cards), seat=seat)
+
+
+def open_hand_reason(state: State, seat: int) -> str | None:
+    """Why ``seat`` may not lay (part of) its hand open now (Tax Inspection), or None."""
+    if state.seats[seat].hassle != "tax_inspection":
+        return "Only a seat under Tax Inspection lays its hand open"
+    if state.phase == OVER:
+        return "The hand is over: reveal your hand instead"
+    return None
 
 
 def loss_choices(state: State, seat: int) -> tuple[str, ...]:

@@ -27,7 +27,9 @@ from companion.games.illegal.legality import (
     discard_reason,
     hassle_targets,
     loss_choices,
+    open_hand_reason,
     play_reason,
+    relief_only,
     solution_targets,
     takeover_victims,
 )
@@ -72,7 +74,7 @@ def moves(state: State, seat: int | None) -> list[Move]:
 def _open_hand(state: State, seat: int) -> list[Move]:
     """Under Tax Inspection: lay the hand open, one card at a time."""
     s = state.seats[seat]
-    if s.hassle != "tax_inspection" or len(s.shown) >= s.hand:
+    if open_hand_reason(state, seat) is not None or len(s.shown) >= s.hand:
         return []
     kinds = [c for c in card_ids()
              if availability_reason(state, c, extra=s.shown.count(c) + 1, seat=seat) is None]
@@ -181,6 +183,10 @@ def _full(st: State, seat: int, cid: str) -> list[Move]:
         return [Move("play", f"Play {name}", fixed, (
             Param("lose", "Which business do you lose?", choices=_cards(choices)),),
             group="play")]
+    if k == "takeover" and relief_only(st, seat, cid):
+        hassle = label(st.seats[seat].hassle or "")
+        return [Move("play", f"Play {name}: remove your {hassle} (nothing to take)", fixed,
+                     group="play")]
     if k == "takeover":
         return [Move("play", f"Play {name}: take from {st.name(v)}", {**fixed, "target": v},
                      (Param("take", "Which business?", choices=_cards(

@@ -33,6 +33,8 @@ from companion.games.illegal.legality import (
     hassle_targets,
     loss_choices,
     play_reason,
+    relief_only,
+    seat_reason,
     solution_targets,
     takeover_victims,
 )
@@ -118,10 +120,8 @@ def _bribe_cost(f: Emit, seat: int, action: Play) -> str | None:
 def _target(f: Emit, action: Play, choices: tuple[int, ...]) -> int | None:
     """The play's target seat, or the only possible one, or None (ask)."""
     if action.target is not None:
-        require(
-            action.target < f.state.n,
-            f"There are only {f.state.n} players at this table: choose one of them",
-        )
+        reason = seat_reason(f.state, action.target)
+        require(reason is None, reason or "")
         return action.target
     return choices[0] if len(choices) == 1 else None
 
@@ -213,7 +213,7 @@ def _takeover(f: Emit, seat: int, card_id: str, action: Play) -> bool:
         # the business shown names its owner when only one has it (format 1: it did not)
         victims = tuple(v for v in victims if wanted in f.state.seats[v].businesses) or victims
     target = _target(f, action, victims)
-    if target is None and victims:
+    if target is None and not relief_only(f.state, seat, card_id):
         return _pend(f, seat, card_id, "target", action)
     take = None
     if target is not None:

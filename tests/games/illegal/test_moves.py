@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -10,7 +11,10 @@ from companion.games.base import IllegalAction, Setup
 from companion.games.illegal import engine
 from companion.games.illegal.actions import ACTIONS, Trade
 from companion.games.illegal.state import OVER, upgrade_options
+from companion.records import replay_lines
 from tests.games.illegal.helpers import new, run, table, with_seat
+
+RECORDS = Path(__file__).parents[2] / "records" / "illegal"
 
 
 def test_a_trade_reads_and_writes_its_record_keys() -> None:
@@ -81,3 +85,21 @@ def test_format_1_records_keep_the_turn_rules_of_then() -> None:
     then = engine.new_game(Setup(("A", "B", "C"), upgrade_options(1, {})))
     then = dataclasses.replace(then, seats=table("raid").seats)
     assert run(then, bribe).turn == 1  # format 1: the Bribe was the turn's card
+
+
+def test_relatives_that_only_clear_ones_own_hassle_are_offered_and_accepted() -> None:
+    # bribe_then_its_cost: Ann holds Weapons, Ben has no business; Ben sends Ann on a
+    # Vacation in Sweden. The German text lets Relatives clear it with nothing to take.
+    lines = (RECORDS / "bribe_then_its_cost.jsonl").read_text("utf-8").splitlines()
+    upto = next(i for i, line in enumerate(lines, 1) if '"vacation_in_sweden"' in line)
+    state = replay_lines(lines[:upto]).session.state
+    assert state.seats[0].hassle == "vacation_in_sweden" and not state.seats[1].businesses
+    relatives = [m for m in engine.moves(state, 0)
+                 if m.do == "play" and m.fixed.get("card") == "relatives"]
+    offered = [m for m in relatives if m.allowed]
+    assert offered, [m.why for m in relatives]
+    for move in offered:
+        for action in move.actions():
+            events = engine.decide(state, action, 0.0)
+            after = run(state, action)
+            assert events and after.seats[0].hassle is None
