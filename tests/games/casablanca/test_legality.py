@@ -31,7 +31,8 @@ def _sentences(tree: ast.AST) -> list[str]:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value
         elif isinstance(node, ast.JoinedStr):
-            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+            text = "".join(str(v.value) if isinstance(v, ast.Constant) else "{}"
+                           for v in node.values)
         else:
             continue
         if len(text) >= 25 and " " in text:
