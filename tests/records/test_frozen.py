@@ -38,6 +38,10 @@ IDS = [f"{p.parent.name}/{p.stem}" for p in RECORDS]
 #: ``<name>.then.json`` beside each; v1_generated/README.md says how they were made)
 GENERATED = sorted((Path(__file__).parent / "v1_generated").glob("*/*.jsonl"))
 GENERATED_IDS = [f"{p.parent.name}/{p.stem}" for p in GENERATED]
+#: version-1 records written by the dashboard of fed8c29 (the release before format 2, whose
+#: version 1 meant more than 419f6ec's) and replayed by that code (v1_fed8c29/README.md)
+FED8C29 = sorted((Path(__file__).parent / "v1_fed8c29").glob("*/*.jsonl"))
+FED8C29_IDS = [f"{p.parent.name}/{p.stem}@fed8c29" for p in FED8C29]
 
 #: "game/name" or "game/name:json.path" -> the rule fix (commit + rules text) that explains
 #: an allowed difference. Only real rule fixes belong here (docs/dev/record-v1-changes.md).
@@ -137,7 +141,8 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-@pytest.mark.parametrize("record", RECORDS + GENERATED, ids=IDS + GENERATED_IDS)
+@pytest.mark.parametrize("record", RECORDS + GENERATED + FED8C29,
+                         ids=IDS + GENERATED_IDS + FED8C29_IDS)
 def test_frozen_record_replays_as_then(record: Path) -> None:
     record_id = f"{record.parent.name}/{record.stem}"
     then = json.loads(record.with_suffix(".then.json").read_text(encoding="utf-8"))

@@ -91,8 +91,8 @@ from companion.games.casablanca.describe import OPTION_SPECS, describe
 from companion.games.casablanca.events import EVENT_TYPES, Event
 from companion.games.casablanca.fold import apply
 from companion.games.casablanca.inputs import action_for_input
+from companion.games.casablanca.legality import bribe_reason
 from companion.games.casablanca.moves import moves, waiting
-from companion.games.casablanca.rules import bribe_barred
 from companion.games.casablanca.state import DEFAULT_OPTIONS, State, start, upgrade_options
 from companion.games.casablanca.views import (
     log,
@@ -138,7 +138,7 @@ __all__ = [
     "ACTIONS",
     "Event",
     "State",
-    "bribe_barred",
+    "bribe_reason",
     "can_follow_up",
     "end_of_record",
     "engine",

@@ -9,6 +9,7 @@ with ``protest_s`` an unprotested announcement takes effect by itself.
 from __future__ import annotations
 
 from companion.games.base import IllegalAction, require
+from companion.games.casablanca import legality
 from companion.games.casablanca.actions import Left, Move, Seen
 from companion.games.casablanca.board import MAX_NAME, clip
 from companion.games.casablanca.commit import commit_pending
@@ -150,13 +151,13 @@ def _announce(state: State, tag: str, space: str, now: float) -> list[Event]:
 
 def _suitcase_settled(state: State, space: str | None, zone: str) -> list[Event]:
     pending = state.pending
+    if pending is not None:
+        pending = legality.amendable(state, pending.seat, pending.agent)
     if (
         pending is not None
-        and pending.kind == "move"
         and pending.to == space
         and not pending.suitcase
-        and not pending.protests
-        and state.suitcase_at() == state.agent(pending.agent).space
+        and legality.suitcase_reason(state, pending.agent, True) is None
     ):
         return [
             MoveAnnounced(pending.seat, pending.agent, pending.to, True, pending.at),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from companion.games.actions import GameAction
 from companion.games.base import ButtonInput, TableInput
+from companion.games.casablanca import legality
 from companion.games.casablanca.actions import Left, Protest, Resolve, Seen
 from companion.games.casablanca.state import SUITCASE, State
 
@@ -40,9 +41,9 @@ def action_for_input(state: State, inp: TableInput) -> GameAction | None:
 
 def _button_action(state: State, inp: ButtonInput) -> GameAction | None:
     role = inp.role
-    if role == "confirm" and (state.pending is not None or state.follow_up is not None):
+    if role == "confirm" and legality.resolve_reason(state) is None:
         return Resolve()
     seat = inp.seat
-    if role == "seat" and state.pending is not None and isinstance(seat, int):
+    if role == "seat" and legality.announcement_reason(state) is None and isinstance(seat, int):
         return Protest(seat=seat)
     return None

@@ -1,7 +1,8 @@
 """What each seat (and the host) may do now in Casablanca, and what the table waits for.
 
 ``moves(state, seat)`` lists the options as ``Move`` templates built from the rules'
-own checks (``rules.py``), so the phone never offers what ``decide`` refuses: on a
+own checks (``legality.py``, which ``decide`` raises), so the phone never offers what
+``decide`` refuses: on a
 seat's turn its agents with the spaces each can reach (grouped "Move an agent" -> the
 agent -> the space -> with the suitcase or not), whom each agent can eliminate, and the
 bribe as a ``split`` of the seat's money; a protest, a concession or the comparison when
@@ -11,8 +12,7 @@ and every phone show, during a protest and after the game too.
 
 from __future__ import annotations
 
-from companion.games.base import IllegalAction
-from companion.games.casablanca import rules
+from companion.games.casablanca import legality
 from companion.games.casablanca.commit import commit_pending
 from companion.games.casablanca.events import TurnPassed
 from companion.games.casablanca.fold import apply
@@ -39,10 +39,10 @@ def _host(state: State) -> list[Move]:
         return [Move("resolve", "Compare the bribes now")]
     if pending is not None:
         return [Move("resolve", "Confirm: nobody else protests")]
-    if state.follow_up is not None:
+    why = legality.resolve_reason(state)
+    if why is None:
         return [Move("resolve", "Let the next player go on")]
-    return [Move("resolve", "Confirm", allowed=False,
-                 why="Nothing is announced: there is nothing to confirm.")]
+    return [Move("resolve", "Confirm", allowed=False, why=why)]
 
 
 def _settle(state: State, seat: int) -> list[Move]:
@@ -53,10 +53,10 @@ def _settle(state: State, seat: int) -> list[Move]:
     fixed = {"seat": seat}
     mine = "cancel my action" if seat == pending.seat else "let it stand"
     compare = Move("compare", "Compare our bribes", fixed, group="Protest")
-    if seat in pending.firm:
-        other = pending.open if seat == pending.seat else pending.seat
+    why = legality.settle_reason(state, seat, concede=False)
+    if why is not None:
         compare = Move("compare", "Compare our bribes", fixed, group="Protest", allowed=False,
-                       why=f"You asked for the comparison: waiting for {state.seats[other]}.")
+                       why=why)
     return [Move("concede", f"Concede ({mine})", fixed, group="Protest"), compare]
 
 
@@ -68,22 +68,19 @@ def _protest(state: State, seat: int) -> list[Move]:
         return []  # the party of the open protest concedes or compares
     if pending is not None:
         label = f"Protest against {state.name(pending.agent)}"
-    try:
-        rules.decide_protest(state, seat)
-    except IllegalAction as exc:
+    why = legality.protest_reason(state, seat)
+    if why is not None:
         return [Move("protest", label, {"seat": seat}, group="Protest", allowed=False,
-                     why=exc.reason)]
+                     why=why)]
     return [Move("protest", label, {"seat": seat}, group="Protest")]
 
 
 def _amend(state: State, seat: int) -> list[Move]:
     """The announcing seat may still change its mind about the suitcase, before protests."""
     pending = state.pending
-    if (pending is None or pending.kind != "move" or pending.seat != seat or pending.protests
-            or pending.open is not None):
-        return []
-    here = state.agent(pending.agent).space
-    if not pending.suitcase and state.suitcase_at() != here:
+    if pending is not None:
+        pending = legality.amendable(state, seat, pending.agent)
+    if pending is None or legality.suitcase_reason(state, pending.agent, not pending.suitcase):
         return []
     label = "Leave the suitcase after all" if pending.suitcase else "Take the suitcase along"
     to = _space_choice(state, pending.agent, pending.to)
@@ -97,17 +94,16 @@ def _amend(state: State, seat: int) -> list[Move]:
 def turn_state(state: State, seat: int) -> tuple[State | None, str]:
     """The state a bribe, move or elimination of ``seat`` is judged in (the announced
     action committed, a follow-up window closed by the next seat), or why there is none."""
-    try:
-        rules.open_protest_barred(state)
-    except IllegalAction as exc:
-        return None, exc.reason
+    why = legality.open_protest_reason(state)
+    if why is not None:
+        return None, why
     after = state
     if state.pending is not None:
         for event in commit_pending(state):
             after = apply(after, event)
-        if after.over:
-            return None, ("The announced move carries the suitcase home and ends the game: "
-                          "the host confirms it.")
+        why = legality.game_over_reason(after)
+        if why is not None:
+            return None, why
     if after.follow_up is not None and seat == after.next_seat(after.turn):
         after = apply(after, TurnPassed(after.turn, seat))
     return after, ""
@@ -115,9 +111,9 @@ def turn_state(state: State, seat: int) -> tuple[State | None, str]:
 
 def _turn(state: State, seat: int) -> list[Move]:
     after, why = turn_state(state, seat)
-    if after is not None and after.turn != seat:
-        why = f"It is {after.seats[after.turn]}'s turn: you may act on your own turn."
-    if after is None or after.turn != seat:
+    if after is not None:
+        why = legality.turn_reason(after, seat) or ""
+    if after is None or why:
         fixed = {"seat": seat}
         return [Move("bribe", BRIBE, fixed, group=BRIBE, allowed=False, why=why),
                 Move("move", MOVE, fixed, group=MOVE, allowed=False, why=why),
@@ -127,8 +123,7 @@ def _turn(state: State, seat: int) -> list[Move]:
 
 def _bribe(state: State, seat: int) -> Move:
     step, left = state.options.step, state.left[seat]
-    why = ("You have spent your whole budget: move or eliminate instead."
-           if left < step else rules.bribe_barred(state, seat))
+    why = legality.budget_reason(state, seat) or legality.bribe_reason(state, seat)
     if why:
         return Move("bribe", BRIBE, {"seat": seat}, group=BRIBE, allowed=False, why=why)
     agents = tuple(Choice(a.id, state.name(a.id)) for a in state.agents if a.active)
@@ -146,8 +141,8 @@ def _space_choice(state: State, agent: str, space: str) -> Choice:
 
 
 def _moves_of_agents(state: State, seat: int) -> list[Move]:
-    if state.follow_up is not None:
-        why = rules.bribe_barred(state, seat) or ""
+    why = legality.follow_up_reason(state)
+    if why is not None:
         return [Move("move", MOVE, {"seat": seat}, group=MOVE, allowed=False, why=why)]
     out = []
     for agent in state.agents:
@@ -155,11 +150,11 @@ def _moves_of_agents(state: State, seat: int) -> list[Move]:
             continue
         name = state.name(agent.id)
         spaces = tuple(_space_choice(state, agent.id, s) for s in state.reachable(agent.id)
-                       if ("move", agent.id, s) not in state.cancelled)
+                       if legality.move_reason(state, seat, agent.id, s, False) is None)
         fixed: dict[str, object] = {"seat": seat, "agent": agent.id}
-        if not spaces:
-            out.append(Move("move", name, fixed, group=MOVE, allowed=False,
-                            why=f"{name} has no space to go to this turn."))
+        why = legality.no_way_reason(state, agent.id, len(spaces))
+        if why is not None:
+            out.append(Move("move", name, fixed, group=MOVE, allowed=False, why=why))
             continue
         params = [Param("to", f"Where does {name} go?", choices=spaces)]
         if state.suitcase_at() == agent.space:
@@ -177,10 +172,10 @@ def _eliminations(state: State, seat: int) -> list[Move]:
     for agent in state.agents:
         if not agent.active or (state.follow_up is not None and agent.id != state.follow_up):
             continue
-        targets = rules.targets(state, agent.id)
+        targets = legality.targets(state, agent.id)
         if not targets:
             continue
-        barred = {t: rules.elimination_barred(state, seat, agent.id, t) for t in targets}
+        barred = {t: legality.elimination_reason(state, seat, agent.id, t) for t in targets}
         ok = tuple(Choice(t, state.name(t)) for t in targets if barred[t] is None)
         name, fixed = state.name(agent.id), {"seat": seat, "agent": agent.id}
         if ok:

@@ -192,17 +192,44 @@ def _seconds(options: Mapping[str, Any], key: str, most: float) -> float:
     return float(raw)
 
 
+#: Options only the later writer of version 1 knew (fed8c29, after issue 16): the earlier
+#: one (419f6ec) refused an option it did not know, and its setup page wrote all three.
+LATE_V1_KEYS = ("concessions", "settle_s", "protest_s")
+
+
+def late_v1(options: Mapping[str, Any]) -> bool:
+    """Whether a version-1 header shows it was written by the later release (fed8c29).
+
+    Version 1 was written by two releases with different meanings (docs/records.md,
+    "Versions"). The header tells them apart where it can: a key only the later release
+    wrote (``LATE_V1_KEYS``), or a board the earlier one could not read as a ``{space:
+    [neighbours]}`` map (the board page's ``{"spaces": [...], "streets": [...]}``). Any
+    other header is read as the earlier release wrote it."""
+    if any(key in options for key in LATE_V1_KEYS):
+        return True
+    board = options.get("board")
+    if board is None or board == FREE:
+        return False
+    try:
+        exact_board(board)
+    except BoardError:
+        return True  # the earlier release refused this board: only the later one wrote it
+    return False
+
+
 def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
     """The options a record of format ``version`` implies (docs/records.md, "Versions").
 
-    Version 1 (before issue 16): a protest was compared at once (``concessions`` did not
-    exist; it is on by default since), and ``board: null`` meant no board at all (any
-    named space, any move; it means the built-in board since): ``board: "free"``. A
-    board the header gave was a ``{space: [neighbours]}`` map whose names were exact
-    (``exact_names``), and no name had a length limit (``unlimited_names``).
+    Version 1 was written by two releases (``late_v1`` tells them apart). The earlier one
+    (419f6ec, before issue 16) compared a protest at once (``concessions`` did not exist;
+    it is on by default since), and ``board: null`` meant no board at all (any named space,
+    any move; it means the built-in board since): ``board: "free"``. A board it gave was a
+    ``{space: [neighbours]}`` map whose names were exact (``exact_names``), and no name had
+    a length limit (``unlimited_names``). The later one (fed8c29) meant what version 2
+    means: its options are read as they are.
     """
     out = dict(options)
-    if version < 2:
+    if version < 2 and not late_v1(options):
         out.setdefault("concessions", False)
         out.setdefault("unlimited_names", True)
         if out.get("board") is None:

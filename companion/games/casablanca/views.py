@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from companion.games.base import SignalOut
-from companion.games.casablanca import rules
+from companion.games.casablanca import legality
 from companion.games.casablanca.events import Event, GameEnded, ProtestSettled, TurnPassed
 from companion.games.casablanca.moves import status_line
 from companion.games.casablanca.state import Announced, State, announcement_text
@@ -73,7 +73,7 @@ def _agents(state: State) -> list[dict[str, Any]]:
                 "neighbours": [
                     {"id": n, "name": board.name(n)} for n in state.reachable(agent.id)
                 ],
-                "targets": rules.targets(state, agent.id),
+                "targets": legality.targets(state, agent.id),
             }
         )
     return out

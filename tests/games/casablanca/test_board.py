@@ -111,10 +111,22 @@ def test_views_offer_the_neighbours_and_the_board_for_drawing() -> None:
 def test_version_1_records_meant_no_board_and_protests_compared_at_once() -> None:
     assert upgrade_options(1, {}) == {"concessions": False, "board": "free",
                                       "unlimited_names": True}
-    assert upgrade_options(1, {"concessions": True, "board": {"a": ["b"]}}) == {
-        "concessions": True, "board": {"a": ["b"]}, "exact_names": True,
+    assert upgrade_options(1, {"board": {"a": ["b"]}}) == {
+        "concessions": False, "board": {"a": ["b"]}, "exact_names": True,
         "unlimited_names": True}
     assert upgrade_options(2, {}) == {}
+
+
+def test_version_1_of_the_later_release_keeps_its_options() -> None:
+    """Version 1 was written by 419f6ec and by fed8c29 (docs/records.md, "Versions"): a key
+    only fed8c29 wrote, or a board only it could read, shows the later dialect."""
+    drawn = {"spaces": [{"id": "basar", "name": "Basar"}, {"id": "gate", "name": "Gate"}],
+             "streets": [["basar", "gate"]]}
+    for later in ({"concessions": True, "board": {"a": ["b"]}}, {"settle_s": 2.0},
+                  {"protest_s": 0}, {"board": drawn}, {"board": {"a": "b"}}):
+        assert upgrade_options(1, later) == later
+    # the earlier release could read this map (spaces named "spaces" and "streets")
+    assert upgrade_options(1, {"board": {"spaces": ["a"], "streets": ["b"]}})["exact_names"]
     state = engine.new_game(Setup(seats=("Ann", "Ben"), options=upgrade_options(1, {})))
     # no board: any named space, any move (Red from the Airport straight to the Basar)
     state = play(state, move(0, "red", "basar"), RESOLVE, move(1, "red", "Mars"), RESOLVE)
