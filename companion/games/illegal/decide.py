@@ -41,6 +41,7 @@ from companion.games.illegal.events import (
     DiscardGathered,
     Event,
     HandDealt,
+    HandEnded,
     HandRevealed,
     HandScored,
     HandShown,
@@ -56,6 +57,7 @@ from companion.games.illegal.legality import (
     availability_reason,
     card_reason,
     discard_reason,
+    empty_handed,
     loss_choices,
     open_hand_reason,
     seat_reason,
@@ -305,6 +307,12 @@ def _end_turn(state: State, action: EndTurn, now: float) -> list[Event]:
     f = prepare(state, seat, kind=EndTurn.do)
     st = f.state
     require(seat == st.turn, f"It is {st.name(st.turn)}'s turn, not {st.name(seat)}'s")
+    if empty_handed(st, seat):  # nothing to play or discard (docs/rules/illegal.md, 4b)
+        if st.options.empty_hand == "ends":
+            f.emit(HandEnded("hand_empty", seat))
+        else:
+            finish_turn(f)
+        return _end(f, now)
     require(st.phase == MORE, "Play or discard a card first: every turn needs one")
     finish_turn(f)
     return _end(f, now)

@@ -40,6 +40,12 @@ OPTION_SPECS = {
         "The German rules draw one card; the English translation refills to seven.",
         choices=(("one", "One card (German rules)"), ("refill", "Refill to seven")),
     ),
+    "empty_hand": OptionSpec(
+        "A turn with no card in hand",
+        "When the paranoia pass took a player's last card (the rules do not say).",
+        choices=(("passes", "The player draws one card; the turn passes"),
+                 ("ends", "The hand ends: the accounting")),
+    ),
     "hassle_leaves": OptionSpec(
         "An empty Raid or Protection Money goes",
         "When nothing is left for it to take.",

@@ -48,6 +48,13 @@ def availability_reason(state: State, card_id: str, extra: int = 1, seat: int = 
 NOT_THE_CARD = ("single", "triple", "bribe")
 
 
+def empty_handed(state: State, seat: int) -> bool:
+    """``seat``'s turn came with no card in hand (the paranoia pass took the last one):
+    only ending the turn is left (option ``empty_hand``)."""
+    return state.phase == TURN and state.turn == seat and state.seats[seat].hand == 0 \
+        and not state.turn_done
+
+
 def turn_cards(state: State) -> tuple[list[str], bool]:
     """The kinds of the turn's card(s) played so far (not a legal business, not a Bribe,
     not the Magnum) and whether a legal business was played this turn."""

@@ -47,6 +47,10 @@ UnchosenLoss = Literal["waits", "cheapest"]
 #: Which of several equally expensive businesses a Loan Shark takes when its player names
 #: none: the player must "choose", or (format 1) the one played "last".
 HighestTie = Literal["choose", "last"]
+#: ``empty_hand``: a player whose turn comes with no card in hand (the paranoia pass took
+#: the last one) "passes" (ends the turn and draws one, as after any turn) or the hand
+#: "ends" there (the accounting). The rules text ends a hand only on a discard.
+EmptyHand = Literal["passes", "ends"]
 #: The readings of record lines that only records of format 1 use (each default ``None`` is
 #: today's reading; these are not table rules a player picks, so the setup page hides them):
 #: ``show`` "part_ends_turn": a ``show`` may list part of the hand and is a line like any
@@ -76,6 +80,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "take_target": None,  # take names the owner when only one has it | "ask" (format 1)
     "pending_keys": None,  # a shown card keeps the keys given | "forget" (format 1)
     "magnum_last_card": None,  # it ends the hand | "turn_goes_on" (format 1)
+    "empty_hand": "passes",  # a turn with no card in hand passes (and draws) | "ends" the hand
 }
 
 #: What a record of format 1 (before issue 25) meant by its options: the turn rules of
@@ -97,6 +102,7 @@ _CHOICES = {
     "legal_extra": get_args(LegalExtra),
     "unchosen_loss": get_args(UnchosenLoss),
     "highest_tie": get_args(HighestTie),
+    "empty_hand": get_args(EmptyHand),
 }
 #: options whose only other value is ``None`` (today's reading)
 _NONE_OR = {
@@ -125,6 +131,7 @@ class Options:
     take_target: TakeTarget | None = None
     pending_keys: PendingKeys | None = None
     magnum_last_card: MagnumLastCard | None = None
+    empty_hand: EmptyHand = "passes"
 
 
 def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -179,6 +186,7 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
         raw["take_target"],
         raw["pending_keys"],
         raw["magnum_last_card"],
+        raw["empty_hand"],
     )
 
 

@@ -26,6 +26,7 @@ from companion.games.illegal.events import (
 from companion.games.illegal.fold import euros
 from companion.games.illegal.legality import (
     discard_reason,
+    empty_handed,
     hassle_targets,
     loss_choices,
     solution_targets,
@@ -186,6 +187,9 @@ def status(state: State, money: Callable[[int], str] = euros, *, plain: bool = F
         if "illegal_business" in state.turn_done:
             return f"{who} may add a legal business, or end the turn"
         return f"{who} may discard three identical cards, or end the turn"
+    if empty_handed(state, state.turn):
+        then = "the hand ends" if state.options.empty_hand == "ends" else "draws one card"
+        return f"{who} holds no card: {who} ends the turn and {then}"
     return f"{who}'s turn: play or discard a card"
 
 

@@ -226,6 +226,9 @@ class Table:
                 return
             self.act({"do": "discard", "seat": seat, "cards": [single]})
             return
+        if not hand:  # the paranoia pass took the last card: the turn passes
+            self.act({"do": "end_turn", "seat": seat})
+            return
         card = hand[0]
         assert any(self.attempt(a) for a in self.options_for(seat, card))
 
