@@ -307,7 +307,7 @@ def _end_turn(state: State, action: EndTurn, now: float) -> list[Event]:
     f = prepare(state, seat, kind=EndTurn.do)
     st = f.state
     require(seat == st.turn, f"It is {st.name(st.turn)}'s turn, not {st.name(seat)}'s")
-    if empty_handed(st, seat):  # nothing to play or discard (docs/rules/illegal.md, 4b)
+    if empty_handed(st, seat):  # nothing to play or discard (docs/rules/illegal.md, 3b)
         if st.options.empty_hand == "ends":
             f.emit(HandEnded("hand_empty", seat))
         else:
