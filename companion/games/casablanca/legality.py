@@ -16,6 +16,10 @@ from companion.games.casablanca.board import MAX_NAME
 from companion.games.casablanca.state import HOME, MIN_CALL, Announced, State, announcement_text
 
 
+def _stopped(what: str) -> str:
+    """An announcement a protest stopped this turn cannot be announced again."""
+    return f"A protest stopped {what} this turn: announce a different action."
+
 def refuse(reason: str | None) -> None:
     """Raise ``reason`` as ``IllegalAction`` unless it is ``None`` (the action is allowed)."""
     if reason is not None:
@@ -162,8 +166,7 @@ def move_reason(state: State, seat: int, agent: str, to: str, with_suitcase: boo
     if reason := suitcase_reason(state, agent, with_suitcase):
         return reason
     if Announced("move", seat, agent, to=to).key() in state.cancelled:
-        return (f"A protest stopped moving {label} to {name(to)} this turn: "
-                "announce a different action.")
+        return _stopped(f"moving {label} to {name(to)}")
     return None
 
 
@@ -212,8 +215,7 @@ def elimination_reason(state: State, seat: int, agent: str, target: str) -> str 
     if not state.options.eliminate_in_home and space == state.options.spec(target).homebase:
         return f"{victim} is in its homebase, where it cannot be eliminated."
     if ("eliminate", agent, target) in state.cancelled:
-        return (f"A protest stopped {label} eliminating {victim} this turn: announce a "
-                "different action.")
+        return _stopped(f"{label} eliminating {victim}")
     cost = state.options.elimination_cost
     if state.bribe(seat, agent) < cost:
         return f"To eliminate with {label} you need at least ${cost:,} of your bribes on it."

@@ -37,6 +37,8 @@ from companion.games.illegal.state import CHOOSE, MORE, OVER, State
 from companion.games.illegal.views import status
 from companion.games.moves import Choice, Move, Param, Waiting
 
+WHOSE_HASSLE = "Whose hassle does it remove?"
+WHICH_COST = "Which business card from your hand does it cost?"
 
 def _name(card_id: str) -> str:
     c = card(card_id)
@@ -167,14 +169,14 @@ def _full(st: State, seat: int, cid: str) -> list[Move]:
             Param("target", "Against whom?", choices=_seats(st, hassle_targets(st, seat))),),
             group="play")]
     if k == "solution":
-        target = Param("target", "Whose hassle does it remove?",
+        target = Param("target", WHOSE_HASSLE,
                        choices=_seats(st, solution_targets(st, cid)))
         if cid != "bribe":
             return [Move("play", f"Play {name}", fixed, (target,), group="play")]
         costs = [c for c in card_ids()
                  if is_business(c) and availability_reason(st, c, seat=seat) is None]
         return [Move("play", f"Play {name}", fixed, (target, Param(
-            "discard", "Which business card from your hand does it cost?",
+            "discard", WHICH_COST,
             choices=_cards(costs))), group="play")]
     if k == "paranoia":
         choices = _paranoia_choices(st, seat, cid)
@@ -215,7 +217,7 @@ def _magnum(st: State, seat: int) -> list[Move]:
     targets = solution_targets(st, "magnum")
     if targets:
         out.append(Move("play", "Play the Magnum on a hassle", fixed, (
-            Param("target", "Whose hassle does it remove?", choices=_seats(st, targets)),),
+            Param("target", WHOSE_HASSLE, choices=_seats(st, targets)),),
             group="play"))
     last = st.last_takeover
     if last is not None:
@@ -252,7 +254,7 @@ def _completion(st: State, seat: int, cid: str) -> Move | None:
         costs = [c for c in card_ids()
                  if is_business(c) and availability_reason(st, c, seat=seat) is None]
         return Move("play", f"Complete {name}", fixed, (Param(
-            "discard", "Which business card from your hand does it cost?",
+            "discard", WHICH_COST,
             choices=_cards(costs)),), group="play")
     if needs == "lose":
         return Move("play", f"Complete {name}", fixed, (Param(
@@ -308,8 +310,8 @@ def _turn_end(state: State, seat: int) -> list[Move]:
     ok = [c for c in card_ids() if c in candidates
           and _accepted(state, {"do": "lose", "seat": seat, "card": c}) is None]
     if ok:
-        title = ("Choose the business you lose" if state.phase == CHOOSE
-                 else "End your turn and choose the business you lose"
+        title = (Lose.label if state.phase == CHOOSE
+                 else f"End your turn and {Lose.label[0].lower()}{Lose.label[1:]}"
                  if state.phase == MORE and state.turn == seat
                  else "Confirm the business you lost")
         out.append(Move("lose", title, {"seat": seat},

@@ -43,14 +43,16 @@ WAITING_FOR = {
     "take": "the business taken over",
     "lose": "the business it costs",
 }
+_TAKE = "Now show the business you take over (or choose it here)"
+_TAKE_WHOSE = "Now show the business you take over, or choose whose"
 #: What a shown card still needs, as its player's phone says it.
 NEXT_STEP = {
     ("bribe", "discard"): "Now show the business card your Bribe costs (or choose it here)",
     ("bribe", "target"): "Choose whose hassle your Bribe removes",
-    ("hostile_takeover", "take"): "Now show the business you take over (or choose it here)",
-    ("hostile_takeover", "target"): "Now show the business you take over, or choose whose",
-    ("relatives", "take"): "Now show the business you take over (or choose it here)",
-    ("relatives", "target"): "Now show the business you take over, or choose whose",
+    ("hostile_takeover", "take"): _TAKE,
+    ("hostile_takeover", "target"): _TAKE_WHOSE,
+    ("relatives", "take"): _TAKE,
+    ("relatives", "target"): _TAKE_WHOSE,
     ("magnum", "target"): "Choose what your Magnum does: remove a hassle or stop the takeover",
 }
 
