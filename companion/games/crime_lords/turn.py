@@ -402,6 +402,37 @@ def _pass_on_after_leaving(b: Emitter[State, Event], seat: int) -> None:
         check_victory(b)
 
 
+def after_out(state: State) -> list[Event]:
+    """What follows when a Mob is out (no Crook left, or gone): "Out players are skipped
+    in the turn order". Its own turn (or Gang War turn) ends, a Crook offer it is part of
+    (or whose Crook is gone) is off, a shared win it was asked about is off (an out Mob
+    cannot agree), and the last Mob standing wins at once ("you also win if all your
+    rivals are eliminated"). Nothing when no Mob is out or the game is not on."""
+    if state.phase != "turn" or state.attack is not None or state.options.out_keeps_turn:
+        return []
+    b = emitter(state)
+    mobs = state.mobs
+    if state.offer is not None:
+        giver, to, card = state.offer
+        if mobs[giver].out or mobs[to].out or mobs[giver].crook(card) is None:
+            b.emit(OfferClosed(to if mobs[to].out else giver, False))
+    if state.share is not None:
+        gone = [x for x in state.share[0] if mobs[x].out]
+        if gone:
+            b.emit(ShareAnswered(gone[0], False))
+    live = [x for x, m in enumerate(mobs) if not m.out]
+    if len(live) <= 1:
+        check_victory(b)
+    elif state.war is None and mobs[state.turn].out:
+        for other in range(len(state.seats)):
+            orphan_cleanup(b, other)
+        b.emit(TurnEnded(state.turn, state.next_seat(state.turn)))
+        check_victory(b)
+    elif state.war is not None and mobs[state.war.turn].out:
+        _pass_on_after_leaving(b, state.war.turn)
+    return b.events
+
+
 def share(state: State, action: Share, now: float) -> list[Event]:
     """A Mob one Racket short says whether it agrees to share the win; when all agree,
     they win together, when one says no the game goes on."""
