@@ -29,6 +29,7 @@ from companion.games.crime_lords.actions import (
 )
 from companion.games.crime_lords.attack import likes
 from companion.games.crime_lords.events import (
+    AttackWithdrawn,
     BossChosen,
     CardDrawn,
     CenterAdded,
@@ -404,32 +405,39 @@ def _pass_on_after_leaving(b: Emitter[State, Event], seat: int) -> None:
 
 def after_out(state: State) -> list[Event]:
     """What follows when a Mob is out (no Crook left, or gone): "Out players are skipped
-    in the turn order". Its own turn (or Gang War turn) ends, a Crook offer it is part of
-    (or whose Crook is gone) is off, a shared win it was asked about is off (an out Mob
-    cannot agree), and the last Mob standing wins at once ("you also win if all your
-    rivals are eliminated"). Nothing when no Mob is out or the game is not on."""
-    if state.phase != "turn" or state.attack is not None or state.options.out_keeps_turn:
+    in the turn order". An attack whose attacking Crook is gone is off; the Mob's own turn
+    (or Gang War turn) ends, a Crook offer it is part of (or whose Crook is gone) is off,
+    a shared win it was asked about is off (an out Mob cannot agree), and the last Mob
+    standing wins at once ("you also win if all your rivals are eliminated"). Nothing
+    when nothing is out of place or the game is not on."""
+    if state.phase != "turn" or state.options.out_keeps_turn:
         return []
     b = emitter(state)
-    mobs = state.mobs
-    if state.offer is not None:
-        giver, to, card = state.offer
+    a = state.attack
+    if a is not None and state.mobs[a.seat].crook(a.attacker) is None:
+        b.emit(AttackWithdrawn(a.seat))
+    if b.state.attack is not None:
+        return b.events
+    s = b.state
+    mobs = s.mobs
+    if s.offer is not None:
+        giver, to, card = s.offer
         if mobs[giver].out or mobs[to].out or mobs[giver].crook(card) is None:
             b.emit(OfferClosed(to if mobs[to].out else giver, False))
-    if state.share is not None:
-        gone = [x for x in state.share[0] if mobs[x].out]
+    if s.share is not None:
+        gone = [x for x in s.share[0] if mobs[x].out]
         if gone:
             b.emit(ShareAnswered(gone[0], False))
     live = [x for x, m in enumerate(mobs) if not m.out]
     if len(live) <= 1:
         check_victory(b)
-    elif state.war is None and mobs[state.turn].out:
-        for other in range(len(state.seats)):
+    elif s.war is None and mobs[s.turn].out:
+        for other in range(len(s.seats)):
             orphan_cleanup(b, other)
-        b.emit(TurnEnded(state.turn, state.next_seat(state.turn)))
+        b.emit(TurnEnded(s.turn, s.next_seat(s.turn)))
         check_victory(b)
-    elif state.war is not None and mobs[state.war.turn].out:
-        _pass_on_after_leaving(b, state.war.turn)
+    elif s.war is not None and mobs[s.war.turn].out:
+        _pass_on_after_leaving(b, s.war.turn)
     return b.events
 
 

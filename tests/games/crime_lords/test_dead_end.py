@@ -95,3 +95,16 @@ def test_an_out_mob_in_a_gang_war_passes_its_war_turn() -> None:
     assert t.state.mobs[1].out
     assert t.state.war is None
     assert not stuck(t.state, 3)
+
+
+def test_an_attack_whose_attacker_is_gone_is_off() -> None:
+    """Cy's Boss attacks Ben's; an ability gives Cy's Boss his third marker before the
+    roll: Cy is out, the attack is off and Ben's turn begins."""
+    t = one_crook_mobs(3, first=2, starting_money=50, draw_rule="free")
+    t.do(do="collect", seat=2)
+    t.do(do="attack", seat=2, kind="hit", attacker="crook_03", target="crook_02")
+    t.do(do="adjust", seat=2, what="unhappy", card="crook_03", delta=3, why="The Snitch")
+    assert t.state.mobs[2].out
+    assert t.state.attack is None and t.state.war is None
+    assert t.state.turn == 1
+    assert not stuck(t.state, 3)
