@@ -54,6 +54,7 @@ from companion.games.crime_lords.actions import (
     Withdraw,
 )
 from companion.games.crime_lords.events import Event, TurnActed
+from companion.games.crime_lords.fold import emitter
 from companion.games.crime_lords.state import State
 
 Handler = Callable[[State, Any, float], list[Event]]
@@ -102,6 +103,10 @@ def decide(state: State, action: Mapping[str, Any] | GameAction, now: float) -> 
     events = _HANDLERS[type(act)](state, act, now)
     if events and counts_as_action(state, act):
         events = [TurnActed(state.turn), *events]
+    if events:
+        b = emitter(state)
+        b.emit(*events)
+        events += turn_.after_out(b.state)
     return events
 
 

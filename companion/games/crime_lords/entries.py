@@ -147,8 +147,9 @@ def ability_moves(state: State, seat: int) -> list[Move]:
     top = int(_spec(Adjust, "delta").maximum or 0)
     mob = state.mobs[seat]
     out.append(Move("adjust", "A card's ability changes your money", {**fixed, "what": "money"},
-                    (Param("delta", "By how much (+ or -)?", "number", minimum=-mob.money,
-                           maximum=top), why), group="a card's ability"))
+                    (Param("delta", "By how much (+ or -)?", "number",
+                           minimum=max(-mob.money, -top), maximum=top), why),
+                    group="a card's ability"))
     crooks = [c.card for c in mob.crooks]
     if crooks:
         out.append(Move("adjust", "A card's ability adds or removes Unhappy markers",

@@ -42,6 +42,13 @@ from companion.games.crime_lords.events import (
 )
 from companion.games.crime_lords.fold import emitter
 from companion.games.crime_lords.ledger import own_crook, seat_of
+from companion.games.crime_lords.legality import (
+    attack_reason,
+    money_reason,
+    require_ok,
+    token_reason,
+    war_turn_reason,
+)
 from companion.games.crime_lords.mob import (
     check_victory,
     is_lieutenant,
@@ -63,10 +70,9 @@ from companion.games.emit import Emitter
 
 def _attacker_seat(state: State, sender: int) -> int:
     seat = seat_of(state, sender)
-    require(state.attack is None, "Finish the attack in progress first (roll or back out).")
+    require_ok(attack_reason(state))
     if state.war is not None:
-        require(seat == state.war.turn,
-                f"It is {state.seats[state.war.turn]}'s Gang War turn.")
+        require_ok(war_turn_reason(state, seat))
         return seat
     require(seat == state.turn, f"It is {state.seats[state.turn]}'s turn.")
     require(state.step == "actions", "Collect income and pay off the gang first.")
@@ -81,14 +87,14 @@ def announce(state: State, action: AttackAction, now: float) -> list[Event]:
     attacker = own_crook(state, seat, action.attacker)
     crook = state.mobs[seat].crook(attacker)
     assert crook is not None
-    require(crook.token, f"{state.label(attacker)} has no Action Token left this turn.")
+    require_ok(token_reason(state, attacker, crook.token))
     target = action.target
     defender = state.owner(target)
     check_target(state, seat, kind, attacker, target, defender)
     limit = state.options.hit_money_limit
     money = action.money if kind == "hit" and action.money is not None else 0
     require(money <= limit, f"At most {limit} G may be spent on a Hit.")
-    require(money <= state.mobs[seat].money, "You do not have that much money.")
+    require_ok(money_reason(state, seat, money))
     b = emitter(state)
     b.emit(TokenSpent(seat, attacker, f"{kind} attempt"))
     if defender == seat:
@@ -177,7 +183,7 @@ def showdown(state: State, action: Showdown, now: float) -> list[Event]:
     if seat not in (a.seat, a.defender):
         limit = state.options.showdown_limit
         require(amount <= limit, f"Players outside the attack may spend at most {limit} G.")
-    require(amount <= state.mobs[seat].money, "You do not have that much money.")
+    require_ok(money_reason(state, seat, amount))
     b = emitter(state)
     b.emit(ShowdownCommitted(seat, amount, side))
     live = [x for x, m in enumerate(state.mobs) if not m.out]
@@ -229,8 +235,7 @@ def _support(state: State, sender: int | None, card: str, side: HelpSide) -> lis
     holding = next((h for h in mob.rackets if h.card == card), None)
     require(crook is not None or holding is not None,
             f"{state.label(card)} is not one of your cards.")
-    require(bool(crook.token if crook else holding and holding.token),
-            f"{state.label(card)} has no Action Token left this turn.")
+    require_ok(token_reason(state, card, bool(crook.token if crook else holding and holding.token)))
     problem = support_problem(state, a, seat, card, side)
     require(problem is None, problem or "")
     return [TokenSpent(seat, card, side), Helped(seat, card, side)]
@@ -335,7 +340,7 @@ def war_pass(state: State, action: WarPass, now: float) -> list[Event]:
     require(war is not None, "There is no Gang War: end your turn instead.")
     assert war is not None
     seat = seat_of(state, action.seat)
-    require(seat == war.turn, f"It is {state.seats[war.turn]}'s Gang War turn.")
+    require_ok(war_turn_reason(state, seat))
     require(state.attack is None, "Finish the attack in progress first.")
     live = [x for x in war.seats if not state.mobs[x].out]
     b = emitter(state)

@@ -473,7 +473,12 @@ def _offer_closed(s: State, e: OfferClosed) -> State:
     s = replace(s, offer=None)
     if offer is None or e.accepted:
         return s
-    return s.logged(f"{s.seats[e.seat]} turns down {s.label(offer[2])}.")
+    giver, to, card = offer
+    if s.mobs[giver].crook(card) is None:
+        return s.logged(f"{s.label(card)} is gone: the offer is off.")
+    if s.mobs[e.seat].out:
+        return s.logged(f"{s.seats[e.seat]} is out: the offer of {s.label(card)} is off.")
+    return s.logged(f"{s.seats[e.seat]} turns down {s.label(card)}.")
 
 
 def _player_left(s: State, e: PlayerLeft) -> State:
@@ -491,6 +496,10 @@ def _share_offered(s: State, e: ShareOffered) -> State:
 def _share_answered(s: State, e: ShareAnswered) -> State:
     if s.share is None:
         return s
+    if not e.agree and s.mobs[e.seat].out:
+        return replace(s, share=None).logged(
+            f"{s.seats[e.seat]} is out and cannot share the win: the game goes on."
+        )
     if not e.agree:
         return replace(s, share=None).logged(
             f"{s.seats[e.seat]} will not share the win: the game goes on."

@@ -9,6 +9,7 @@ from companion.games.cards import catalog
 from companion.games.crime_lords import vocab
 from companion.games.crime_lords.actions import Stats
 from companion.games.crime_lords.events import CardEntered, Event
+from companion.games.crime_lords.legality import player_reason, require_ok
 from companion.games.crime_lords.state import State, is_card_kind
 from companion.games.emit import Emitter
 
@@ -17,9 +18,14 @@ def seat_of(state: State, seat: int | None) -> int:
     """``seat`` as a player still in the game; ``IllegalAction`` otherwise."""
     require(seat is not None, "Choose a player first.")
     assert seat is not None
-    require(0 <= seat < len(state.seats), "There is no such player at this table.")
+    require_ok(player_reason(state, seat))
     require(not state.mobs[seat].out, f"{state.seats[seat]} is out of the game.")
     return seat
+
+
+def in_play_reason(state: State, card: str) -> str | None:
+    """A card already in play cannot come into play again (a misread tag?)."""
+    return f"{state.label(card)} is already in play." if in_play(state, card) else None
 
 
 def kind_of(card: str) -> str:

@@ -28,6 +28,13 @@ from companion.games.crime_lords.entries import (
 )
 from companion.games.crime_lords.fight import check_target, support_problem
 from companion.games.crime_lords.ledger import in_play
+from companion.games.crime_lords.legality import (
+    boss_reason,
+    leave_reason,
+    offer_reason,
+    pass_reason,
+    retire_reason,
+)
 from companion.games.crime_lords.mob import (
     is_lieutenant,
     own_power,
@@ -281,15 +288,9 @@ def _turn_moves(state: State, seat: int) -> list[Move]:
 def _ends(state: State, seat: int) -> list[Move]:
     fixed = {"seat": seat}
     bonus = f"Pass (+{state.options.pass_bonus} G)"
-    if state.offer is not None:
-        why = "A Crook offered to another Mob is waiting for an answer."
-        return [Move("end_turn", "End the turn", fixed, allowed=False, why=why),
-                Move("pass_turn", bonus, fixed, allowed=False, why=why)]
-    if state.acted:
-        return [Move("end_turn", "End the turn", fixed),
-                Move("pass_turn", bonus, fixed, allowed=False,
-                     why="You already took an action this turn: end your turn instead.")]
-    return [Move("end_turn", "End the turn", fixed), Move("pass_turn", bonus, fixed)]
+    end_why, pass_why = offer_reason(state), pass_reason(state)
+    return [Move("end_turn", "End the turn", fixed, allowed=end_why is None, why=end_why or ""),
+            Move("pass_turn", bonus, fixed, allowed=pass_why is None, why=pass_why or "")]
 
 
 def _collect(state: State, seat: int) -> list[Move]:
@@ -299,8 +300,9 @@ def _collect(state: State, seat: int) -> list[Move]:
     if state.share is not None:
         return [Move("collect", label, fixed, allowed=False, why="The Mobs one Racket short "
                      "must first say whether they share the win.")]
-    if mob.boss is None:
-        return [Move("collect", label, fixed, allowed=False, why="Choose a new Boss first.")]
+    bossless = boss_reason(state, seat)
+    if bossless is not None:
+        return [Move("collect", label, fixed, allowed=False, why=bossless)]
     rest = [c.card for c in mob.crooks if c.card != mob.boss]
     order = Param("pay_order", "Pay whom first (after the Boss)?", "some",
                   card_choices(state, rest), fewest=0)
@@ -423,10 +425,10 @@ def _token_moves(state: State, seat: int) -> list[Move]:
             price = 2 * power(state, seat, mob.boss)
             retire = Move("retire_boss", f"{name} retires the Boss ({price} G)",
                           {**fixed, "card": card}, group="retire")
-            if mob.money < price:
+            too_dear = retire_reason(state, seat, price)
+            if too_dear is not None:
                 retire = Move("retire_boss", retire.label, retire.fixed, group="retire",
-                              allowed=False, why=f"The going-away present is {price} G: you "
-                              "do not have it.")
+                              allowed=False, why=too_dear)
             out.append(retire)
     return out
 
@@ -472,9 +474,7 @@ def _free_moves(state: State, seat: int) -> list[Move]:
                 out.append(Move("claim", label, fixed, (rackets, Param(
                     "tokens", "Spend the tokens of", "some", card_choices(state, tokens),
                     fewest=0)), group="claim"))
-    if state.offer is not None and seat in state.offer[:2]:
-        out.append(Move("leave", "Leave the game", {"seat": seat}, allowed=False,
-                        why="Call off the Crook offer first."))
-    else:
-        out.append(Move("leave", "Leave the game", {"seat": seat}))
+    stay = leave_reason(state, seat)
+    out.append(Move("leave", "Leave the game", {"seat": seat}, allowed=stay is None,
+                    why=stay or ""))
     return out

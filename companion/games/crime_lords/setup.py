@@ -34,12 +34,14 @@ from companion.games.crime_lords.ledger import (
     NEEDED,
     enter,
     in_play,
+    in_play_reason,
     kind_of,
     own_crook,
     seat_of,
     slot,
     stats_problem,
 )
+from companion.games.crime_lords.legality import require_ok
 from companion.games.crime_lords.mob import lieutenants, placement_problem, power, promoted
 from companion.games.crime_lords.state import State
 
@@ -72,7 +74,7 @@ def uncontrolled(state: State, action: Uncontrolled, now: float) -> list[Event]:
     card = action.card
     kind = kind_of(card)
     require(kind in ("crook", "racket"), "Only Crooks and Rackets lie in the center.")
-    require(not in_play(state, card), f"{state.label(card)} is already in play.")
+    require_ok(in_play_reason(state, card))
     b = emitter(state)
     enter(b, card, kind, action.stats)
     b.emit(CenterAdded(card))
@@ -105,7 +107,7 @@ def buy(state: State, action: Buy, now: float) -> list[Event]:
     card = action.card
     kind = kind_of(card)
     require(kind != "mob", "Mob cards are drawn, not auctioned.")
-    require(not in_play(state, card), f"{state.label(card)} is already in play.")
+    require_ok(in_play_reason(state, card))
     _auction_limit(state, kind)
     left = state.mobs[seat].auction_money
     price = action.price

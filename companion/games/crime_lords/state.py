@@ -78,6 +78,10 @@ class Options:
     #: a Hit on one's own Crook during a Gang War leaves the war turn with the seat, as
     #: version-1 records played it (the rules: it is the war turn's one attempt)
     own_hit_keeps_war_turn: bool = False
+    #: a Mob that went out kept its turn (the table waited for it), its Crook offer and its
+    #: shared-win question, and the last Mob standing won only at the end of a turn, as
+    #: version-1 records played it (the rules: "Out players are skipped")
+    out_keeps_turn: bool = False
     #: the words of ``status`` and of the log for gifts: ``"current"``, or ``"v1"`` (as
     #: version-1 records showed them)
     wording: Wording = "current"
@@ -102,13 +106,14 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     # version-1 records only (``upgrade_options``; ``None``: today's rule and words), so
     # the setup page does not offer them
     "own_hit_keeps_war_turn": None,
+    "out_keeps_turn": None,
     "wording": None,
 }
 
 #: what a version-1 record (written before issue 17's rules) means, where a default
 #: changed since: draws were not counted, the auction had no limits, nobody was asked
 #: to share a win one Racket short, a Hit on one's own Crook in a Gang War left the war
-#: turn with the seat, and ``status`` and gift log lines had their old words
+#: turn with the seat, a Mob that went out kept its turn, and ``status`` and gift log lines had their old words
 #: (docs/records.md, "Versions"; docs/rules/crime_lords.md)
 V1_OPTIONS: Mapping[str, Any] = {
     "draw_rule": "free",
@@ -116,6 +121,7 @@ V1_OPTIONS: Mapping[str, Any] = {
     "auction_rackets": None,
     "share_one_short": False,
     "own_hit_keeps_war_turn": True,
+    "out_keeps_turn": True,
     "wording": "v1",
 }
 
@@ -156,7 +162,7 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
             "\"last_standing\""
         )
     flags: dict[str, bool] = {}
-    for key in ("share_one_short", "own_hit_keeps_war_turn"):
+    for key in ("share_one_short", "own_hit_keeps_war_turn", "out_keeps_turn"):
         value = raw[key]
         if key != "share_one_short" and value is None:
             value = False
@@ -169,7 +175,8 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     return Options(game_length=length, rackets_to_win=target, draw_rule=draw_rule,
                    victory=victory, auction_crooks=crooks, auction_rackets=rackets,
                    wording=wording, share_one_short=flags["share_one_short"],
-                   own_hit_keeps_war_turn=flags["own_hit_keeps_war_turn"], **ints)
+                   own_hit_keeps_war_turn=flags["own_hit_keeps_war_turn"],
+                   out_keeps_turn=flags["out_keeps_turn"], **ints)
 
 
 def _count(raw: Mapping[str, Any], key: str) -> int:

@@ -29,6 +29,7 @@ from companion.games.crime_lords.actions import (
 )
 from companion.games.crime_lords.attack import likes
 from companion.games.crime_lords.events import (
+    AttackWithdrawn,
     BossChosen,
     CardDrawn,
     CenterAdded,
@@ -59,7 +60,27 @@ from companion.games.crime_lords.events import (
     WarTurnPassed,
 )
 from companion.games.crime_lords.fold import emitter
-from companion.games.crime_lords.ledger import enter, in_play, kind_of, own_crook, seat_of
+from companion.games.crime_lords.ledger import (
+    enter,
+    in_play_reason,
+    kind_of,
+    own_crook,
+    seat_of,
+)
+from companion.games.crime_lords.legality import (
+    attack_reason,
+    boss_reason,
+    leave_reason,
+    money_reason,
+    offer_reason,
+    offered_reason,
+    pass_reason,
+    player_reason,
+    require_ok,
+    retire_reason,
+    special_reason,
+    token_reason,
+)
 from companion.games.crime_lords.mob import (
     check_out,
     check_victory,
@@ -97,7 +118,7 @@ def on_turn(state: State, sender: int | None, step: Step | None = "actions",
             state.step == "actions",
             f"{state.seats[seat]} must first collect income and pay off the gang.",
         )
-    require(state.attack is None, "Finish the attack in progress first (roll or back out).")
+    require_ok(attack_reason(state))
     require(state.pending is None,
             "Enter the stats of the card just drawn first (read them off the card).")
     if drawn:
@@ -129,8 +150,7 @@ def collect(state: State, action: Collect, now: float) -> list[Event]:
     if state.share is not None:
         waiting = [state.seats[x] for x in state.share[0] if x not in state.share[1]]
         require(False, f"{' and '.join(waiting)} must first say whether they share the win.")
-    mob = state.mobs[seat]
-    require(mob.boss is not None, "Choose a new Boss first.")
+    require_ok(boss_reason(state, seat))
     order = pay_order(state, seat, action.pay_order or ())
     b = emitter(state)
     promotion_markers(b, seat)
@@ -148,7 +168,7 @@ def draw(state: State, action: Draw, now: float) -> list[Event]:
     card = action.card
     kind = kind_of(card)
     require(kind != "mob", "Mob cards are not in the deck.")
-    require(not in_play(state, card), f"{state.label(card)} is already in play.")
+    require_ok(in_play_reason(state, card))
     require(state.options.draw_rule == "free" or state.deck_empty or draws_owed(state) > 0,
             f"{state.seats[seat]} has drawn every card of this turn.")
     b = emitter(state)
@@ -187,7 +207,7 @@ def deck_empty(state: State, action: DeckEmpty, now: float) -> list[Event]:
 def end_turn(state: State, action: EndTurn, now: float) -> list[Event]:
     """Step 5: retoken every card of the seat; then check who controls the city."""
     seat = on_turn(state, action.seat)
-    require(state.offer is None, "A Crook offered to another Mob is waiting for an answer.")
+    require_ok(offer_reason(state))
     b = emitter(state)
     _end(b, seat)
     return b.events
@@ -204,8 +224,7 @@ def _end(b: Emitter[State, Event], seat: int) -> None:
 def pass_turn(state: State, action: PassTurn, now: float) -> list[Event]:
     """No action of any sort this turn: collect the pass bonus (10 G) and end the turn."""
     seat = on_turn(state, action.seat)
-    require(not state.acted, "You already took an action this turn: end your turn instead.")
-    require(state.offer is None, "A Crook offered to another Mob is waiting for an answer.")
+    require_ok(pass_reason(state))
     b = emitter(state)
     b.emit(MoneyChanged(seat, state.options.pass_bonus, "passed"))
     _end(b, seat)
@@ -220,7 +239,7 @@ def move(state: State, action: MoveCrook, now: float) -> list[Event]:
     crook = mob.crook(card)
     assert crook is not None
     require(card != mob.boss, "The Boss does not move.")
-    require(crook.token, f"{state.label(card)} has no Action Token left this turn.")
+    require_ok(token_reason(state, card, crook.token))
     under = action.under
     require(under != crook.superior, f"{state.label(card)} is already there.")
     require(under not in mob.below(card), "A Crook cannot move under his own subordinates.")
@@ -260,7 +279,7 @@ def visit(state: State, action: Visit, now: float) -> list[Event]:
             f"{state.label(racket)} is not one of your Rackets.")
     require(likes(state.card(card).weakness, state.card(racket).type),
             f"{state.label(racket)} does not match {state.label(card)}'s Weakness.")
-    require(crook.token, f"{state.label(card)} has no Action Token left this turn.")
+    require_ok(token_reason(state, card, crook.token))
     require(crook.unhappy > 0, f"{state.label(card)} is not Unhappy.")
     b = emitter(state)
     b.emit(TokenSpent(seat, card, f"visited {state.label(racket)}"))
@@ -277,9 +296,9 @@ def retire_boss(state: State, action: RetireBoss, now: float) -> list[Event]:
     require(is_lieutenant(mob, card), f"{state.label(card)} is not a Lieutenant.")
     crook = mob.crook(card)
     assert crook is not None and mob.boss is not None
-    require(crook.token, f"{state.label(card)} has no Action Token left this turn.")
+    require_ok(token_reason(state, card, crook.token))
     price = 2 * power(state, seat, mob.boss)
-    require(mob.money >= price, f"The going-away present is {price} G: you do not have it.")
+    require_ok(retire_reason(state, seat, price))
     b = emitter(state)
     before = lieutenants(mob)
     b.emit(TokenSpent(seat, card, "retirement"), MoneyChanged(seat, -price, "retirement"))
@@ -294,12 +313,12 @@ def give(state: State, action: Give, now: float) -> list[Event]:
     seat = seat_of(state, action.seat)
     require(state.attack is None, "No gifts or trades while an attack is in progress.")
     require(state.phase == "turn", "Gifts are made during the game.")
-    require(state.offer is None, "A Crook offered to another Mob is waiting for an answer.")
+    require_ok(offer_reason(state))
     to = seat_of(state, action.to)
     require(to != seat, "Give to another player.")
     if action.money is not None:
         amount = action.money
-        require(amount <= state.mobs[seat].money, "You do not have that much money.")
+        require_ok(money_reason(state, seat, amount))
         return [Given(seat, to, money=amount)]
     card = action.card
     require(card is not None, "Choose the money or the card to give.")
@@ -310,7 +329,7 @@ def give(state: State, action: Give, now: float) -> list[Event]:
     if kind == "racket":
         require(state.owner(card) == seat, f"{state.label(card)} is not yours to give.")
     else:
-        require(card in state.mobs[seat].specials, "That is not one of your Specials.")
+        require_ok(special_reason(state, seat, card))
     return [Given(seat, to, card=card)]
 
 
@@ -330,7 +349,7 @@ def _offer_crook(state: State, seat: int, to: int, card: str) -> list[Event]:
 
 def accept_crook(state: State, action: AcceptCrook, now: float) -> list[Event]:
     """The receiver takes the Crook offered (with his subordinates) and places him."""
-    require(state.offer is not None, "No Crook is being offered.")
+    require_ok(offered_reason(state))
     assert state.offer is not None
     giver, to, card = state.offer
     seat = seat_of(state, action.seat)
@@ -351,7 +370,7 @@ def accept_crook(state: State, action: AcceptCrook, now: float) -> list[Event]:
 
 def refuse_crook(state: State, action: RefuseCrook, now: float) -> list[Event]:
     """The receiver says no (or the giver takes the offer back)."""
-    require(state.offer is not None, "No Crook is being offered.")
+    require_ok(offered_reason(state))
     assert state.offer is not None
     seat = seat_of(state, action.seat)
     require(seat in state.offer[:2], "Only the two players of the offer can call it off.")
@@ -365,8 +384,7 @@ def leave(state: State, action: Leave, now: float) -> list[Event]:
     require(state.phase == "turn", "Players leave during the game (before it, just do not "
             "take a Mob).")
     require(state.attack is None, "Wait until the attack is resolved, then leave.")
-    require(state.offer is None or seat not in state.offer[:2],
-            "Call off the Crook offer first.")
+    require_ok(leave_reason(state, seat))
     mob = state.mobs[seat]
     b = emitter(state)
     b.emit(PlayerLeft(seat))
@@ -402,6 +420,44 @@ def _pass_on_after_leaving(b: Emitter[State, Event], seat: int) -> None:
         check_victory(b)
 
 
+def after_out(state: State) -> list[Event]:
+    """What follows when a Mob is out (no Crook left, or gone): "Out players are skipped
+    in the turn order". An attack whose attacking Crook is gone is off; the Mob's own turn
+    (or Gang War turn) ends, a Crook offer it is part of (or whose Crook is gone) is off,
+    a shared win it was asked about is off (an out Mob cannot agree), and the last Mob
+    standing wins at once ("you also win if all your rivals are eliminated"). Nothing
+    when nothing is out of place or the game is not on."""
+    if state.phase != "turn" or state.options.out_keeps_turn:
+        return []
+    b = emitter(state)
+    a = state.attack
+    if a is not None and state.mobs[a.seat].crook(a.attacker) is None:
+        b.emit(AttackWithdrawn(a.seat))
+    if b.state.attack is not None:
+        return b.events
+    s = b.state
+    mobs = s.mobs
+    if s.offer is not None:
+        giver, to, card = s.offer
+        if mobs[giver].out or mobs[to].out or mobs[giver].crook(card) is None:
+            b.emit(OfferClosed(to if mobs[to].out else giver, False))
+    if s.share is not None:
+        gone = [x for x in s.share[0] if mobs[x].out]
+        if gone:
+            b.emit(ShareAnswered(gone[0], False))
+    live = [x for x, m in enumerate(mobs) if not m.out]
+    if len(live) <= 1:
+        check_victory(b)
+    elif s.war is None and mobs[s.turn].out:
+        for other in range(len(s.seats)):
+            orphan_cleanup(b, other)
+        b.emit(TurnEnded(s.turn, s.next_seat(s.turn)))
+        check_victory(b)
+    elif s.war is not None and mobs[s.war.turn].out:
+        _pass_on_after_leaving(b, s.war.turn)
+    return b.events
+
+
 def share(state: State, action: Share, now: float) -> list[Event]:
     """A Mob one Racket short says whether it agrees to share the win; when all agree,
     they win together, when one says no the game goes on."""
@@ -423,7 +479,7 @@ def share(state: State, action: Share, now: float) -> list[Event]:
 def play_special(state: State, action: PlaySpecial, now: float) -> list[Event]:
     """A Special is played (its effect is entered with ``adjust`` or ``modify``)."""
     seat = seat_of(state, action.seat)
-    require(action.card in state.mobs[seat].specials, "That is not one of your Specials.")
+    require_ok(special_reason(state, seat, action.card))
     return [SpecialDiscarded(seat, action.card)]
 
 
@@ -453,7 +509,7 @@ def claim(state: State, action: Claim, now: float) -> list[Event]:
     spent now; the rest go to the uncontrolled area."""
     seat = seat_of(state, action.seat)
     gone = action.from_
-    require(gone < len(state.seats), "There is no such player at this table.")
+    require_ok(player_reason(state, gone))
     mob = state.mobs[gone]
     require(mob.out and mob.wiped_by == seat and bool(mob.rackets),
             f"{state.seats[seat]} has no Rackets of {state.seats[gone]}'s Mob to claim.")

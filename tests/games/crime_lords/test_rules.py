@@ -149,8 +149,10 @@ def test_history_sentences_name_players_and_cards_and_hide_amounts() -> None:
 
 def test_every_option_has_a_labelled_control_with_its_default_offered() -> None:
     specs = engine.option_specs
-    # own_hit_keeps_war_turn and wording are for version-1 records only (upgrade_options)
-    assert set(specs) == set(default_options) - {"own_hit_keeps_war_turn", "wording"}
+    # own_hit_keeps_war_turn, out_keeps_turn and wording are for version-1 records only
+    # (upgrade_options)
+    assert set(specs) == set(default_options) - {"own_hit_keeps_war_turn", "out_keeps_turn",
+                                                 "wording"}
     for key, spec in specs.items():
         assert spec.label and spec.help, key
         if spec.choices:
