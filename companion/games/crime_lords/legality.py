@@ -9,6 +9,7 @@ different things (Illegal's ``legality.py`` is the model).
 from __future__ import annotations
 
 from companion.games.base import IllegalAction
+from companion.games.crime_lords.mob import places_for
 from companion.games.crime_lords.state import State
 
 
@@ -95,3 +96,25 @@ def war_turn_reason(state: State, seat: int) -> str | None:
 def boss_reason(state: State, seat: int) -> str | None:
     """A Mob without a Boss names one before it collects."""
     return "Choose a new Boss first." if state.mobs[seat].boss is None else None
+
+
+def drop_reason(state: State, seat: int, card: str) -> str | None:
+    """Nobody drops his Boss. In the setup a Crook who fits under nobody of his Mob goes
+    to the center ("he remains uncontrolled"); one who has a place, or could have one,
+    is placed instead (docs/rules/crime_lords.md, Setup)."""
+    mob = state.mobs[seat]
+    if card == mob.boss:
+        return "You cannot drop your Boss."
+    if state.phase != "setup":
+        return None
+    name = state.label(card)
+    if mob.boss is None:
+        return "Choose your Boss first: then place the others around him."
+    crook = mob.crook(card)
+    if crook is not None and crook.superior is not None:
+        return (f"{name} has a place in your Mob: in the setup only a Crook who fits "
+                "nowhere goes to the center.")
+    unders = places_for(state, seat, card)
+    if unders:
+        return f"{name} can go under {state.label(unders[0])}: place him instead."
+    return None

@@ -70,6 +70,7 @@ from companion.games.crime_lords.ledger import (
 from companion.games.crime_lords.legality import (
     attack_reason,
     boss_reason,
+    drop_reason,
     leave_reason,
     money_reason,
     offer_reason,
@@ -258,10 +259,13 @@ def move(state: State, action: MoveCrook, now: float) -> list[Event]:
 
 def drop(state: State, action: Drop, now: float) -> list[Event]:
     """Free action: a Crook and everyone under him go back to the uncontrolled area."""
-    seat = on_turn(state, action.seat)
+    if state.phase == "setup":  # a Crook sold at the auction who fits under nobody
+        seat = seat_of(state, action.seat)
+    else:
+        seat = on_turn(state, action.seat)
     card = own_crook(state, seat, action.card)
     mob = state.mobs[seat]
-    require(card != mob.boss, "You cannot drop your Boss.")
+    require_ok(drop_reason(state, seat, card))
     b = emitter(state)
     for gone in (*reversed(mob.below(card)), card):
         b.emit(CrookLeft(seat, gone, "center", "dropped"))
@@ -422,7 +426,8 @@ def _pass_on_after_leaving(b: Emitter[State, Event], seat: int) -> None:
 
 def after_out(state: State) -> list[Event]:
     """What follows when a Mob is out (no Crook left, or gone): "Out players are skipped
-    in the turn order". An attack whose attacking Crook is gone is off; the Mob's own turn
+    in the turn order". An attack whose attacking Crook is gone, or whose defender is out
+    (his Crooks and Rackets are gone from his Mob), is off; the Mob's own turn
     (or Gang War turn) ends, a Crook offer it is part of (or whose Crook is gone) is off,
     a shared win it was asked about is off (an out Mob cannot agree), and the last Mob
     standing wins at once ("you also win if all your rivals are eliminated"). Nothing
@@ -431,7 +436,8 @@ def after_out(state: State) -> list[Event]:
         return []
     b = emitter(state)
     a = state.attack
-    if a is not None and state.mobs[a.seat].crook(a.attacker) is None:
+    if a is not None and (state.mobs[a.seat].crook(a.attacker) is None
+                          or a.defender is not None and state.mobs[a.defender].out):
         b.emit(AttackWithdrawn(a.seat))
     if b.state.attack is not None:
         return b.events
