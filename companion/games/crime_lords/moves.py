@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.games.base import IllegalAction
 from companion.games.cards import catalog
-from companion.games.crime_lords.actions import Collect
+from companion.games.crime_lords.actions import Collect, Draw, EndTurn
 from companion.games.crime_lords.attack import KINDS, breakdown, likes
 from companion.games.crime_lords.entries import (
     KIND_WORDS,
@@ -31,11 +31,18 @@ from companion.games.crime_lords.fight import check_target, support_problem
 from companion.games.crime_lords.ledger import in_play
 from companion.games.crime_lords.legality import (
     boss_reason,
+    drawn_all_reason,
+    draws_owed,
+    draws_reason,
     drop_reason,
     leave_reason,
     offer_reason,
     pass_reason,
+    pending_reason,
     retire_reason,
+    share_reason,
+    turn_reason,
+    war_turn_reason,
 )
 from companion.games.crime_lords.mob import (
     is_lieutenant,
@@ -46,7 +53,6 @@ from companion.games.crime_lords.mob import (
     power,
 )
 from companion.games.crime_lords.state import SETTING_UP, Attack, AttackKind, HelpSide, State
-from companion.games.crime_lords.turn import draws_owed
 from companion.games.moves import Choice, Move, Param, Waiting
 
 VERBS = {"recruit": "recruits", "takeover": "takes over", "hit": "hits"}
@@ -307,19 +313,15 @@ def _rolls(state: State, seat: int, a: Attack) -> list[Move]:
 def _turn_moves(state: State, seat: int) -> list[Move]:
     """The turn's steps and actions of the seat on turn (disabled, with why, for others)."""
     fixed = {"seat": seat}
-    if seat != state.turn:
-        why = f"It is {state.seats[state.turn]}'s turn."
-        return [Move("end_turn", "End the turn", fixed, allowed=False, why=why)]
-    if state.pending is not None:
-        return [Move("end_turn", "End the turn", fixed, allowed=False,
-                     why="Enter the stats of the card just drawn first.")]
+    why = turn_reason(state, seat) or pending_reason(state)
+    if why is not None:
+        return [Move("end_turn", EndTurn.label, fixed, allowed=False, why=why)]
     if state.step == "collect":
         return _collect(state, seat)
     out = _draws(state, seat)
-    owed = draws_owed(state)
-    if owed:
-        why = f"Draw {owed} more card{'s' if owed > 1 else ''} first."
-        return out + [Move("end_turn", "End the turn", fixed, allowed=False, why=why),
+    why = draws_reason(state)
+    if why is not None:
+        return out + [Move("end_turn", EndTurn.label, fixed, allowed=False, why=why),
                       Move("attack", "Attack", fixed, allowed=False, why=why)]
     return out + _ends(state, seat) + _attacks(state, seat) + _token_moves(state, seat)
 
@@ -328,7 +330,7 @@ def _ends(state: State, seat: int) -> list[Move]:
     fixed = {"seat": seat}
     bonus = f"Pass (+{state.options.pass_bonus} G)"
     end_why, pass_why = offer_reason(state), pass_reason(state)
-    return [Move("end_turn", "End the turn", fixed, allowed=end_why is None, why=end_why or ""),
+    return [Move("end_turn", EndTurn.label, fixed, allowed=end_why is None, why=end_why or ""),
             Move("pass_turn", bonus, fixed, allowed=pass_why is None, why=pass_why or "")]
 
 
@@ -336,12 +338,9 @@ def _collect(state: State, seat: int) -> list[Move]:
     mob = state.mobs[seat]
     fixed = {"seat": seat}
     label = Collect.label
-    if state.share is not None:
-        return [Move("collect", label, fixed, allowed=False, why="The Mobs one Racket short "
-                     "must first say whether they share the win.")]
-    bossless = boss_reason(state, seat)
-    if bossless is not None:
-        return [Move("collect", label, fixed, allowed=False, why=bossless)]
+    why = share_reason(state) or boss_reason(state, seat)
+    if why is not None:
+        return [Move("collect", label, fixed, allowed=False, why=why)]
     rest = [c.card for c in mob.crooks if c.card != mob.boss]
     order = Param("pay_order", "Pay whom first (after the Boss)?", "some",
                   card_choices(state, rest), fewest=0)
@@ -354,13 +353,12 @@ def _collect(state: State, seat: int) -> list[Move]:
 def _draws(state: State, seat: int) -> list[Move]:
     fixed = {"seat": seat}
     owed = draws_owed(state)
-    may = state.options.draw_rule == "free" or state.deck_empty or owed > 0
-    if not may:
-        return [Move("draw", "Draw a card", fixed, allowed=False,
-                     why="You have drawn every card of this turn.")]
+    done = drawn_all_reason(state)
+    if done is not None:
+        return [Move("draw", Draw.label, fixed, allowed=False, why=done)]
     free = [c.id for c in catalog("crime_lords").cards
             if c.kind != "mob" and not in_play(state, c.id)]
-    label = f"Draw a card ({owed} to draw)" if owed else "Draw a card"
+    label = f"Draw a card ({owed} to draw)" if owed else Draw.label
     known = ready_cards(state, free, ("crook", "racket", "special"))
     out = []
     if known:
@@ -426,9 +424,9 @@ def _attacks(state: State, seat: int) -> list[Move]:
 def _war_moves(state: State, seat: int) -> list[Move]:
     assert state.war is not None
     fixed = {"seat": seat}
-    if seat != state.war.turn:
-        return [Move("pass", "Pass this war turn", fixed, allowed=False,
-                     why=f"It is {state.seats[state.war.turn]}'s war turn.")]
+    why = war_turn_reason(state, seat)
+    if why is not None:
+        return [Move("pass", "Pass this war turn", fixed, allowed=False, why=why)]
     return [Move("pass", "Pass this war turn", fixed), *_attacks(state, seat)]
 
 
