@@ -83,7 +83,7 @@ _HANDLERS: dict[type[GameAction], Handler] = {
 #: actions of the setup, refused once the game is on
 SETUP_ONLY: tuple[type[GameAction], ...] = (TakeMob, Buy, Uncontrolled, Start)
 #: actions taken in the setup and later (a Mob without a Boss, a Crook without a place)
-ANY_TIME: tuple[type[GameAction], ...] = (LoadDeck, ChooseBoss, Place)
+ANY_TIME: tuple[type[GameAction], ...] = (LoadDeck, ChooseBoss, Place, Drop)
 #: what the player on turn may do and still pass for the bonus: the turn's steps (income,
 #: draws, a drawn card's stats), the end of the turn, a shared win, and a Crook another
 #: player offers ("take NO actions (not even free actions or special actions)")

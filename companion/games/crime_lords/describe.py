@@ -13,6 +13,7 @@ from typing import Any
 from companion.games.base import Action, OptionSpec
 from companion.games.cards import catalog
 from companion.games.crime_lords.events import CardEntered, Event, MobTaken
+from companion.games.crime_lords.state import war_begins
 
 VERBS = {"recruit": "recruit", "takeover": "take over", "hit": "Hit"}
 
@@ -57,7 +58,7 @@ def describe(action: Action, events: Sequence[Event], players: Sequence[str]) ->
         "deck_empty": f"{who()} found the deck used up.",
         "leave": f"{who()} left the game.",
         "refuse_crook": f"{who()} called off the Crook offer.",
-        "start": f"The war for the city begins: {who('first')} plays first.",
+        "start": war_begins(who("first")),
     }
     if do in simple:
         return simple[str(do)]

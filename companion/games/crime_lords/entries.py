@@ -17,10 +17,15 @@ from typing import Any
 from companion.games.actions import fields_of
 from companion.games.cards import catalog, catalog_document
 from companion.games.crime_lords import vocab
-from companion.games.crime_lords.actions import Adjust, Modify, Stats
+from companion.games.crime_lords.actions import Adjust, Modify, Stats, Uncontrolled
 from companion.games.crime_lords.ledger import NEEDED, in_play
 from companion.games.crime_lords.mob import LEAVE_AT
-from companion.games.crime_lords.setup import auction_limit, auctioned, start_problem
+from companion.games.crime_lords.setup import (
+    auction_limit,
+    auctioned,
+    crookless,
+    start_problem,
+)
 from companion.games.crime_lords.state import MAX_POWER, State
 from companion.games.moves import Choice, Move, Param
 
@@ -188,7 +193,7 @@ def setup_moves(state: State) -> list[Move]:
         out += _sale_moves(state, seat, ids)
     center = ready_cards(state, ids, ("crook", "racket"))
     if center:
-        out.append(Move("uncontrolled", "Turn up a card in the center", {},
+        out.append(Move("uncontrolled", Uncontrolled.label, {},
                         (one_card("card", "Which card?", state, center),), group="the center"))
     for kind, word in KIND_WORDS.items():
         new = next_new(state, ids, kind)
@@ -221,14 +226,18 @@ def _sale_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
     name, mob = state.seats[seat], state.mobs[seat]
     kind_of = catalog("crime_lords").by_id
     price = Param("price", "For how much?", "number", minimum=0, maximum=mob.auction_money)
+    rescue = crookless(state, seat)
     sold = [c for c in ready_cards(state, ids, ("crook", "racket", "special"))
-            if _for_sale(state, c, kind_of(c).kind)]
+            if _for_sale(state, c, kind_of(c).kind, rescue=rescue)]
+    if rescue:
+        sold += [c for c, _ in state.center if kind_of(c).kind == "crook"]
     out = []
     if sold:
         out.append(Move("buy", f"{name} won a card", {"seat": seat}, (
             one_card("card", "Which card?", state, sold), price), group="the auction"))
     for kind, word in NEW_WORDS.items():
-        new = next_new(state, [c for c in ids if _for_sale(state, c, kind, new=True)], kind)
+        new = next_new(state, [c for c in ids if _for_sale(state, c, kind, new=True,
+                                                           rescue=rescue)], kind)
         if new:
             stats = (stats_param(kind),) if kind in KIND_WORDS else ()
             out.append(Move("buy", f"{name} won a new {word}", {"seat": seat, "card": new},
@@ -236,10 +245,11 @@ def _sale_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
     return out
 
 
-def _for_sale(state: State, card: str, kind: str, new: bool = False) -> bool:
+def _for_sale(state: State, card: str, kind: str, new: bool = False,
+              rescue: bool = False) -> bool:
     """Whether the auction may still sell ``card`` without stats typed now (``new``:
-    whatever its stats)."""
+    whatever its stats); ``rescue``: to a player without a Crook (no limit on Crooks)."""
     most = auction_limit(state, kind)
-    if most is not None and auctioned(state, kind) >= most:
+    if most is not None and auctioned(state, kind) >= most and not (rescue and kind == "crook"):
         return False
     return new or kind == "special" or state.ready(card)

@@ -44,9 +44,11 @@ from companion.games.crime_lords.fold import emitter
 from companion.games.crime_lords.ledger import own_crook, seat_of
 from companion.games.crime_lords.legality import (
     attack_reason,
+    collect_reason,
     money_reason,
     require_ok,
     token_reason,
+    turn_reason,
     war_turn_reason,
 )
 from companion.games.crime_lords.mob import (
@@ -74,8 +76,8 @@ def _attacker_seat(state: State, sender: int) -> int:
     if state.war is not None:
         require_ok(war_turn_reason(state, seat))
         return seat
-    require(seat == state.turn, f"It is {state.seats[state.turn]}'s turn.")
-    require(state.step == "actions", "Collect income and pay off the gang first.")
+    require_ok(turn_reason(state, seat))
+    require_ok(collect_reason(state))
     return on_turn(state, sender)
 
 

@@ -71,6 +71,7 @@ from companion.games.crime_lords.state import (
     State,
     War,
     card_from_stats,
+    war_begins,
 )
 from companion.games.emit import Emitter
 from companion.games.frozen import replace
@@ -120,6 +121,8 @@ def _card_bought(s: State, e: CardBought) -> State:
     mob = replace(mob, auction_money=mob.auction_money - e.price)
     if e.kind == "crook":
         mob = replace(mob, crooks=mob.crooks + (Crook(e.card),))
+        # a Crook from the center goes to a player who has none (setup.crookless)
+        s = replace(s, center=tuple(x for x in s.center if x[0] != e.card))
     elif e.kind == "racket":
         mob = replace(mob, rackets=mob.rackets + (Holding(e.card),))
     else:
@@ -168,7 +171,7 @@ def _game_started(s: State, e: GameStarted) -> State:
         for m in s.mobs
     )
     s = replace(s, mobs=mobs, phase="turn", step="collect", turn=e.first)
-    return s.logged(f"The war for the city begins: {s.seats[e.first]} plays first.")
+    return s.logged(war_begins(s.seats[e.first]))
 
 
 def _income(s: State, e: IncomeCollected) -> State:
@@ -212,6 +215,8 @@ def _crook_left(s: State, e: CrookLeft) -> State:
     )
     mob = replace(mob, crooks=crooks, boss=None if mob.boss == e.card else mob.boss)
     s = s.with_mob(e.seat, mob)
+    if s.phase == "setup":
+        s = replace(s, dropped_in_setup=s.dropped_in_setup + 1)
     if e.to == "center":
         s = replace(s, center=s.center + ((e.card, gone.plus),))
         where = "goes uncontrolled"

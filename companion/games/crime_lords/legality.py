@@ -9,7 +9,8 @@ different things (Illegal's ``legality.py`` is the model).
 from __future__ import annotations
 
 from companion.games.base import IllegalAction
-from companion.games.crime_lords.state import State
+from companion.games.crime_lords.mob import places_for
+from companion.games.crime_lords.state import CENTER_FILL, State
 
 
 def require_ok(reason: str | None) -> None:
@@ -95,3 +96,80 @@ def war_turn_reason(state: State, seat: int) -> str | None:
 def boss_reason(state: State, seat: int) -> str | None:
     """A Mob without a Boss names one before it collects."""
     return "Choose a new Boss first." if state.mobs[seat].boss is None else None
+
+
+def drop_reason(state: State, seat: int, card: str) -> str | None:
+    """Nobody drops his Boss. In the setup a Crook who fits under nobody of his Mob goes
+    to the center ("he remains uncontrolled"); one who has a place, or could have one,
+    is placed instead (docs/rules/crime_lords.md, Setup)."""
+    mob = state.mobs[seat]
+    if card == mob.boss:
+        return "You cannot drop your Boss."
+    if state.phase != "setup":
+        return None
+    name = state.label(card)
+    if mob.boss is None:
+        return "Choose your Boss first: then place the others around him."
+    crook = mob.crook(card)
+    if crook is not None and crook.superior is not None:
+        return (f"{name} has a place in your Mob: in the setup only a Crook who fits "
+                "nowhere goes to the center.")
+    unders = places_for(state, seat, card)
+    if unders:
+        return f"{name} can go under {state.label(unders[0])}: place him instead."
+    return None
+
+def draws_owed(state: State) -> int:
+    """How many more cards the player on turn must draw: at least one, then until four
+    cards lie in the center, then the Downtowners' extra card (0 with ``draw_rule``
+    "free", once the deck is used up, or before income is collected)."""
+    if (state.options.draw_rule == "free" or state.deck_empty or state.phase != "turn"
+            or state.war is not None or state.step != "actions"):
+        return 0
+    base = 0 if state.filled else max(1 - state.drawn, CENTER_FILL - len(state.center))
+    return max(0, base) + max(0, state.mobs[state.turn].extra_draws - state.extra_drawn)
+
+
+def turn_reason(state: State, seat: int) -> str | None:
+    """The turn's steps and actions are the player on turn's."""
+    if seat != state.turn:
+        return f"It is {state.seats[state.turn]}'s turn, not {state.seats[seat]}'s."
+    return None
+
+
+def collect_reason(state: State) -> str | None:
+    """Income and the pay-off come first in a turn."""
+    if state.step != "actions":
+        return "Collect income and pay off the gang first."
+    return None
+
+
+def pending_reason(state: State) -> str | None:
+    """A drawn card waiting for its stats holds the turn."""
+    if state.pending is not None:
+        return "Enter the stats of the card just drawn first (read them off the card)."
+    return None
+
+
+def draws_reason(state: State) -> str | None:
+    """The turn's draws come before its actions and its end (``draw_rule`` "count")."""
+    owed = draws_owed(state)
+    if owed:
+        return (f"{state.seats[state.turn]} must first draw {owed} more card"
+                f"{'s' if owed > 1 else ''} (or say the deck is used up).")
+    return None
+
+
+def drawn_all_reason(state: State) -> str | None:
+    """No draw beyond the turn's count (``draw_rule`` "count")."""
+    if state.options.draw_rule == "free" or state.deck_empty or draws_owed(state) > 0:
+        return None
+    return f"{state.seats[state.turn]} has drawn every card of this turn."
+
+
+def share_reason(state: State) -> str | None:
+    """The Mobs one Racket short answer before the next turn's income."""
+    if state.share is None:
+        return None
+    waiting = [state.seats[x] for x in state.share[0] if x not in state.share[1]]
+    return f"{' and '.join(waiting)} must first say whether they share the win."

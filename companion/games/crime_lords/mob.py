@@ -93,6 +93,16 @@ def placed(mob: Mob) -> tuple[str, ...]:
     return (mob.boss, *mob.below(mob.boss)) if mob.boss else ()
 
 
+def places_for(state: State, seat: int, card: str) -> list[str]:
+    """The Crooks of ``seat``'s Mob who could take ``card`` under them now (with the
+    Power and an open side; never himself or a Crook under him)."""
+    mob = state.mobs[seat]
+    strength = power(state, seat, card)
+    below = mob.below(card)
+    return [u for u in placed(mob) if u != card and u not in below
+            and placement_problem(state, seat, strength, u) is None]
+
+
 # --- Unhappy markers ---------------------------------------------------------------
 
 

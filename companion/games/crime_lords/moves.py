@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.games.base import IllegalAction
 from companion.games.cards import catalog
+from companion.games.crime_lords.actions import Collect, Draw, EndTurn
 from companion.games.crime_lords.attack import KINDS, breakdown, likes
 from companion.games.crime_lords.entries import (
     KIND_WORDS,
@@ -30,20 +31,28 @@ from companion.games.crime_lords.fight import check_target, support_problem
 from companion.games.crime_lords.ledger import in_play
 from companion.games.crime_lords.legality import (
     boss_reason,
+    drawn_all_reason,
+    draws_owed,
+    draws_reason,
+    drop_reason,
     leave_reason,
     offer_reason,
     pass_reason,
+    pending_reason,
     retire_reason,
+    share_reason,
+    turn_reason,
+    war_turn_reason,
 )
 from companion.games.crime_lords.mob import (
     is_lieutenant,
     own_power,
     placed,
     placement_problem,
+    places_for,
     power,
 )
-from companion.games.crime_lords.state import Attack, AttackKind, HelpSide, State
-from companion.games.crime_lords.turn import draws_owed
+from companion.games.crime_lords.state import SETTING_UP, Attack, AttackKind, HelpSide, State
 from companion.games.moves import Choice, Move, Param, Waiting
 
 VERBS = {"recruit": "recruits", "takeover": "takes over", "hit": "hits"}
@@ -59,7 +68,7 @@ def waiting(state: State) -> Waiting:
     """Who must act now, on what, and why (one sentence with players' names)."""
     names = state.seats
     if state.phase == "setup":
-        return Waiting((), "setup", "Setting up: Mobs, the auction, Bosses.", host=True)
+        return _setup_waiting(state)
     if state.winners is not None:
         verb = " controls" if len(state.winners) == 1 else " share"
         return Waiting((), "over", " and ".join(names[x] for x in state.winners) + verb
@@ -87,6 +96,42 @@ def waiting(state: State) -> Waiting:
         return Waiting(tuple(sorted({who, *bossless})), "war",
                        f"Gang War: {names[who]} attempts one Hit or passes.", asks=asks)
     return Waiting(tuple(sorted({state.turn, *bossless})), "turn", _turn_why(state), asks=asks)
+
+
+def _setup_waiting(state: State) -> Waiting:
+    """The host enters the setup; a player whose Mob still needs its Boss or a Crook
+    placed is waited on too (those are the players' own moves: the host's Start waits
+    for them)."""
+    asks = {seat: ask for seat in range(len(state.mobs))
+            if (ask := _setup_ask(state, seat)) is not None}
+    return Waiting(tuple(asks), "setup", SETTING_UP, host=True, asks=asks)
+
+
+def _setup_ask(state: State, seat: int) -> str | None:
+    """What ``seat`` still has to do in the setup (its phone's sentence), or None."""
+    mob = state.mobs[seat]
+    if not mob.crooks:
+        return None
+    if mob.boss is None:
+        return "Choose your Boss (any of your Crooks): the others go around him."
+    loose = [c.card for c in mob.crooks if c.card != mob.boss and c.superior is None]
+    if not loose:
+        return None
+    fit = [c for c in loose if places_for(state, seat, c)]
+    stuck = [c for c in loose if c not in fit]
+    out = []
+    if fit:
+        out.append(f"Place {_names(state, fit)} under a superior.")
+    if stuck:
+        out.append(f"No Crook of your Mob can control {_names(state, stuck)}: drop "
+                   f"{'him' if len(stuck) == 1 else 'them'} to the center, or rearrange "
+                   "your Mob.")
+    return " ".join(out)
+
+
+def _names(state: State, cards: list[str]) -> str:
+    labels = [state.label(c) for c in cards]
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
 def _turn_why(state: State) -> str:
@@ -156,18 +201,18 @@ def _boss_and_places(state: State, seat: int) -> list[Move]:
     for crook in mob.crooks:
         if crook.card == mob.boss or (state.phase != "setup" and crook.superior is not None):
             continue
-        strength = power(state, seat, crook.card)
-        below = mob.below(crook.card)
-        unders = [u for u in placed(mob) if u not in below and u != crook.card
-                  and placement_problem(state, seat, strength, u) is None]
+        unders = places_for(state, seat, crook.card)
         label = f"Place {state.label(crook.card)}"
         if unders:
             out.append(Move("place", label, {**fixed, "card": crook.card},
                             (one_card("under", "Under whom?", state, unders),), group="place"))
-        else:
-            out.append(Move("place", label, {**fixed, "card": crook.card}, group="place",
-                            allowed=False, why="No Crook of your Mob has the Power and the "
-                            "room to control him."))
+            continue
+        out.append(Move("place", label, {**fixed, "card": crook.card}, group="place",
+                        allowed=False, why="No Crook of your Mob has the Power and the "
+                        "room to control him."))
+        if state.phase == "setup" and drop_reason(state, seat, crook.card) is None:
+            out.append(Move("drop", f"Drop {state.label(crook.card)} to the center",
+                            {**fixed, "card": crook.card}, group="drop"))
     return out
 
 
@@ -268,19 +313,15 @@ def _rolls(state: State, seat: int, a: Attack) -> list[Move]:
 def _turn_moves(state: State, seat: int) -> list[Move]:
     """The turn's steps and actions of the seat on turn (disabled, with why, for others)."""
     fixed = {"seat": seat}
-    if seat != state.turn:
-        why = f"It is {state.seats[state.turn]}'s turn."
-        return [Move("end_turn", "End the turn", fixed, allowed=False, why=why)]
-    if state.pending is not None:
-        return [Move("end_turn", "End the turn", fixed, allowed=False,
-                     why="Enter the stats of the card just drawn first.")]
+    why = turn_reason(state, seat) or pending_reason(state)
+    if why is not None:
+        return [Move("end_turn", EndTurn.label, fixed, allowed=False, why=why)]
     if state.step == "collect":
         return _collect(state, seat)
     out = _draws(state, seat)
-    owed = draws_owed(state)
-    if owed:
-        why = f"Draw {owed} more card{'s' if owed > 1 else ''} first."
-        return out + [Move("end_turn", "End the turn", fixed, allowed=False, why=why),
+    why = draws_reason(state)
+    if why is not None:
+        return out + [Move("end_turn", EndTurn.label, fixed, allowed=False, why=why),
                       Move("attack", "Attack", fixed, allowed=False, why=why)]
     return out + _ends(state, seat) + _attacks(state, seat) + _token_moves(state, seat)
 
@@ -289,20 +330,17 @@ def _ends(state: State, seat: int) -> list[Move]:
     fixed = {"seat": seat}
     bonus = f"Pass (+{state.options.pass_bonus} G)"
     end_why, pass_why = offer_reason(state), pass_reason(state)
-    return [Move("end_turn", "End the turn", fixed, allowed=end_why is None, why=end_why or ""),
+    return [Move("end_turn", EndTurn.label, fixed, allowed=end_why is None, why=end_why or ""),
             Move("pass_turn", bonus, fixed, allowed=pass_why is None, why=pass_why or "")]
 
 
 def _collect(state: State, seat: int) -> list[Move]:
     mob = state.mobs[seat]
     fixed = {"seat": seat}
-    label = "Collect income and pay the gang"
-    if state.share is not None:
-        return [Move("collect", label, fixed, allowed=False, why="The Mobs one Racket short "
-                     "must first say whether they share the win.")]
-    bossless = boss_reason(state, seat)
-    if bossless is not None:
-        return [Move("collect", label, fixed, allowed=False, why=bossless)]
+    label = Collect.label
+    why = share_reason(state) or boss_reason(state, seat)
+    if why is not None:
+        return [Move("collect", label, fixed, allowed=False, why=why)]
     rest = [c.card for c in mob.crooks if c.card != mob.boss]
     order = Param("pay_order", "Pay whom first (after the Boss)?", "some",
                   card_choices(state, rest), fewest=0)
@@ -315,13 +353,12 @@ def _collect(state: State, seat: int) -> list[Move]:
 def _draws(state: State, seat: int) -> list[Move]:
     fixed = {"seat": seat}
     owed = draws_owed(state)
-    may = state.options.draw_rule == "free" or state.deck_empty or owed > 0
-    if not may:
-        return [Move("draw", "Draw a card", fixed, allowed=False,
-                     why="You have drawn every card of this turn.")]
+    done = drawn_all_reason(state)
+    if done is not None:
+        return [Move("draw", Draw.label, fixed, allowed=False, why=done)]
     free = [c.id for c in catalog("crime_lords").cards
             if c.kind != "mob" and not in_play(state, c.id)]
-    label = f"Draw a card ({owed} to draw)" if owed else "Draw a card"
+    label = f"Draw a card ({owed} to draw)" if owed else Draw.label
     known = ready_cards(state, free, ("crook", "racket", "special"))
     out = []
     if known:
@@ -387,9 +424,9 @@ def _attacks(state: State, seat: int) -> list[Move]:
 def _war_moves(state: State, seat: int) -> list[Move]:
     assert state.war is not None
     fixed = {"seat": seat}
-    if seat != state.war.turn:
-        return [Move("pass", "Pass this war turn", fixed, allowed=False,
-                     why=f"It is {state.seats[state.war.turn]}'s war turn.")]
+    why = war_turn_reason(state, seat)
+    if why is not None:
+        return [Move("pass", "Pass this war turn", fixed, allowed=False, why=why)]
     return [Move("pass", "Pass this war turn", fixed), *_attacks(state, seat)]
 
 

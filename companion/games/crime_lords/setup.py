@@ -107,8 +107,11 @@ def buy(state: State, action: Buy, now: float) -> list[Event]:
     card = action.card
     kind = kind_of(card)
     require(kind != "mob", "Mob cards are drawn, not auctioned.")
-    require_ok(in_play_reason(state, card))
-    _auction_limit(state, kind)
+    rescue = kind == "crook" and crookless(state, seat)
+    if not (rescue and state.in_center(card)):
+        require_ok(in_play_reason(state, card))
+    if not rescue:
+        _auction_limit(state, kind)
     left = state.mobs[seat].auction_money
     price = action.price
     require(
@@ -121,10 +124,17 @@ def buy(state: State, action: Buy, now: float) -> list[Event]:
     return b.events
 
 
+def crookless(state: State, seat: int) -> bool:
+    """A player still without a Crook ("you **must** have at least one Crook!"): the
+    auction's Crook limit does not stop a sale to him, and a Crook turned up in the
+    center may still be sold to him (docs/rules/crime_lords.md, Setup)."""
+    return state.phase == "setup" and not state.mobs[seat].crooks
+
+
 def auctioned(state: State, kind: str) -> int:
     """How many Crooks or Rackets the auction has sold so far."""
     if kind == "crook":
-        return sum(len(m.crooks) for m in state.mobs)
+        return sum(len(m.crooks) for m in state.mobs) + state.dropped_in_setup
     return sum(len(m.rackets) for m in state.mobs) if kind == "racket" else 0
 
 

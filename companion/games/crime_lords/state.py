@@ -50,6 +50,13 @@ DRAW_RULES: tuple[DrawRule, ...] = get_args(DrawRule)
 VICTORIES: tuple[Victory, ...] = get_args(Victory)
 WORDINGS: tuple[Wording, ...] = get_args(Wording)
 CENTER_FILL = 4  # draw until the center has four cards
+#: what shared screens say while the host enters the setup
+SETTING_UP = "Setting up: Mobs, the auction, Bosses."
+
+
+def war_begins(first: str) -> str:
+    """The log's and the history's sentence for the start of the game."""
+    return f"The war for the city begins: {first} plays first."
 CARD_KINDS: tuple[CardKind, ...] = get_args(CardKind)
 
 
@@ -363,6 +370,9 @@ class State:
     #: the stats a deck already holds, by card (loaded before the game): such a card is
     #: picked by its name and needs no stats typed when it comes into play
     registered: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    #: Crooks sold at the auction and dropped to the center in the setup (they fit under
+    #: nobody): they still count toward the auction's limit
+    dropped_in_setup: int = 0
 
     @property
     def over(self) -> bool:

@@ -70,16 +70,23 @@ from companion.games.crime_lords.ledger import (
 from companion.games.crime_lords.legality import (
     attack_reason,
     boss_reason,
+    collect_reason,
+    drawn_all_reason,
+    draws_reason,
+    drop_reason,
     leave_reason,
     money_reason,
     offer_reason,
     offered_reason,
     pass_reason,
+    pending_reason,
     player_reason,
     require_ok,
     retire_reason,
+    share_reason,
     special_reason,
     token_reason,
+    turn_reason,
 )
 from companion.games.crime_lords.mob import (
     check_out,
@@ -99,7 +106,7 @@ from companion.games.crime_lords.mob import (
     release_rackets,
     unhappy,
 )
-from companion.games.crime_lords.state import CENTER_FILL, State, Step, is_card_kind
+from companion.games.crime_lords.state import State, Step, is_card_kind
 from companion.games.emit import Emitter
 
 
@@ -109,34 +116,16 @@ def on_turn(state: State, sender: int | None, step: Step | None = "actions",
     ``drawn``, the turn's draws must be done."""
     seat = seat_of(state, sender)
     require(state.war is None, "A Gang War is on: only war Hits and passes until it ends.")
-    require(
-        seat == state.turn,
-        f"It is {state.seats[state.turn]}'s turn, not {state.seats[seat]}'s.",
-    )
+    require_ok(turn_reason(state, seat))
     if step == "actions":
-        require(
-            state.step == "actions",
-            f"{state.seats[seat]} must first collect income and pay off the gang.",
-        )
+        require_ok(collect_reason(state))
     require_ok(attack_reason(state))
-    require(state.pending is None,
-            "Enter the stats of the card just drawn first (read them off the card).")
+    require_ok(pending_reason(state))
     if drawn:
-        owed = draws_owed(state)
-        require(owed == 0, f"{state.seats[seat]} must first draw {owed} more card"
-                f"{'s' if owed > 1 else ''} (or say the deck is used up).")
+        require_ok(draws_reason(state))
     return seat
 
 
-def draws_owed(state: State) -> int:
-    """How many more cards the player on turn must draw: at least one, then until four
-    cards lie in the center, then the Downtowners' extra card (0 with ``draw_rule``
-    "free", once the deck is used up, or before income is collected)."""
-    if (state.options.draw_rule == "free" or state.deck_empty or state.phase != "turn"
-            or state.war is not None or state.step != "actions"):
-        return 0
-    base = 0 if state.filled else max(1 - state.drawn, CENTER_FILL - len(state.center))
-    return max(0, base) + max(0, state.mobs[state.turn].extra_draws - state.extra_drawn)
 
 
 def income(state: State, seat: int) -> int:
@@ -147,9 +136,7 @@ def collect(state: State, action: Collect, now: float) -> list[Event]:
     """Steps 1 and 2: income from every Racket, then pay every Crook, the Boss first."""
     seat = on_turn(state, action.seat, None, drawn=False)
     require(state.step == "collect", "You already collected income this turn.")
-    if state.share is not None:
-        waiting = [state.seats[x] for x in state.share[0] if x not in state.share[1]]
-        require(False, f"{' and '.join(waiting)} must first say whether they share the win.")
+    require_ok(share_reason(state))
     require_ok(boss_reason(state, seat))
     order = pay_order(state, seat, action.pay_order or ())
     b = emitter(state)
@@ -169,8 +156,7 @@ def draw(state: State, action: Draw, now: float) -> list[Event]:
     kind = kind_of(card)
     require(kind != "mob", "Mob cards are not in the deck.")
     require_ok(in_play_reason(state, card))
-    require(state.options.draw_rule == "free" or state.deck_empty or draws_owed(state) > 0,
-            f"{state.seats[seat]} has drawn every card of this turn.")
+    require_ok(drawn_all_reason(state))
     b = emitter(state)
     if kind == "special":
         b.emit(SpecialDrawn(seat, card), CardDrawn(seat, card))
@@ -258,10 +244,13 @@ def move(state: State, action: MoveCrook, now: float) -> list[Event]:
 
 def drop(state: State, action: Drop, now: float) -> list[Event]:
     """Free action: a Crook and everyone under him go back to the uncontrolled area."""
-    seat = on_turn(state, action.seat)
+    if state.phase == "setup":  # a Crook sold at the auction who fits under nobody
+        seat = seat_of(state, action.seat)
+    else:
+        seat = on_turn(state, action.seat)
     card = own_crook(state, seat, action.card)
     mob = state.mobs[seat]
-    require(card != mob.boss, "You cannot drop your Boss.")
+    require_ok(drop_reason(state, seat, card))
     b = emitter(state)
     for gone in (*reversed(mob.below(card)), card):
         b.emit(CrookLeft(seat, gone, "center", "dropped"))
@@ -422,7 +411,8 @@ def _pass_on_after_leaving(b: Emitter[State, Event], seat: int) -> None:
 
 def after_out(state: State) -> list[Event]:
     """What follows when a Mob is out (no Crook left, or gone): "Out players are skipped
-    in the turn order". An attack whose attacking Crook is gone is off; the Mob's own turn
+    in the turn order". An attack whose attacking Crook is gone, or whose defender is out
+    (his Crooks and Rackets are gone from his Mob), is off; the Mob's own turn
     (or Gang War turn) ends, a Crook offer it is part of (or whose Crook is gone) is off,
     a shared win it was asked about is off (an out Mob cannot agree), and the last Mob
     standing wins at once ("you also win if all your rivals are eliminated"). Nothing
@@ -431,7 +421,8 @@ def after_out(state: State) -> list[Event]:
         return []
     b = emitter(state)
     a = state.attack
-    if a is not None and state.mobs[a.seat].crook(a.attacker) is None:
+    if a is not None and (state.mobs[a.seat].crook(a.attacker) is None
+                          or a.defender is not None and state.mobs[a.defender].out):
         b.emit(AttackWithdrawn(a.seat))
     if b.state.attack is not None:
         return b.events

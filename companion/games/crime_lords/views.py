@@ -28,6 +28,7 @@ from companion.games.crime_lords.events import (
 )
 from companion.games.crime_lords.fight import support_problem
 from companion.games.crime_lords.ledger import in_play
+from companion.games.crime_lords.legality import draws_owed
 from companion.games.crime_lords.mob import (
     cards_held,
     is_lieutenant,
@@ -37,8 +38,7 @@ from companion.games.crime_lords.mob import (
 )
 from companion.games.crime_lords.moves import attack_options
 from companion.games.crime_lords.setup import auction_limit, auctioned
-from companion.games.crime_lords.state import Attack, HelpSide, State
-from companion.games.crime_lords.turn import draws_owed
+from companion.games.crime_lords.state import SETTING_UP, Attack, HelpSide, State
 from companion.games.moves import Scores
 from companion.games.words import plurals
 
@@ -190,7 +190,7 @@ def _helpers(state: State, a: Attack, seat: int, side: HelpSide) -> list[dict[st
 
 def _status(state: State) -> str:
     if state.phase == "setup":
-        return "Setting up: Mobs, the auction, Bosses."
+        return SETTING_UP
     if state.winners is not None:
         verb = " controls" if len(state.winners) == 1 else " share"
         return " and ".join(state.seats[x] for x in state.winners) + verb + " the city."

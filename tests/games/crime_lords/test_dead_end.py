@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from companion.games.base import IllegalAction
 from companion.games.crime_lords import State, engine
 from tests.games.crime_lords.helpers import Table
 
@@ -108,3 +111,137 @@ def test_an_attack_whose_attacker_is_gone_is_off() -> None:
     assert t.state.attack is None and t.state.war is None
     assert t.state.turn == 1
     assert not stuck(t.state, 3)
+
+
+def test_an_attack_whose_defender_goes_out_is_off() -> None:
+    """Cy tries to take over Ben's Racket; while Ben names a protector, his own ability
+    gives his only Crook a third marker: Ben is out, his Racket goes uncontrolled and
+    the attack is off (the table waited on Ben, who had no move left)."""
+    t = Table(3, starting_money=50)
+    for seat in range(3):
+        t.do(do="take_mob", seat=seat, card=f"mob_0{seat + 1}", stats={"boss_bonus": 1})
+        t.do(do="buy", seat=seat, card=f"crook_0{seat + 1}", price=0,
+             stats={"name": f"Boss {NAMES[seat]}", "power": 3, "resistance": 2})
+        t.do(do="choose_boss", seat=seat, card=f"crook_0{seat + 1}")
+    t.do(do="buy", seat=1, card="racket_01", price=0,
+         stats={"name": "Central Casinos", "income": 1, "resistance": 1, "district": "Central"})
+    t.do(do="start", first=2)
+    t.do(do="collect", seat=2)
+    t.do(do="attack", seat=2, kind="takeover", attacker="crook_03", target="racket_01")
+    assert t.state.attack is not None and t.state.attack.stage == "protector"
+    t.do(do="adjust", seat=1, what="unhappy", card="crook_02", delta=3, why="The Snitch")
+    assert t.state.mobs[1].out
+    assert t.state.attack is None
+    assert t.state.in_center("racket_01")
+    assert t.state.turn == 2
+    assert not stuck(t.state, 3)
+
+
+# --- the setup ------------------------------------------------------------------------
+
+
+def _sold(t: Table, seat: int, card: str, name: str, power: int) -> None:
+    t.do(do="buy", seat=seat, card=card, price=0,
+         stats={"name": name, "power": power, "resistance": 1})
+
+
+def setup_with_a_crook_who_fits_nowhere() -> Table:
+    """Ann's Boss is Bro (Power 4, +1: 5); Mom (Power 6) fits under nobody. Ben's Boss
+    is Judge (Power 5)."""
+    t = Table(2)
+    t.do(do="take_mob", seat=0, card="mob_01", stats={"boss_bonus": 1})
+    t.do(do="take_mob", seat=1, card="mob_02", stats={"boss_bonus": 2})
+    _sold(t, 0, "crook_01", "Mom Parker", 6)
+    _sold(t, 0, "crook_02", "Bro Bronson", 4)
+    _sold(t, 1, "crook_03", "Judge Cohen", 5)
+    t.do(do="choose_boss", seat=0, card="crook_02")
+    t.do(do="choose_boss", seat=1, card="crook_03")
+    return t
+
+
+def allowed(state: State, who: int | None, do: str) -> list[Any]:
+    return [m for m in engine.moves(state, who) if m.do == do and m.allowed]
+
+
+def test_the_setup_waits_on_the_players_who_still_have_a_step() -> None:
+    """The host enters the setup, but choosing a Boss and placing Crooks are the
+    players' moves: the table names them (with what each still does) beside the host."""
+    t = Table(2)
+    t.do(do="take_mob", seat=0, card="mob_01", stats={"boss_bonus": 1})
+    _sold(t, 0, "crook_01", "Mom Parker", 6)
+    _sold(t, 0, "crook_02", "Bro Bronson", 4)
+    w = engine.waiting(t.state)
+    assert w.host and w.seats == (0,)
+    assert "Choose your Boss" in w.attention(0)["why"]
+    assert not w.attention(1)["act"]
+    t.do(do="choose_boss", seat=0, card="crook_01")
+    w = engine.waiting(t.state)
+    assert w.seats == (0,) and w.attention(0)["why"] == "Place Bro Bronson under a superior."
+    assert allowed(t.state, 0, "place")
+    t.do(do="place", seat=0, card="crook_02", under="crook_01")
+    w = engine.waiting(t.state)
+    assert w.host and w.seats == ()
+
+
+def test_a_crook_who_fits_nowhere_is_dropped_in_the_setup() -> None:
+    """Before: Start refused, Mom's place refused, nothing else for anyone (the record
+    setup_crook_fits_nowhere). Now Ann is asked to drop her, may, and the game starts."""
+    t = setup_with_a_crook_who_fits_nowhere()
+    start = [m for m in engine.moves(t.state, None) if m.do == "start"]
+    assert start and not start[0].allowed
+    w = engine.waiting(t.state)
+    assert w.seats == (0,) and "drop him to the center" in w.attention(0)["why"]
+    assert "Mom Parker" in w.attention(0)["why"]
+    drops = allowed(t.state, 0, "drop")
+    assert [m.fixed["card"] for m in drops] == ["crook_01"]
+    assert not stuck(t.state, 2)
+    t.do(**drops[0].fixed, do="drop")
+    assert t.state.in_center("crook_01") and t.state.mobs[0].crook("crook_01") is None
+    assert engine.waiting(t.state).seats == ()
+    t.do(do="start", first=0)
+    assert t.state.phase == "turn"
+
+
+def test_in_the_setup_only_a_crook_who_fits_nowhere_is_dropped() -> None:
+    t = setup_with_a_crook_who_fits_nowhere()
+    _sold(t, 0, "crook_04", "Kid", 1)
+    assert [m.fixed["card"] for m in allowed(t.state, 0, "drop")] == ["crook_01"]
+    for card, words in (("crook_04", "place him instead"), ("crook_02", "drop your Boss")):
+        with pytest.raises(IllegalAction, match=words):
+            t.do(do="drop", seat=0, card=card)
+    t.do(do="place", seat=0, card="crook_04", under="crook_02")
+    with pytest.raises(IllegalAction, match="has a place in your Mob"):
+        t.do(do="drop", seat=0, card="crook_04")
+
+
+def test_a_crook_dropped_in_the_setup_still_counts_toward_the_auction() -> None:
+    """Six Crooks for two players: the one Ann dropped was sold all the same."""
+    t = setup_with_a_crook_who_fits_nowhere()
+    for i, card in enumerate(("crook_04", "crook_05", "crook_06")):
+        _sold(t, 1, card, f"Goon {i + 1}", 1)
+    t.do(do="drop", seat=0, card="crook_01")
+    with pytest.raises(IllegalAction, match="sold its 6 Crooks"):
+        _sold(t, 1, "crook_07", "Goon 4", 1)
+
+
+def test_a_player_without_a_crook_still_gets_one() -> None:
+    """"You **must** have at least one Crook!": when the auction has sold its Crooks and
+    Ben has none, one more Crook is sold to him (to him only), from the deck or from the
+    center; then the game starts."""
+    t = Table(2)
+    t.do(do="take_mob", seat=0, card="mob_01", stats={"boss_bonus": 1})
+    t.do(do="take_mob", seat=1, card="mob_02", stats={"boss_bonus": 1})
+    for i in range(6):
+        _sold(t, 0, f"crook_0{i + 1}", f"Goon {i + 1}", 6 - i if i < 5 else 1)
+    t.do(do="uncontrolled", card="crook_07", stats={"name": "Slim", "power": 2,
+                                                     "resistance": 1})
+    with pytest.raises(IllegalAction, match="sold its 6 Crooks"):
+        _sold(t, 0, "crook_08", "Goon 7", 1)
+    sales = [m for m in engine.moves(t.state, None) if m.do == "buy" and m.fixed["seat"] == 1]
+    offered = {c.value for m in sales for p in m.params if p.name == "card" for c in p.choices}
+    assert "crook_07" in offered
+    assert any(m.fixed.get("card", "").startswith("crook_") for m in sales)
+    t.do(do="buy", seat=1, card="crook_07", price=0)
+    assert not t.state.in_center("crook_07") and t.state.mobs[1].crook("crook_07")
+    with pytest.raises(IllegalAction, match="sold its 6 Crooks"):
+        _sold(t, 1, "crook_08", "Goon 7", 1)

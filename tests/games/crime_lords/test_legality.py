@@ -89,3 +89,35 @@ def moves(state):
     found = [text for text, _ in refusals(source)]
     assert found.count("A Crook offered to another Mob is waiting for an answer.") == 2
     assert "It is {}'s turn now." in found
+
+
+def _refusal(t: object, **action: object) -> str:
+    import pytest
+
+    from companion.games.base import IllegalAction
+
+    with pytest.raises(IllegalAction) as err:
+        t.do(**action)  # type: ignore[attr-defined]
+    return str(err.value)
+
+
+def test_moves_say_what_decide_says() -> None:
+    """A move offered but not allowed shows decide's own sentence: the draws still owed,
+    another player's turn, a drawn card waiting for its stats."""
+    from companion.games.crime_lords import engine
+    from tests.games.crime_lords.helpers import two_mobs
+
+    t = two_mobs(draw_rule="count")
+    t.do(do="collect", seat=0)
+
+    def why(seat: int, do: str) -> str:
+        found = [m for m in engine.moves(t.state, seat) if m.do == do and not m.allowed]
+        assert found, f"no refused {do} move for seat {seat}"
+        return found[0].why
+
+    assert why(0, "end_turn") == _refusal(t, do="end_turn", seat=0)
+    assert "must first draw" in why(0, "end_turn")
+    assert why(1, "end_turn") == _refusal(t, do="end_turn", seat=1)
+    t.do(do="draw", seat=0, card="crook_09")  # a new Crook: the game waits for its stats
+    assert t.state.pending is not None
+    assert why(0, "end_turn") == _refusal(t, do="end_turn", seat=0)

@@ -11,8 +11,8 @@ import pytest
 from companion.games.base import IllegalAction, TagInput
 from companion.games.crime_lords import engine
 from companion.games.crime_lords.attack import breakdown
+from companion.games.crime_lords.legality import draws_owed
 from companion.games.crime_lords.state import DEFAULT_OPTIONS as default_options
-from companion.games.crime_lords.turn import draws_owed
 from tests.games.crime_lords.helpers import ANITA, Table, deep_mobs, two_mobs
 
 
