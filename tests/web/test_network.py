@@ -134,8 +134,10 @@ def test_the_wifi_page_lists_networks_and_joins_one(
     assert resp.status_code == 200
     text = resp.get_data(as_text=True)
     assert "Joining \u201cFlat 3\u201d" in text and "http://table.local/host?token=" in text
-    assert ["nmcli", "device", "wifi", "connect", "Flat 3", "password", "correct horse",
-            "ifname", "wlan0"] in hotspot.commands
+    assert ["nmcli", "connection", "up", "uuid", hotspot.profiles["Flat 3"].uuid, "ifname",
+            "wlan0", "passwd-file"] in [c[:-1] for c in hotspot.commands]
+    assert not [c for c in hotspot.commands if "correct horse" in c]  # not on a command line
+    assert hotspot.secrets_read[-1] == "correct horse"
     assert hotspot.active == "Flat 3"
     assert load_choice(state_dir).mode is Mode.HOME
 
@@ -159,7 +161,7 @@ def test_switching_to_the_hotspot_from_home(
     text = resp.get_data(as_text=True)
     assert resp.status_code == 200 and "Turning on the table's own Wi-Fi" in text
     assert "http://10.42.0.1/host?token=" in text
-    assert home.commands[-1] == ["nmcli", "connection", "up", HOTSPOT_CON]
+    assert home.commands[-1][:-1] == ["nmcli", "connection", "up", HOTSPOT_CON, "passwd-file"]
     assert home.active == HOTSPOT_CON
 
 
