@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 import json
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -38,7 +39,70 @@ class Mode(enum.Enum):
 
 
 class NetworkError(Exception):
-    """A switch or a look-up that failed; the message is a sentence for the host."""
+    """A switch or a look-up that failed; the message is a sentence for the host.
+
+    ``field`` names the form field the sentence is about (``"ssid"``, ``"password"``), so
+    the page shows it next to that field; empty for the page as a whole."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+#: the limits NetworkManager (and IEEE 802.11) put on a network's name and WPA password
+SSID_MAX_BYTES = 32
+PSK_MIN, PSK_MAX = 8, 63
+PSK_HEX = 64
+
+
+def check_ssid(ssid: str) -> str:
+    """A network name as NetworkManager takes it (1 to 32 bytes of UTF-8, no control
+    characters), or ``NetworkError`` saying what is wrong with it."""
+    if not ssid:
+        raise NetworkError("Choose a network from the list, or type its name.", "ssid")
+    try:
+        size = len(ssid.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise NetworkError("The network name has a character that is not text: type the "
+                           "name again.", "ssid") from None
+    if size > SSID_MAX_BYTES:
+        raise NetworkError(f"A Wi-Fi name is at most {SSID_MAX_BYTES} bytes long (this one "
+                           f"has {size}): check the name.", "ssid")
+    if any(unicodedata.category(c) == "Cc" for c in ssid):
+        raise NetworkError("A Wi-Fi name cannot hold control characters (such as a line "
+                           "break or a NUL): type the name again.", "ssid")
+    return ssid
+
+
+def check_password(password: str) -> str:
+    """A WPA2 password as NetworkManager takes it: 8 to 63 printable ASCII characters, or
+    exactly 64 hexadecimal digits (the key itself); else ``NetworkError``."""
+    if len(password) == PSK_HEX and all(c in "0123456789abcdefABCDEF" for c in password):
+        return password
+    if not all(" " <= c <= "~" for c in password):
+        raise NetworkError("A Wi-Fi password (WPA2) uses only the letters A to Z, digits, "
+                           "spaces and the signs of an English keyboard: check it and type "
+                           "it again.", "password")
+    if not PSK_MIN <= len(password) <= PSK_MAX:
+        raise NetworkError(f"A Wi-Fi password (WPA2) has {PSK_MIN} to {PSK_MAX} characters "
+                           f"(this one has {len(password)}): check it and type it again.",
+                           "password")
+    return password
+
+
+class SwitchState(enum.Enum):
+    NONE = "none"  # no switch since the table started
+    SWITCHING = "switching"
+    DONE = "done"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class SwitchOutcome:
+    """How the last switch the host asked for ended, in one sentence for the host's page."""
+
+    state: SwitchState = SwitchState.NONE
+    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -105,6 +169,10 @@ class NetworkControl(Protocol):
     def captive_address(self) -> str | None:
         """In hotspot mode, where phones asking for other names are sent; else None."""
 
+    def outcome(self) -> SwitchOutcome:
+        """The last switch: still switching, done (with what the table is on) or failed
+        (with why and what to do)."""
+
 
 # --- the Wi-Fi QR code -----------------------------------------------------------------
 
@@ -168,9 +236,10 @@ def load_hotspot(folder: Path, machine_id_file: Path = Path("/etc/machine-id")) 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         hotspot = Hotspot(str(data["ssid"]), str(data["password"]))
-        if 1 <= len(hotspot.ssid.encode()) <= 32 and 8 <= len(hotspot.password) <= 63:
-            return hotspot
-    except (OSError, ValueError, KeyError, TypeError):
+        check_ssid(hotspot.ssid)
+        check_password(hotspot.password)
+        return hotspot
+    except (OSError, ValueError, KeyError, TypeError, NetworkError):
         pass
     hotspot = Hotspot(f"Table Companion {machine_suffix(machine_id_file)}", new_password())
     write_secret(path, json.dumps({"ssid": hotspot.ssid, "password": hotspot.password}))
@@ -200,5 +269,6 @@ def save_choice(folder: Path, choice: Choice) -> None:
 
 __all__ = ["CHOICE_FILE", "EXTENSION", "HOTSPOT_ADDRESS", "HOTSPOT_FILE", "LOCAL_NAME",
            "Choice", "Hotspot", "Mode", "NetworkControl", "NetworkError", "NetworkStatus",
-           "WifiNetwork", "load_choice", "load_hotspot", "machine_suffix", "new_password",
+           "SwitchOutcome", "SwitchState", "WifiNetwork", "check_password", "check_ssid",
+           "load_choice", "load_hotspot", "machine_suffix", "new_password",
            "parse_wifi_qr", "qr_escape", "save_choice", "wifi_qr_payload"]

@@ -3,16 +3,21 @@ and answers like nmcli's terse output (``-t -f ...`` / ``-g ...``), with the sta
 the real one makes (profiles added, modified, deleted; the active connection).
 
 Like gpiozero's mock pins it is a real backend for tests and ``companion serve --demo``:
-networks in reach, saved profiles, one Wi-Fi device; ``wrong_password`` lists the networks
-whose join fails as nmcli's does.
+networks in reach, saved profiles (each with a UUID), one Wi-Fi device. Like nmcli it
+reads a ``passwd-file`` when a profile without its password is brought up, and keeps the
+password in the profile when the join succeeds (NetworkManager's system-owned secret);
+``secrets_read`` lists what it read from such files, in order.
 """
 
 from __future__ import annotations
 
+import re
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from hardware.network import HOTSPOT_CON, WIFI_TYPE, CommandError
+from hardware.network import HOTSPOT_CON, PSK, WIFI_TYPE, CommandError
 
 
 @dataclass
@@ -30,10 +35,23 @@ class FakeAP:
 class FakeProfile:
     name: str
     settings: dict[str, str] = field(default_factory=dict)
+    uuid: str = ""
+
+    def __post_init__(self) -> None:
+        self.uuid = self.uuid or str(uuid.uuid5(uuid.NAMESPACE_URL, "fake-nm:" + self.name))
 
     @property
     def ssid(self) -> str:
         return self.settings.get("802-11-wireless.ssid", self.name)
+
+    @property
+    def secured(self) -> bool:
+        return self.settings.get(KEY_MGMT, "") == "wpa-psk"
+
+
+#: nmcli's alias ``wifi-sec`` for the setting ``802-11-wireless-security``
+ALIASES = {"wifi-sec.": "802-11-wireless-security."}
+KEY_MGMT = "802-11-wireless-security.key-mgmt"
 
 
 def _escape(value: str) -> str:
@@ -48,11 +66,19 @@ class FakeNetworkManager:
                  address: str = "192.168.1.23/24") -> None:
         self.in_reach = list(in_reach)
         self.device = device
-        self.profiles: dict[str, FakeProfile] = {
-            p: FakeProfile(p, {"802-11-wireless.ssid": p}) for p in profiles}
+        # a saved profile joins: it holds its network's password, if the network has one
+        self.profiles: dict[str, FakeProfile] = {p: self._saved(p) for p in profiles}
         self.active = active
         self.home_address = address
         self.commands: list[list[str]] = []
+        self.secrets_read: list[str] = []
+
+    def _saved(self, ssid: str) -> FakeProfile:
+        ap = next((a for a in self.in_reach if a.ssid == ssid), None)
+        if ap is None or not ap.security:
+            return FakeProfile(ssid, {"802-11-wireless.ssid": ssid})
+        return FakeProfile(ssid, {"802-11-wireless.ssid": ssid, KEY_MGMT: "wpa-psk",
+                                  PSK: ap.password})
 
     def __call__(self, argv: Sequence[str]) -> str:
         self.commands.append(list(argv))
@@ -80,23 +106,25 @@ class FakeNetworkManager:
                 return self._address() + "\n"
             case ["device", "wifi", "list", *_]:
                 return self._rows(fields, self._wifi_rows())
-            case ["device", "wifi", "connect", ssid, *rest]:
-                return self._connect(ssid, rest)
             case ["connection", "show"]:
-                return self._rows(fields, [{"NAME": p.name, "TYPE": WIFI_TYPE}
+                return self._rows(fields, [{"NAME": p.name, "UUID": p.uuid, "TYPE": WIFI_TYPE}
                                            for p in self.profiles.values()])
-            case ["connection", "show", "id", name] if getter:
-                return self._profile(name).settings.get(fields[0], "") + "\n"
+            case ["connection", "show", ("id" | "uuid") as kind, ref] if getter:
+                return self._find(kind, ref).settings.get(fields[0], "") + "\n"
             case ["connection", "add", *rest]:
                 return self._add(rest)
-            case ["connection", "modify", name, *rest]:
-                self._profile(name).settings.update(_pairs(rest))
+            case ["connection", "modify", ("id" | "uuid") as kind, ref, *rest]:
+                self._modify(self._find(kind, ref), rest)
                 return ""
-            case ["connection", "up", name] | ["connection", "up", "id", name]:
-                self._up(name)
-                return f"Connection successfully activated (D-Bus active path: /{name})\n"
-            case ["connection", "delete", "id", name]:
-                self._profile(name)
+            case ["connection", "modify", name, *rest]:
+                self._modify(self._find("id", name), rest)
+                return ""
+            case ["connection", "up", ("id" | "uuid") as kind, ref, *rest]:
+                return self._up(self._find(kind, ref), rest)
+            case ["connection", "up", name, *rest]:
+                return self._up(self._find("id", name), rest)
+            case ["connection", "delete", ("id" | "uuid") as kind, ref]:
+                name = self._find(kind, ref).name
                 del self.profiles[name]
                 return f"Connection '{name}' successfully deleted.\n"
         raise CommandError(["nmcli", *args], 2, f"Error: unexpected arguments {args}")
@@ -126,43 +154,73 @@ class FakeNetworkManager:
                  "SIGNAL": str(ap.signal), "SECURITY": ap.security or "--"}
                 for ap in self.in_reach if not ap.hidden]
 
-    def _connect(self, ssid: str, rest: list[str]) -> str:
-        ap = next((a for a in self.in_reach if a.ssid == ssid), None)
-        options = _pairs(rest)
-        if ap is None or (ap.hidden and options.get("hidden") != "yes"):
-            raise CommandError(["nmcli"], 10, f"Error: No network with SSID '{ssid}' found.")
-        given = options.get("password", "")
-        profile = self.profiles.setdefault(ssid, FakeProfile(ssid, {"802-11-wireless.ssid": ssid}))
-        if given:
-            profile.settings["wifi-sec.psk"] = given
-        if ap.security and profile.settings.get("wifi-sec.psk") != ap.password:
-            self.active = None
-            raise CommandError(["nmcli"], 4, "Error: Connection activation failed: Secrets "
-                                             "were required, but not provided.")
-        self.active = ssid
-        return f"Device '{self.device}' successfully activated.\n"
-
     def _add(self, rest: list[str]) -> str:
         settings = _pairs(rest)
         name = settings.pop("con-name")
         if name in self.profiles:
             raise CommandError(["nmcli"], 2, f"Error: connection '{name}' exists")
-        self.profiles[name] = FakeProfile(name, settings)
-        return f"Connection '{name}' successfully added.\n"
+        if len(settings.get("802-11-wireless.ssid", "x").encode()) > 32:
+            raise CommandError(["nmcli"], 2, "Error: '802-11-wireless.ssid' is not valid")
+        profile = FakeProfile(name, settings)
+        self.profiles[name] = profile
+        return f"Connection '{name}' ({profile.uuid}) successfully added.\n"
 
-    def _up(self, name: str) -> None:
-        profile = self._profile(name)
+    @staticmethod
+    def _modify(profile: FakeProfile, rest: list[str]) -> None:
+        for key, value in _pairs(rest).items():
+            if value:
+                profile.settings[key] = value
+            else:  # an empty value resets the property, as nmcli does
+                profile.settings.pop(key, None)
+
+    def _up(self, profile: FakeProfile, rest: list[str]) -> str:
+        options = _pairs(rest)
+        given = self._read_passwd_file(options["passwd-file"]) if "passwd-file" in options \
+            else None
+        ap = next((a for a in self.in_reach if a.ssid == profile.ssid), None)
         if profile.settings.get("802-11-wireless.mode") != "ap":
-            ap = next((a for a in self.in_reach if a.ssid == profile.ssid), None)
-            if ap is None:
+            if ap is None or (ap.hidden and profile.settings.get(
+                    "802-11-wireless.hidden") != "yes"):
+                self.active = None
                 raise CommandError(["nmcli"], 4, "Error: Connection activation failed: No "
                                                  "suitable device found for this connection.")
-        self.active = name
+        if profile.secured and PSK not in profile.settings:
+            if given is None:
+                raise CommandError(["nmcli"], 4, "Error: Connection activation failed: "
+                                                 "Secrets were required, but not provided.")
+            psk = given
+        else:
+            psk = profile.settings.get(PSK, "")
+        if ap is not None and ap.security and psk != ap.password:
+            self.active = None
+            raise CommandError(["nmcli"], 4, "Error: Connection activation failed: Secrets "
+                                             "were required, but not provided.")
+        if profile.secured:
+            profile.settings[PSK] = psk  # a system-owned secret: kept in the profile
+        self.active = profile.name
+        return f"Connection successfully activated (D-Bus active path: /{profile.uuid})\n"
 
-    def _profile(self, name: str) -> FakeProfile:
-        if name not in self.profiles:
-            raise CommandError(["nmcli"], 10, f"Error: unknown connection '{name}'.")
-        return self.profiles[name]
+    def _read_passwd_file(self, path: str) -> str | None:
+        """The WPA password in an nmcli ``passwd-file`` (``setting.property:secret``; octal
+        and backslash escapes, bare spaces at either end stripped), as nmcli reads it."""
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            key, sep, value = line.strip().partition(":")
+            if not sep:
+                raise CommandError(["nmcli"], 2, f"Error: invalid passwd-file '{path}': "
+                                                 "missing colon")
+            for short, full in ALIASES.items():
+                key = key.replace(short, full)
+            if key == PSK:
+                secret = _unescape(value.strip())
+                self.secrets_read.append(secret)
+                return secret
+        return None
+
+    def _find(self, kind: str, ref: str) -> FakeProfile:
+        for profile in self.profiles.values():
+            if (profile.uuid if kind == "uuid" else profile.name) == ref:
+                return profile
+        raise CommandError(["nmcli"], 10, f"Error: unknown connection '{ref}'.")
 
     @staticmethod
     def _rows(fields: list[str], rows: list[dict[str, str]]) -> str:
@@ -177,8 +235,22 @@ def demo_runner() -> FakeNetworkManager:
 
 
 def _pairs(words: list[str]) -> dict[str, str]:
-    """``key value key value ...`` (nmcli's settings) as a dict; ``type``/``ifname`` too."""
-    return {words[i]: words[i + 1] for i in range(0, len(words) - 1, 2)}
+    """``key value key value ...`` (nmcli's settings) as a dict; ``type``/``ifname`` too;
+    ``wifi-sec.*`` under its full name."""
+    pairs = {}
+    for i in range(0, len(words) - 1, 2):
+        key = words[i]
+        for short, full in ALIASES.items():
+            key = key.replace(short, full) if key.startswith(short) else key
+        pairs[key] = words[i + 1]
+    return pairs
+
+
+def _unescape(text: str) -> str:
+    """nmcli's escapes in a secret: ``\\ooo`` octal, ``\\x`` for any other x."""
+    return re.sub(r"\\([0-7]{1,3}|.)",
+                  lambda m: chr(int(m.group(1), 8)) if m.group(1)[0] in "01234567"
+                  else m.group(1), text)
 
 
 __all__ = ["FakeAP", "FakeNetworkManager", "FakeProfile", "demo_runner"]

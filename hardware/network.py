@@ -8,17 +8,32 @@ on the Pi it is ``SubprocessRunner``. The hotspot is one NetworkManager profile
 runs DHCP and DNS for it). Its autoconnect priority keeps the host's choice across reboots:
 below every home network when the host chose home (NetworkManager falls back to the
 hotspot when no known network is in reach), above them when the host chose the hotspot.
+
+What the host types never reaches nmcli as one of its words, and no password is ever on a
+command line (``ps`` shows every process's argv to every local user):
+
+- a network's name is only ever the *value* of ``802-11-wireless.ssid`` (or ``con-name``)
+  in ``nmcli connection add``, which nmcli takes verbatim (a name such as ``--ask`` or
+  ``-h`` would be read as an option or a request for help anywhere else);
+- saved profiles are named to nmcli by their UUID (``uuid <UUID>``), never by a name;
+- passwords go to NetworkManager through ``nmcli connection up ... passwd-file FILE``: a
+  file in the state folder readable by the service's user only (mode 0600), deleted as
+  soon as nmcli has read it. NetworkManager keeps the password in the profile
+  (system-owned secret), so the next boot joins without it.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
+import secrets
 import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
@@ -31,11 +46,16 @@ from companion.network import (
     Mode,
     NetworkError,
     NetworkStatus,
+    SwitchOutcome,
+    SwitchState,
     WifiNetwork,
+    check_password,
+    check_ssid,
     load_choice,
     load_hotspot,
     save_choice,
 )
+from companion.paths import write_secret
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +67,9 @@ PRIORITY_FALLBACK = -100
 SETTLE_S = 2.0
 LEASES = "/var/lib/NetworkManager/dnsmasq-{iface}.leases"
 WIFI_TYPE = "802-11-wireless"
+PSK = "802-11-wireless-security.psk"
+#: what ``nmcli connection add`` answers: "Connection 'x' (UUID) successfully added."
+ADDED = re.compile(r"\(([0-9a-fA-F-]{36})\) successfully added")
 SIMULATED = "Demo: a simulated NetworkManager; the real Wi-Fi is not touched."
 
 
@@ -74,7 +97,7 @@ class SubprocessRunner:
         try:
             done = subprocess.run(list(argv), capture_output=True, text=True,
                                   timeout=self.timeout_s, env=nmcli_env())
-        except (OSError, subprocess.TimeoutExpired) as exc:
+        except (OSError, ValueError, subprocess.TimeoutExpired) as exc:  # ValueError: a NUL
             raise CommandError(argv, -1, str(exc)) from exc
         if done.returncode != 0:
             raise CommandError(argv, done.returncode, done.stderr)
@@ -137,6 +160,7 @@ class NetworkManager:
         self._error = ""
         self._captive: str | None = None
         self._seen: list[WifiNetwork] = []
+        self._outcome = SwitchOutcome()
 
     @property
     def hotspot(self) -> Hotspot:
@@ -225,15 +249,15 @@ class NetworkManager:
         return sorted(best.values(), key=lambda n: (not n.active, -n.signal, n.ssid))
 
     def _profiles(self) -> dict[str, str]:
-        """Saved Wi-Fi profiles: SSID -> profile name (the hotspot's own left out)."""
-        out = self.nmcli("-t", "-f", "NAME,TYPE", "connection", "show")
+        """Saved Wi-Fi profiles: SSID -> the profile's UUID (the hotspot's own left out)."""
+        out = self.nmcli("-t", "-f", "NAME,UUID,TYPE", "connection", "show")
         profiles: dict[str, str] = {}
         for line in out.splitlines():
             fields = split_terse(line)
-            if len(fields) >= 2 and fields[1] == WIFI_TYPE and fields[0] != HOTSPOT_CON:
+            if len(fields) >= 3 and fields[2] == WIFI_TYPE and fields[0] != HOTSPOT_CON:
                 ssid = self.nmcli("-t", "-g", "802-11-wireless.ssid", "connection", "show",
-                                  "id", fields[0]).strip()
-                profiles[ssid or fields[0]] = fields[0]
+                                  "uuid", fields[1]).strip()
+                profiles[ssid or fields[0]] = fields[1]
         return profiles
 
     def networks(self) -> list[WifiNetwork]:
@@ -253,22 +277,25 @@ class NetworkManager:
     def captive_address(self) -> str | None:
         return None if self.simulated else self._captive
 
+    def outcome(self) -> SwitchOutcome:
+        return self._outcome
+
     # --- switching ----------------------------------------------------------------------
 
     def use_hotspot(self) -> None:
         self._need_iface()
-        self.defer(self._guarded(self.hotspot_now))
+        self._start(self.hotspot_now)
 
     def use_home(self, ssid: str, password: str | None) -> None:
+        ssid, password = check_home(ssid, password)  # before anything runs
         self._need_iface()
-        ssid, password = check_home(ssid, password)
         seen = {n.ssid: n for n in (self._seen or self.networks())}
         net = seen.get(ssid)
         if password is None and net is not None and net.secured and not net.known:
             raise NetworkError(f"\u201c{ssid}\u201d needs its password: type it in the "
-                               "password field, then choose Join.")
+                               "password field, then choose Join.", "password")
         hidden = net is None  # typed by name: a network that does not announce itself
-        self.defer(self._guarded(lambda: self.home_now(ssid, password, hidden)))
+        self._start(lambda: self.home_now(ssid, password, hidden))
 
     def _need_iface(self) -> None:
         try:
@@ -280,26 +307,73 @@ class NetworkManager:
             raise NetworkError("This machine has no Wi-Fi adapter that NetworkManager can "
                                "use; nothing changed.")
 
+    def _start(self, job: Callable[[], None]) -> None:
+        """Say "switching", then run ``job`` (after the answer); its end is the outcome."""
+        self._outcome = SwitchOutcome(SwitchState.SWITCHING, "The table is changing its "
+                                      "Wi-Fi now.")
+        self.defer(self._guarded(job))
+
     def _guarded(self, job: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
             with self._lock:
                 try:
                     job()
                 except CommandError as exc:  # the hotspot could not open either: say so
-                    self._error = f"The Wi-Fi could not be changed: {exc}."
+                    self._error = (f"The Wi-Fi could not be changed ({first_line(exc.stderr)})"
+                                   ". Restart the table to open its own Wi-Fi again.")
                     log.error("network switch failed: %s", exc)
+                except Exception as exc:  # a background thread: nobody else would say it
+                    self._error = ("The Wi-Fi could not be changed: the table met an error it "
+                                   "did not expect. Restart the table to open its own Wi-Fi "
+                                   "again.")
+                    log.exception("network switch failed: %s", exc)
+                self._outcome = self._ended()
         return run
 
-    def ensure_hotspot(self, priority: int) -> None:
-        """The hotspot profile exists, with the current name, password and ``priority``."""
+    def _ended(self) -> SwitchOutcome:
+        if self._error:
+            return SwitchOutcome(SwitchState.FAILED, self._error)
+        choice = load_choice(self.state_dir)
+        if choice is not None and choice.mode is Mode.HOME:
+            return SwitchOutcome(SwitchState.DONE, f"The table is on \u201c{choice.ssid}\u201d "
+                                 "now. Put this phone on it too.")
+        return SwitchOutcome(SwitchState.DONE, "The table's own Wi-Fi "
+                             f"\u201c{self._hotspot.ssid}\u201d is on now. Put this phone on "
+                             "it too.")
+
+    @contextmanager
+    def _secret_file(self, password: str) -> Iterator[Path]:
+        """A ``passwd-file`` for nmcli holding ``password`` (mode 0600, in the private state
+        folder), deleted when nmcli has read it. Spaces and backslashes are written as
+        octal escapes: nmcli strips bare spaces at either end and reads ``\\`` escapes."""
+        value = "".join(f"\\{ord(c):03o}" if c in " \\" else c for c in password)
+        path = self.state_dir / f".nm-secret-{secrets.token_hex(8)}"
+        write_secret(path, f"{PSK}:{value}\n", what="the Wi-Fi password for NetworkManager")
+        try:
+            yield path
+        finally:
+            path.unlink(missing_ok=True)
+
+    def _up(self, ref: Sequence[str], password: str | None, *tail: str) -> None:
+        """``nmcli connection up <ref>``, with ``password`` from a passwd-file if given."""
+        if password is None:
+            self.nmcli("connection", "up", *ref, *tail)
+            return
+        with self._secret_file(password) as path:
+            self.nmcli("connection", "up", *ref, *tail, "passwd-file", str(path))
+
+    def ensure_hotspot(self, priority: int, *, clear_psk: bool = False) -> None:
+        """The hotspot profile exists, with the current name and ``priority``. Its password
+        is given when it is brought up (``hotspot_up``); ``clear_psk`` forgets the stored
+        one first, so NetworkManager asks for (and keeps) the current one."""
         iface = self.iface() or "wlan0"
         out = self.nmcli("-t", "-f", "NAME", "connection", "show")
         names = [split_terse(line)[0] for line in out.splitlines()]
         settings = ["802-11-wireless.ssid", self._hotspot.ssid,
-                    "wifi-sec.psk", self._hotspot.password,
                     "connection.autoconnect-priority", str(priority)]
         if HOTSPOT_CON in names:
-            self.nmcli("connection", "modify", HOTSPOT_CON, *settings)
+            self.nmcli("connection", "modify", HOTSPOT_CON, *settings,
+                       *([PSK, ""] if clear_psk else []))
             return
         self.nmcli("connection", "add", "type", "wifi", "ifname", iface,
                    "con-name", HOTSPOT_CON, "autoconnect", "yes",
@@ -309,31 +383,49 @@ class NetworkManager:
                    "wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.proto", "rsn",
                    "wifi-sec.pairwise", "ccmp", "wifi-sec.group", "ccmp", *settings)
 
+    def hotspot_up(self) -> None:
+        """Bring the hotspot profile up with its password (from a passwd-file)."""
+        self._up([HOTSPOT_CON], self._hotspot.password)
+
     def hotspot_now(self) -> None:
         """Open the hotspot now and keep it the choice across reboots."""
-        self.ensure_hotspot(PRIORITY_CHOSEN)
-        self.nmcli("connection", "up", HOTSPOT_CON)
+        self.ensure_hotspot(PRIORITY_CHOSEN, clear_psk=True)
+        self.hotspot_up()
         save_choice(self.state_dir, Choice(Mode.HOTSPOT))
         self._error = ""
         self._captive = HOTSPOT_ADDRESS
+
+    def _add_home(self, ssid: str, iface: str, secured: bool, hidden: bool) -> str:
+        """A new profile for ``ssid`` (the name only as a value nmcli takes verbatim); its
+        UUID."""
+        out = self.nmcli("connection", "add", "type", "wifi", "ifname", iface,
+                         "con-name", ssid, "802-11-wireless.ssid", ssid,
+                         *(["802-11-wireless.hidden", "yes"] if hidden else []),
+                         *(["wifi-sec.key-mgmt", "wpa-psk"] if secured else []))
+        found = ADDED.search(out)
+        if found is None:
+            raise CommandError(["nmcli", "connection", "add"], 0,
+                               "NetworkManager did not say which profile it added")
+        return found.group(1)
 
     def home_now(self, ssid: str, password: str | None, hidden: bool = False) -> None:
         """Join ``ssid`` now; on failure open the hotspot again and say why."""
         iface = self.iface() or "wlan0"
         self.ensure_hotspot(PRIORITY_FALLBACK)
         profiles = self._profiles()
-        tail = ["ifname", iface, *(["hidden", "yes"] if hidden else [])]
+        uuid = profiles.get(ssid)
+        added = uuid is None
         try:
-            if password:
-                self.nmcli("device", "wifi", "connect", ssid, "password", password, *tail)
-            elif ssid in profiles:
-                self.nmcli("connection", "up", "id", profiles[ssid])
-            else:
-                self.nmcli("device", "wifi", "connect", ssid, *tail)
+            if uuid is None:
+                uuid = self._add_home(ssid, iface, password is not None, hidden)
+            elif password is not None:  # a new password for a saved network
+                self.nmcli("connection", "modify", "uuid", uuid,
+                           "wifi-sec.key-mgmt", "wpa-psk", PSK, "")
+            self._up(["uuid", uuid], password, "ifname", iface)
         except CommandError as exc:
-            if ssid not in profiles:  # a profile with a wrong password must not stay behind
+            if added and uuid is not None:  # a profile with a wrong password must not stay
                 try:
-                    self.nmcli("connection", "delete", "id", ssid)
+                    self.nmcli("connection", "delete", "uuid", uuid)
                 except CommandError:
                     pass
             self.hotspot_now()
@@ -352,10 +444,12 @@ class NetworkManager:
         current = self.status()
         chose_hotspot = choice is not None and choice.mode is Mode.HOTSPOT
         with self._lock:
-            self.ensure_hotspot(PRIORITY_CHOSEN if chose_hotspot else PRIORITY_FALLBACK)
-            if current.mode is not Mode.HOTSPOT and (chose_hotspot
-                                                     or current.mode is Mode.OFFLINE):
-                self.nmcli("connection", "up", HOTSPOT_CON)
+            up = current.mode is not Mode.HOTSPOT and (chose_hotspot
+                                                      or current.mode is Mode.OFFLINE)
+            self.ensure_hotspot(PRIORITY_CHOSEN if chose_hotspot else PRIORITY_FALLBACK,
+                                clear_psk=up)
+            if up:
+                self.hotspot_up()
         return self.status()
 
 
@@ -396,18 +490,10 @@ def first_line(text: str) -> str:
 
 
 def check_home(ssid: str, password: str | None) -> tuple[str, str | None]:
-    """A home network's name and password as NetworkManager takes them, or NetworkError."""
-    ssid = ssid.strip()
-    if not ssid:
-        raise NetworkError("Choose a network from the list, or type its name.")
-    if len(ssid.encode("utf-8")) > 32:
-        raise NetworkError("A Wi-Fi name is at most 32 bytes long: check the name.")
-    if password:
-        if not 8 <= len(password) <= 63:
-            raise NetworkError("A Wi-Fi password (WPA2) has 8 to 63 characters: check it "
-                               "and type it again.")
-        return ssid, password
-    return ssid, None
+    """A home network's name and password as NetworkManager takes them, or NetworkError
+    (with the form field it is about)."""
+    ssid = check_ssid(ssid.strip())
+    return ssid, (check_password(password) if password else None)
 
 
 __all__ = ["HOTSPOT_CON", "CommandError", "NetworkManager", "Runner", "SubprocessRunner",

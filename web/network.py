@@ -22,7 +22,16 @@ import logging
 from collections.abc import Callable
 from typing import Any, cast
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+)
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.network import (
@@ -172,12 +181,12 @@ def page() -> str:
     return _page()
 
 
-def _page(error: str = "", chosen: str = "") -> str:
+def _page(error: str = "", chosen: str = "", field: str = "") -> str:
     ctx = panel_context()
     net = control()
     networks = net.networks() if net is not None else []
     return render_template("network.html", net=ctx, networks=networks, error=error,
-                           chosen=chosen)
+                           chosen=chosen, field=field)
 
 
 @bp.get("/host/network/card")
@@ -200,10 +209,10 @@ def use_hotspot() -> Any:
     try:
         net.use_hotspot()
     except NetworkError as exc:
-        return _back(str(exc))
+        return _back(str(exc), field=exc.field)
     return render_template("network_switch.html", mode="hotspot", hotspot=net.hotspot,
                            qr=_qr(net), next_url=_next_url(HOTSPOT_ADDRESS),
-                           local=LOCAL_NAME)
+                           local=LOCAL_NAME, outcome=net.outcome())
 
 
 @bp.post("/host/network/home")
@@ -215,14 +224,27 @@ def use_home() -> Any:
     try:
         net.use_home(ssid, password)
     except NetworkError as exc:
-        return _back(str(exc), ssid)
+        return _back(str(exc), ssid, exc.field)
     return render_template("network_switch.html", mode="home", ssid=ssid,
-                           next_url=_next_url(LOCAL_NAME), local=LOCAL_NAME)
+                           next_url=_next_url(LOCAL_NAME), local=LOCAL_NAME,
+                           outcome=net.outcome())
 
 
-def _back(reason: str, chosen: str = "") -> tuple[str, int]:
-    """The Wi-Fi page again with the reason and the network chosen (not the password)."""
-    return _page(reason, chosen), 400
+@bp.get("/host/network/outcome")
+@host_required
+def outcome() -> Response:
+    """How the last switch ended (``state``: switching, done, failed; ``message``): the
+    switch page asks until it is no longer "switching"."""
+    result = _control_or_404().outcome()
+    resp = jsonify({"state": result.state.value, "message": result.message})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def _back(reason: str, chosen: str = "", field: str = "") -> tuple[str, int]:
+    """The Wi-Fi page again with the reason (next to the ``field`` it is about) and the
+    network chosen (not the password)."""
+    return _page(reason, chosen, field), 400
 
 
 __all__ = ["CHECKS", "bp", "control", "is_ours", "panel_context", "tv_context"]

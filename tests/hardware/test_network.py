@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,16 @@ def control(tmp_path: Path, fake: FakeNetworkManager) -> NetworkManager:
                           leases=str(tmp_path / "leases-{iface}"), clock=lambda: 1000.0)
 
 
+def shown(commands: list[list[str]]) -> list[list[str]]:
+    """The commands, each passwd-file's (random) path written as ``FILE``."""
+    return [[("FILE" if i and c[i - 1] == "passwd-file" else w) for i, w in enumerate(c)]
+            for c in commands]
+
+
+def up_hotspot() -> list[str]:
+    return ["nmcli", "connection", "up", HOTSPOT_CON, "passwd-file", "FILE"]
+
+
 def hotspot_add(net: NetworkManager, priority: str) -> list[str]:
     return ["nmcli", "connection", "add", "type", "wifi", "ifname", "wlan0",
             "con-name", HOTSPOT_CON, "autoconnect", "yes",
@@ -39,7 +50,7 @@ def hotspot_add(net: NetworkManager, priority: str) -> list[str]:
             "ipv4.method", "shared", "ipv4.addresses", "10.42.0.1/24", "ipv6.method", "disabled",
             "wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.proto", "rsn", "wifi-sec.pairwise", "ccmp",
             "wifi-sec.group", "ccmp", "802-11-wireless.ssid", net.hotspot.ssid,
-            "wifi-sec.psk", net.hotspot.password, "connection.autoconnect-priority", priority]
+            "connection.autoconnect-priority", priority]
 
 
 def test_hotspot_name_from_the_machine_id_and_password_kept_private(tmp_path: Path) -> None:
@@ -58,12 +69,13 @@ def test_choosing_the_hotspot_issues_exactly_these_commands(tmp_path: Path) -> N
     fake = FakeNetworkManager([HOME], profiles=["Flat 3"], active="Flat 3")
     net = control(tmp_path, fake)
     net.use_hotspot()
-    assert fake.commands == [
+    assert shown(fake.commands) == [
         ["nmcli", "-t", "-f", "DEVICE,TYPE", "device", "status"],
         ["nmcli", "-t", "-f", "NAME", "connection", "show"],
         hotspot_add(net, "100"),
-        ["nmcli", "connection", "up", HOTSPOT_CON],
+        up_hotspot(),
     ]
+    assert fake.secrets_read == [net.hotspot.password]  # from the file, not the argv
     assert fake.active == HOTSPOT_CON
     assert fake.profiles[HOTSPOT_CON].settings["802-11-wireless.mode"] == "ap"
     assert fake.profiles[HOTSPOT_CON].settings["ipv4.method"] == "shared"
@@ -79,12 +91,12 @@ def test_a_second_hotspot_only_modifies_the_profile(tmp_path: Path) -> None:
     net.use_hotspot()
     fake.commands.clear()
     net.use_hotspot()
-    assert fake.commands == [
+    assert shown(fake.commands) == [
         ["nmcli", "-t", "-f", "NAME", "connection", "show"],
         ["nmcli", "connection", "modify", HOTSPOT_CON, "802-11-wireless.ssid",
-         net.hotspot.ssid, "wifi-sec.psk", net.hotspot.password,
-         "connection.autoconnect-priority", "100"],
-        ["nmcli", "connection", "up", HOTSPOT_CON],
+         net.hotspot.ssid, "connection.autoconnect-priority", "100",
+         "802-11-wireless-security.psk", ""],  # forgotten, so the current one is asked for
+        up_hotspot(),
     ]
 
 
@@ -95,15 +107,18 @@ def test_joining_a_new_home_network_with_its_password(tmp_path: Path) -> None:
     net.networks()  # the host's page lists them first
     fake.commands.clear()
     net.use_home("Flat 3", "correct horse")
-    assert fake.commands == [
+    uuid = fake.profiles["Flat 3"].uuid
+    assert shown(fake.commands) == [
         ["nmcli", "-t", "-f", "NAME", "connection", "show"],
         ["nmcli", "connection", "modify", HOTSPOT_CON, "802-11-wireless.ssid",
-         net.hotspot.ssid, "wifi-sec.psk", net.hotspot.password,
+         net.hotspot.ssid,
          "connection.autoconnect-priority", "-100"],  # the hotspot only when nothing else
-        ["nmcli", "-t", "-f", "NAME,TYPE", "connection", "show"],
-        ["nmcli", "device", "wifi", "connect", "Flat 3", "password", "correct horse",
-         "ifname", "wlan0"],
+        ["nmcli", "-t", "-f", "NAME,UUID,TYPE", "connection", "show"],
+        ["nmcli", "connection", "add", "type", "wifi", "ifname", "wlan0", "con-name", "Flat 3",
+         "802-11-wireless.ssid", "Flat 3", "wifi-sec.key-mgmt", "wpa-psk"],
+        ["nmcli", "connection", "up", "uuid", uuid, "ifname", "wlan0", "passwd-file", "FILE"],
     ]
+    assert fake.secrets_read[-1] == "correct horse"
     assert fake.active == "Flat 3"
     choice = load_choice(tmp_path)
     assert choice is not None and (choice.mode, choice.ssid) == (Mode.HOME, "Flat 3")
@@ -120,7 +135,8 @@ def test_a_known_network_joins_by_its_profile(tmp_path: Path) -> None:
     assert [(n.ssid, n.known, n.secured) for n in nets] == [("Flat 3", True, True)]
     fake.commands.clear()
     net.use_home("Flat 3", None)
-    assert ["nmcli", "connection", "up", "id", "Flat 3"] in fake.commands
+    assert ["nmcli", "connection", "up", "uuid", fake.profiles["Flat 3"].uuid,
+            "ifname", "wlan0"] in fake.commands
     assert fake.active == "Flat 3"
 
 
@@ -132,18 +148,20 @@ def test_a_wrong_password_brings_the_hotspot_back_and_says_so(tmp_path: Path) ->
     fake.commands.clear()
     net.use_home("Flat 3", "wrong password")
     modify = ["nmcli", "connection", "modify", HOTSPOT_CON, "802-11-wireless.ssid",
-              net.hotspot.ssid, "wifi-sec.psk", net.hotspot.password,
-              "connection.autoconnect-priority"]
-    assert fake.commands == [
+              net.hotspot.ssid, "connection.autoconnect-priority"]
+    up = next(c for c in fake.commands if c[:3] == ["nmcli", "connection", "up"])
+    uuid = up[4]
+    assert shown(fake.commands) == [
         ["nmcli", "-t", "-f", "NAME", "connection", "show"],
         [*modify, "-100"],
-        ["nmcli", "-t", "-f", "NAME,TYPE", "connection", "show"],
-        ["nmcli", "device", "wifi", "connect", "Flat 3", "password", "wrong password",
-         "ifname", "wlan0"],
-        ["nmcli", "connection", "delete", "id", "Flat 3"],  # no profile with a bad password
+        ["nmcli", "-t", "-f", "NAME,UUID,TYPE", "connection", "show"],
+        ["nmcli", "connection", "add", "type", "wifi", "ifname", "wlan0", "con-name", "Flat 3",
+         "802-11-wireless.ssid", "Flat 3", "wifi-sec.key-mgmt", "wpa-psk"],
+        ["nmcli", "connection", "up", "uuid", uuid, "ifname", "wlan0", "passwd-file", "FILE"],
+        ["nmcli", "connection", "delete", "uuid", uuid],  # no profile with a bad password
         ["nmcli", "-t", "-f", "NAME", "connection", "show"],
-        [*modify, "100"],
-        ["nmcli", "connection", "up", HOTSPOT_CON],
+        [*modify, "100", "802-11-wireless-security.psk", ""],
+        up_hotspot(),
     ]
     assert fake.active == HOTSPOT_CON and "Flat 3" not in fake.profiles
     st = net.status()
@@ -157,6 +175,12 @@ def test_a_wrong_password_brings_the_hotspot_back_and_says_so(tmp_path: Path) ->
     ("", "correct horse", "Choose a network"),
     ("x" * 33, None, "at most 32 bytes"),
     ("Flat 3", "short", "8 to 63 characters"),
+    ("Flat 3", "x" * 64, "8 to 63 characters"),  # 64 characters: only a hex key
+    ("Flat 3", "correct\x00horse", "only the letters A to Z"),
+    ("Flat 3", "caf\u00e9 au lait", "only the letters A to Z"),
+    ("Flat\x003", "correct horse", "control characters"),
+    ("Flat\n3", "correct horse", "control characters"),
+    ("\u00e9" * 17, None, "at most 32 bytes"),  # 17 characters, 34 bytes
     ("Flat 3", None, "needs its password"),
 ])
 def test_bad_choices_are_refused_before_anything_changes(
@@ -302,8 +326,9 @@ def test_a_network_typed_by_name_is_joined_as_hidden(tmp_path: Path) -> None:
     net = control(tmp_path, fake)
     assert [n.ssid for n in net.networks()] == ["Flat 3"]
     net.use_home("Attic", "up the stairs")
-    assert ["nmcli", "device", "wifi", "connect", "Attic", "password", "up the stairs",
-            "ifname", "wlan0", "hidden", "yes"] in fake.commands
+    assert ["nmcli", "connection", "add", "type", "wifi", "ifname", "wlan0", "con-name",
+            "Attic", "802-11-wireless.ssid", "Attic", "802-11-wireless.hidden", "yes",
+            "wifi-sec.key-mgmt", "wpa-psk"] in fake.commands
     assert fake.active == "Attic"
 
 
@@ -318,3 +343,97 @@ def test_the_real_runner_reads_nmcli_untranslated(monkeypatch: pytest.MonkeyPatc
     assert run(["sh", "-c", "echo $LC_ALL"]) == "C.UTF-8\n"
     with pytest.raises(CommandError, match="no such"):
         run(["sh", "-c", "echo 'Error: no such device' >&2; exit 10"])
+
+
+# --- what the host types cannot fool nmcli (issue 38) ------------------------------------
+
+TRICKY = "  back\\slash #1: \"quoted\"  "  # spaces at both ends, a backslash, a '#'
+
+
+def test_no_password_is_ever_on_a_command_line(tmp_path: Path) -> None:
+    fake = FakeNetworkManager([FakeAP("Flat 3", 71, password=TRICKY)])
+    net = control(tmp_path, fake)
+    net.restore()  # the hotspot, with its own password
+    net.networks()
+    net.use_home("Flat 3", TRICKY)
+    net.use_hotspot()
+    assert fake.active == HOTSPOT_CON
+    every_word = [w for c in fake.commands for w in c]
+    for secret in (TRICKY, TRICKY.strip(), net.hotspot.password):
+        assert not [w for w in every_word if secret in w]
+    # nmcli read each from its file, exactly (the spaces and the backslash too)
+    assert fake.secrets_read == [net.hotspot.password, TRICKY, net.hotspot.password]
+    assert fake.profiles["Flat 3"].settings["802-11-wireless-security.psk"] == TRICKY
+    assert not list(tmp_path.glob(".nm-secret-*"))  # each file deleted once read
+
+
+@pytest.mark.parametrize("ssid", ["--ask", "-a", "--show-secrets", "-h", "help", "--", "-"])
+def test_a_name_like_an_option_is_only_ever_a_value(tmp_path: Path, ssid: str) -> None:
+    ap = FakeAP(ssid, 60, password="correct horse")
+    fake = FakeNetworkManager([ap])
+    net = control(tmp_path, fake)
+    net.networks()
+    net.use_home(ssid, "correct horse")
+    assert fake.active == ssid
+    for command in fake.commands:
+        at = [i for i, w in enumerate(command) if w == ssid]
+        # only right after a property name of `connection add`, which nmcli takes verbatim
+        assert all(command[1:3] == ["connection", "add"] and
+                   command[i - 1] in ("con-name", "802-11-wireless.ssid") for i in at), command
+    fake.commands.clear()
+    net.use_hotspot()
+    net.networks()  # the host's page lists them first
+    net.use_home(ssid, None)  # saved now: joined by its profile's UUID, not its name
+    assert ["nmcli", "connection", "up", "uuid", fake.profiles[ssid].uuid,
+            "ifname", "wlan0"] in fake.commands
+    assert not [c for c in fake.commands if ssid in c]
+
+
+def test_the_switch_reports_its_outcome(tmp_path: Path) -> None:
+    from companion.network import SwitchState
+
+    jobs: list[Callable[[], None]] = []
+    fake = FakeNetworkManager([HOME])
+    machine = tmp_path / "machine-id"
+    machine.write_text("5d1e2f0c9b8a47d6a1b2c3d4e5f64f2a\n")
+    net = NetworkManager(fake, tmp_path, defer=jobs.append, machine_id_file=machine,
+                         leases=str(tmp_path / "leases-{iface}"))
+    assert net.outcome().state is SwitchState.NONE
+    net.networks()
+    net.use_home("Flat 3", "wrong password")
+    assert net.outcome().state is SwitchState.SWITCHING
+    jobs.pop()()
+    failed = net.outcome()
+    assert failed.state is SwitchState.FAILED
+    assert "Could not join \u201cFlat 3\u201d (the password was not accepted)" in failed.message
+    net.use_home("Flat 3", "correct horse")
+    jobs.pop()()
+    assert net.outcome().state is SwitchState.DONE
+    assert "on \u201cFlat 3\u201d now" in net.outcome().message
+
+
+def test_an_unexpected_failure_in_the_background_is_said(tmp_path: Path) -> None:
+    from companion.network import SwitchState
+
+    fake = FakeNetworkManager([HOME])
+    net = control(tmp_path, fake)
+    net.networks()
+
+    def broken(argv: Sequence[str]) -> str:
+        if argv[1:3] == ["connection", "add"]:
+            raise ValueError("embedded null byte")  # what subprocess says of a NUL
+        return fake(argv)
+    net.run_nmcli = broken
+    net.use_home("Flat 3", "correct horse")
+    outcome = net.outcome()
+    assert outcome.state is SwitchState.FAILED
+    assert outcome.message.startswith("The Wi-Fi could not be changed")
+    assert "Restart the table" in outcome.message and "Traceback" not in outcome.message
+    assert net.status().error == outcome.message  # the host panel says it too
+
+
+def test_the_real_runner_turns_a_nul_into_a_command_error() -> None:
+    from hardware.network import CommandError, SubprocessRunner
+
+    with pytest.raises(CommandError, match="null"):
+        SubprocessRunner(timeout_s=30)(["sh", "-c", "echo\x00"])

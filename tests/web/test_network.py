@@ -134,8 +134,10 @@ def test_the_wifi_page_lists_networks_and_joins_one(
     assert resp.status_code == 200
     text = resp.get_data(as_text=True)
     assert "Joining \u201cFlat 3\u201d" in text and "http://table.local/host?token=" in text
-    assert ["nmcli", "device", "wifi", "connect", "Flat 3", "password", "correct horse",
-            "ifname", "wlan0"] in hotspot.commands
+    assert ["nmcli", "connection", "up", "uuid", hotspot.profiles["Flat 3"].uuid, "ifname",
+            "wlan0", "passwd-file"] in [c[:-1] for c in hotspot.commands]
+    assert not [c for c in hotspot.commands if "correct horse" in c]  # not on a command line
+    assert hotspot.secrets_read[-1] == "correct horse"
     assert hotspot.active == "Flat 3"
     assert load_choice(state_dir).mode is Mode.HOME
 
@@ -159,7 +161,7 @@ def test_switching_to_the_hotspot_from_home(
     text = resp.get_data(as_text=True)
     assert resp.status_code == 200 and "Turning on the table's own Wi-Fi" in text
     assert "http://10.42.0.1/host?token=" in text
-    assert home.commands[-1] == ["nmcli", "connection", "up", HOTSPOT_CON]
+    assert home.commands[-1][:-1] == ["nmcli", "connection", "up", HOTSPOT_CON, "passwd-file"]
     assert home.active == HOTSPOT_CON
 
 
@@ -185,3 +187,47 @@ def test_the_card_for_the_box_lid(app: Flask, state_dir: Path,
 def test_without_networkmanager_the_panel_says_so(app: Flask, state_dir: Path) -> None:
     host = as_host(app, state_dir)
     assert "managed outside Table Companion" in host.get("/host").get_data(as_text=True)
+
+
+def test_a_nul_in_the_password_is_refused_next_to_the_field(
+        app: Flask, state_dir: Path, hotspot: FakeNetworkManager) -> None:
+    host = as_host(app, state_dir)
+    host.get("/host/network")
+    hotspot.commands.clear()
+    resp = host.post("/host/network/home", data={"csrf_token": csrf_of(host), "ssid": "Flat 3",
+                                                 "password": "correct\x00horse"})
+    assert resp.status_code == 400
+    text = resp.get_data(as_text=True)
+    field = text.index('id="wifi-password"')
+    refusal = text.index('id="wifi-error"')
+    assert field < refusal < text.index("Join this network</button>")  # beside the field
+    assert "only the letters A to Z" in text[refusal:]
+    assert "Traceback" not in text
+    assert [c for c in hotspot.commands if c[1] == "connection"] == []  # nothing ran
+    assert hotspot.active == HOTSPOT_CON
+
+
+def test_a_bad_name_is_refused_next_to_the_name_field(
+        app: Flask, state_dir: Path, hotspot: FakeNetworkManager) -> None:
+    host = as_host(app, state_dir)
+    resp = host.post("/host/network/home", data={"csrf_token": csrf_of(host),
+                                                 "other": "Attic\nroom"})
+    text = resp.get_data(as_text=True)
+    assert resp.status_code == 400
+    assert text.index('id="wifi-other"') < text.index('id="wifi-error"') < \
+        text.index('id="wifi-password"')
+    assert "control characters" in text
+
+
+def test_the_switch_page_says_how_the_switch_ended(
+        app: Flask, state_dir: Path, hotspot: FakeNetworkManager) -> None:
+    host = as_host(app, state_dir)
+    host.get("/host/network")
+    resp = host.post("/host/network/home", data={"csrf_token": csrf_of(host), "ssid": "Flat 3",
+                                                 "password": "not the password"})
+    text = resp.get_data(as_text=True)
+    assert 'id="switch-outcome"' in text and 'data-state="failed"' in text
+    assert "Could not join \u201cFlat 3\u201d (the password was not accepted)" in text
+    got = host.get("/host/network/outcome").get_json()
+    assert got["state"] == "failed" and "Could not join" in got["message"]
+    assert app.test_client().get("/host/network/outcome").status_code == 403

@@ -82,6 +82,9 @@ def test_host_switches_the_wifi_on_a_phone(live_url: str, phone: Any, state_dir:
     page.get_by_label("Password (a new network only").fill("not their secret")
     page.get_by_role("button", name="Join this network").click()
     expect(page.get_by_role("heading", name="Joining \u201cNeighbours 5G\u201d")).to_be_visible()
+    # never silence after "switching": the page says how it ended
+    expect(page.locator("#switch-outcome")).to_contain_text(
+        "Could not join \u201cNeighbours 5G\u201d (the password was not accepted)")
     shot(page, "wifi-switching")
     assert fake.active == HOTSPOT_CON  # the wrong password: the table's own Wi-Fi again
 
@@ -99,7 +102,9 @@ def test_host_switches_the_wifi_on_a_phone(live_url: str, phone: Any, state_dir:
     page.get_by_role("button", name="Join this network").click()
     expect(page.get_by_role("heading", name="Joining \u201cFlat 3\u201d")).to_be_visible()
     assert fake.active == "Flat 3"
-    assert ["nmcli", "connection", "up", "id", "Flat 3"] in fake.commands
+    expect(page.locator("#switch-outcome")).to_contain_text("The table is on \u201cFlat 3\u201d now")
+    assert ["nmcli", "connection", "up", "uuid", fake.profiles["Flat 3"].uuid,
+            "ifname", "wlan0"] in fake.commands
     page.goto(f"{live_url}/host")
     expect(page.locator("section.wifi .wifi-now")).to_contain_text("On the Wi-Fi \u201cFlat 3\u201d")
 
