@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -79,6 +78,8 @@ class Registration:
 
 
 def _small(image: Image) -> Image:
+    import cv2  # here: vision.pipeline imports without OpenCV
+
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = gray.shape[:2]
     small = cv2.resize(gray, (WIDTH, max(1, round(h * WIDTH / w))), interpolation=cv2.INTER_AREA)
@@ -111,6 +112,7 @@ def _scaled(m: Matrix, scale: float) -> Matrix:
 
 def warp_points(m: Matrix, points: list[Point], size: tuple[int, int]) -> list[Point]:
     """Normalised points moved by ``m`` (a motion in pixels of a ``size`` frame)."""
+    import cv2  # here: vision.pipeline imports without OpenCV
     w, h = size
     arr = np.array([(x * w, y * h) for x, y in points], np.float64).reshape(-1, 1, 2)
     out = cv2.perspectiveTransform(arr, m).reshape(-1, 2)
@@ -119,6 +121,7 @@ def warp_points(m: Matrix, points: list[Point], size: tuple[int, int]) -> list[P
 
 def displacement(m: Matrix, size: tuple[int, int]) -> float:
     """The largest displacement (px) of a ``size`` frame's corners under ``m``."""
+    import cv2  # here: vision.pipeline imports without OpenCV
     w, h = size
     corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64).reshape(-1, 1, 2)
     moved = cv2.perspectiveTransform(corners, m)
@@ -130,6 +133,7 @@ def register(reference: Image, image: Image,
     """The rigid motion reference -> image (small-image pixels) and ECC's correlation over
     ``mask``, coarse (a quarter, then half the size) to fine, from no motion; None when
     ECC does not converge."""
+    import cv2  # here: vision.pipeline imports without OpenCV
     warp: Image = np.eye(2, 3, dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 80, 1e-4)
     if mask is None:

@@ -32,7 +32,8 @@ def pixels(polygon: list[tuple[float, float]]) -> np.ndarray:
 
 def moved_by(m: np.ndarray, polygon: list[tuple[float, float]]) -> np.ndarray:
     pts = np.c_[pixels(polygon), np.ones(len(polygon))] @ m.T
-    return pts[:, :2] / pts[:, 2:]
+    out: np.ndarray = pts[:, :2] / pts[:, 2:]
+    return out
 
 
 @pytest.mark.parametrize(("seed", "shift", "angle"), [
