@@ -18,12 +18,16 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from companion.config import TrackingConfig, ZonesConfig
 from companion.inputs import TagSeen, TagStatus
 from vision.calibration import SizeAdvice, advise
 from vision.check import EVERY, CheckMeter
 from vision.frames import Decoder, Detection, Frame, FrameSource
 from vision.quads import drop_phantoms
+from vision.tablewatch import EVERY as WATCH_EVERY
+from vision.tablewatch import MOVED, STILL_PX, Matrix, TableWatch, displacement, warp_points
 from vision.tracking import TagEvent, TagTracker, Zones
 from vision.zonecrop import ZoneDecoder
 from vision.zonegrow import ZoneGrower, card_box
@@ -119,6 +123,12 @@ class VisionPipeline:
         #: every grown set of zones (on the decode thread, or the thread of
         #: ``count_beside``) to save them like the host's
         self.grower = ZoneGrower(self.zones.polygons)
+        #: the zones on the table as drawn (and grown), in the drawing's frame; ``zones``
+        #: is them moved with the table (``vision.tablewatch``: a knocked camera)
+        self._table_zones: dict[str, list[tuple[float, float]]] = dict(self.zones.polygons)
+        self.watch = TableWatch()
+        self._moved: Matrix = np.eye(3)  # the table's motion the zones follow
+        self._rereference = True
         self.on_zones = on_zones
         self._zones_lock = threading.Lock()
         self._beside: dict[str, list[tuple[float, float]]] = {}  # payload -> card box
@@ -265,6 +275,8 @@ class VisionPipeline:
         expect = getattr(self.decoder, "expect", None)
         if expect is not None and self._latest is not None:  # what the last frame read
             expect(frozenset(d.text for d in self._latest[1] if d.text and not d.damaged))
+        if self._frames % WATCH_EVERY == 0 or self._rereference:
+            self._watch_table(frame.image)
         detections = self.decoder.decode(frame.image)
         if self._resolve is not None:  # a text refused right on top of a card is no tag
             detections = drop_phantoms(detections, self._is_ok)
@@ -272,7 +284,7 @@ class VisionPipeline:
         events = self.tracker.update(frame.at, detections, size)
         self._landed_beside(events, detections, size, frame.at)
         self.check.update(frame.image, detections, self.zones.polygons)
-        check = self.check.report() if self._frames % EVERY == 0 else None
+        check = self._check_report() if self._frames % EVERY == 0 else None
         with self._lock:
             self._decode_s.append(time.perf_counter() - t0)
             self._decode_cpu_s.append(time.thread_time() - cpu0)
@@ -289,6 +301,50 @@ class VisionPipeline:
         for event in events:
             self._emit(event)
 
+    def _check_report(self) -> dict[str, Any]:
+        """The check, with the camera's own news first: knocked, the zones must be drawn again."""
+        report = self.check.report()
+        last = self.watch.last
+        if last is not None and last.state == "moved":
+            report["level"] = "red"
+            report["warnings"] = [MOVED, *report["warnings"]]
+        return report
+
+    def _watch_table(self, image: Any) -> None:
+        """Is the table where the zones were drawn on it? Followed: the zones move with it
+        (and are saved); lost: they are left as they are, and the status says so."""
+        size = (image.shape[1], image.shape[0])
+        with self._zones_lock:
+            if self._rereference:
+                self.watch.reference(image)
+                self._rereference = False
+                return
+            table = [list(p) for p in self._table_zones.values()]
+        found = self.watch.check(image, table)
+        if found.state == "moved":
+            return
+        with self._zones_lock:
+            if displacement(found.transform @ np.linalg.inv(self._moved), size) < STILL_PX:
+                return
+            self._moved = found.transform
+            polygons = {n: warp_points(self._moved, p, size) for n, p in self._table_zones.items()}
+            self._use(polygons)
+            log.info("the camera moved %.0f px: the zones moved with the table", found.shift_px)
+        self._save(polygons)
+
+    def _use(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
+        """Zones in the frame's coordinates, from the next frame on (under ``_zones_lock``)."""
+        zones = Zones(polygons)
+        self.zones = zones
+        self.tracker.zones = zones
+
+    def _save(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
+        if self.on_zones is not None:
+            try:
+                self.on_zones(polygons)
+            except Exception:
+                log.exception("saving the grown zones failed")
+
     def _landed_beside(self, events: Sequence[TagEvent], detections: Sequence[Detection],
                        size: tuple[int, int], at: float) -> None:
         """A card of the game settled outside every zone: remembered (the host may count
@@ -302,18 +358,24 @@ class VisionPipeline:
             if found is None:
                 continue
             box = card_box(found.corners, size)
+            on_piles: dict[str, list[list[tuple[float, float]]]] = {}
+            for d in detections:  # the cards lying in a zone that grows (the pile)
+                zone = self.tracker.locate(d, size) if d.text and not d.damaged else None
+                if zone is not None and self.grower.grows(zone):
+                    on_piles.setdefault(zone, []).append(card_box(d.corners, size))
             self._beside[event.payload] = box
             self._last_beside = event.payload
             if len(self._beside) > 32:
                 self._beside.pop(next(iter(self._beside)))
             with self._zones_lock:
-                grown = self.grower.landed(self.zones.polygons, box)
+                grown = self.grower.landed(self.zones.polygons, box, on_piles)
                 if grown is not None:
                     self._grow(*grown, at)
 
     def count_beside(self, payload: str | None = None) -> str | None:
         """The host counted the card seen outside every zone (``payload``, else the last
-        one seen there): its nearest zone grows to take it in. Returns the zone grown."""
+        one seen there): the pile nearest it grows to take it in, never a seat's zone or the
+        discard, and short of them. Returns the zone grown."""
         payload = payload or self._last_beside
         box = self._beside.pop(payload, None) if payload else None
         if box is None:
@@ -330,17 +392,33 @@ class VisionPipeline:
         already seen there are in it without a new event, and ``on_zones`` saves it."""
         polygons = {n: list(p) for n, p in self.zones.polygons.items()}
         polygons[name] = polygon
-        zones = Zones(polygons)
-        self.zones = zones
-        self.tracker.zones = zones
+        size = self.watch.size
+        back: Matrix = np.asarray(np.linalg.inv(self._moved), np.float64)
+        self._table_zones[name] = polygon if size is None else warp_points(back, polygon, size)
+        self._use(polygons)
         self.tracker.rezone()
         self.grown = (name, at)
         log.info("zone %s grown to take in a card landed beside it", name)
-        if self.on_zones is not None:
-            try:
-                self.on_zones(polygons)
-            except Exception:
-                log.exception("saving the grown zones failed")
+        self._save(polygons)
+
+    def undo_growth(self) -> dict[str, list[tuple[float, float]]]:
+        """The host undoes every growth: the zones as drawn (moved with the table when the
+        camera was knocked) from the next frame on, saved. Returns them."""
+        with self._zones_lock:
+            self._table_zones = self.grower.undo()
+            size = self.watch.size
+            polygons = (dict(self._table_zones) if size is None else
+                        {n: warp_points(self._moved, p, size) for n, p in self._table_zones.items()})
+            self._use(polygons)
+            self.grown = None
+        self._save(polygons)
+        return polygons
+
+    def grown_zones(self) -> dict[str, list[tuple[float, float]]]:
+        """The zones that grew since the drawing, as used now (the live view draws them)."""
+        drawn = self.grower.undo()
+        return {n: list(p) for n, p in self.zones.polygons.items()
+                if n in self._table_zones and self._table_zones[n] != drawn.get(n)}
 
     def info(self, payload: str) -> Any:
         """What ``resolve`` says about ``payload`` (cached), or None without a resolver."""
@@ -384,6 +462,10 @@ class VisionPipeline:
             self.zones = zones
             self.tracker.zones = zones
             self.grower.reset(zones.polygons)  # the host's drawing: the new base
+            self._table_zones = dict(zones.polygons)
+            self._moved = np.eye(3)
+            self._rereference = True  # drawn on the table as the camera sees it now
+            self.grown = None
 
     def status(self) -> dict[str, Any]:
         """Camera state for the dashboard and ``doctor``.
@@ -392,7 +474,10 @@ class VisionPipeline:
         ``next_retry_in_s`` while reconnecting; ``fps`` of decoded frames (last ~2 s);
         ``decode_ms`` (median of recent frames, wall time), ``decode_cpu_ms`` (the same in
         CPU time of the decode thread), ``frames``, ``dropped``, ``last_error``; ``check``:
-        the pre-game check (``vision.check``: ``level``, ``verdicts``, ``warnings``).
+        the pre-game check (``vision.check``: ``level``, ``verdicts``, ``warnings``);
+        ``grown``: the zone that last grew (``zone``, ``ago_s``, its ``polygon`` now);
+        ``table``: the last look for a knocked camera (``vision.tablewatch``: ``state``
+        steady | followed | moved, ``shift_px``, ``turn_deg``, ``score``, ``sentence``).
         """
         with self._lock:
             now = self._clock()
@@ -415,7 +500,9 @@ class VisionPipeline:
                 "check": self._check,
                 "cards_box": self._cards_box(),
                 "grown": None if self.grown is None else
-                {"zone": self.grown[0], "ago_s": round(max(0.0, now - self.grown[1]), 1)},
+                {"zone": self.grown[0], "ago_s": round(max(0.0, now - self.grown[1]), 1),
+                 "polygon": [list(p) for p in self.zones.polygons.get(self.grown[0], [])]},
+                "table": None if self.watch.last is None else self.watch.last.to_json(),
             }
 
     def _cards_box(self) -> list[list[float]] | None:

@@ -76,6 +76,25 @@ class Patch:
 
 
 @dataclass(frozen=True)
+class Bump:
+    """The camera knocked at ``at`` seconds: from then on the table is seen shifted by
+    ``shift`` pixels and turned by ``angle`` degrees about the frame's centre (the pose
+    of the latest bump holds; the lamp's glare and a hand stay where the camera sees them).
+    """
+
+    at: float
+    shift: Point = (0.0, 0.0)
+    angle: float = 0.0
+
+    def matrix(self, width: int, height: int) -> Matrix:
+        """Image before the bump -> image after it (3x3)."""
+        m: Image = cv2.getRotationMatrix2D((width / 2, height / 2), self.angle, 1.0)
+        m[:, 2] += np.asarray(self.shift)
+        out: Matrix = np.vstack([m, [0.0, 0.0, 1.0]]).astype(np.float64)
+        return out
+
+
+@dataclass(frozen=True)
 class TagTruth:
     """Where a tag is in a frame: its code corners in pixels and the share of it visible."""
 
@@ -164,7 +183,8 @@ class Renderer:
     The look (camera tilt, lighting, noise level, blur) is drawn from ``seed``.
     """
 
-    def __init__(self, width: int, height: int, seed: int = 0) -> None:
+    def __init__(self, width: int, height: int, seed: int = 0,
+                 table: tuple[float, float, float, float] | None = None) -> None:
         rng = np.random.default_rng([seed, 1])
         self.width, self.height = width, height
         k = rng.uniform(0.0, 0.12) * width
@@ -174,6 +194,8 @@ class Renderer:
         self.blur_max = float(rng.uniform(0.5, 1.4))
         self.jpeg_quality = int(rng.integers(70, 95))
         self._background = self._make_background(rng)
+        if table is not None:  # the camera sees past the table's edge: a floor around it
+            self._surround(table, np.random.default_rng([seed, 5]))
         self._gain = self._make_gain(rng)
         sigma = rng.uniform(2.0, 5.0)
         noise = rng.standard_normal((height + 32, width + 32), dtype=np.float32) * sigma
@@ -190,6 +212,33 @@ class Renderer:
         small = rng.normal(0, 12, (self.height // 16 + 1, self.width // 16 + 1, 3)) + base
         bg: Image = cv2.resize(np.clip(small, 0, 255).astype(np.uint8), (self.width, self.height))
         return bg
+
+    def _surround(self, table: tuple[float, float, float, float],
+                  rng: np.random.Generator) -> None:
+        """Floorboards outside the table's rectangle ``table`` (normalised x0, y0, x1, y1)."""
+        h, w = self.height, self.width
+        floor = np.empty((h, w, 3), np.uint8)
+        board = max(8, h // 12)
+        for y in range(0, h, board):
+            tone = rng.uniform(55, 110)
+            streak: Image = rng.normal(0, 9, (1, w)).astype(np.float32)
+            streak = cv2.GaussianBlur(streak, (0, 0), 3).reshape(-1)
+            row = np.clip(tone + streak, 0, 255)
+            floor[y:y + board] = np.stack([row * 0.55, row * 0.75, row], -1)[None].astype(np.uint8)
+            floor[y:y + 2] = 25  # the gap between two boards
+            joint = int(rng.uniform(0, w))  # where two boards meet end to end
+            floor[y:y + board, joint:joint + 2] = 25
+        x0, y0, x1, y1 = (int(table[0] * w), int(table[1] * h), int(table[2] * w),
+                          int(table[3] * h))
+        inside: Image = self._background[y0:y1, x0:x1].astype(np.float32)
+        # the table top's own grain: streaks along it, in brightness (what a gray camera sees)
+        grain: Image = rng.normal(0, 1, (max(2, (y1 - y0) // 3), max(2, (x1 - x0) // 40)))
+        grain = cv2.resize(grain.astype(np.float32), (x1 - x0, y1 - y0),
+                           interpolation=cv2.INTER_CUBIC)
+        inside = np.clip(inside * (1 + 0.18 * grain[:, :, None]), 0, 255).astype(np.uint8)
+        self._background = floor
+        self._background[y0:y1, x0:x1] = inside
+        cv2.rectangle(self._background, (x0, y0), (x1 - 1, y1 - 1), (20, 20, 20), 3)
 
     def _make_gain(self, rng: np.random.Generator) -> Image:
         a = rng.uniform(0, 2 * math.pi)
@@ -379,14 +428,17 @@ class SyntheticTable:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], object] | None = None,
         patches: Sequence[Patch] = (),
+        bumps: Sequence[Bump] = (),
+        table: tuple[float, float, float, float] | None = None,
     ) -> None:
         if not payloads and script is None:
             raise ValueError("SyntheticTable needs tag payloads (a list of strings) or a script")
         self.script = list(script) if script is not None else demo_script(payloads)
         self.fps, self.seed, self.realtime, self.loop = fps, seed, realtime, loop
         self.zones = dict(zones or {"pile": [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]})
-        self.renderer = Renderer(width, height, seed)
+        self.renderer = Renderer(width, height, seed, table)
         self.patches = tuple(patches)
+        self.bumps = tuple(sorted(bumps, key=lambda b: b.at))
         self._clock = clock
         self._sleep = sleep
         self._start: float | None = None
@@ -440,12 +492,23 @@ class SyntheticTable:
             out.append(_Placed(play.payload, h, landed, play.zone, motion))
         return out
 
+    def bump(self, t: float) -> Matrix | None:
+        """Where the camera was knocked to at script time ``t`` (None: never knocked)."""
+        latest = [b for b in self.bumps if b.at <= t]
+        return latest[-1].matrix(self.renderer.width, self.renderer.height) if latest else None
+
     def render(self, index: int) -> SyntheticFrame:
         """Frame ``index``: the same pixels and truth for the same seed, script and index."""
         t = self.scene_time(index)
         cards = self.placed(t)
         patches = [p for p in self.patches if p.active(t)]
         canvas = self.renderer.background()
+        moved = self.bump(t)
+        if moved is not None:  # the table, and the cards on it, seen from the knocked camera
+            canvas = cv2.warpPerspective(canvas, moved, (canvas.shape[1], canvas.shape[0]),
+                                         borderMode=cv2.BORDER_REFLECT)
+            cards = [_Placed(c.payload, moved @ c.homography, c.landed, c.zone, c.motion)
+                     for c in cards]
         self.renderer.draw_cards(canvas, cards)
         self.renderer.draw_patches(canvas, patches)
         image = self.renderer.finish(canvas, np.random.default_rng([self.seed, 4, index]))

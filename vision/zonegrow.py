@@ -1,17 +1,22 @@
 """Zones grown as cards land: a pile is where the cards fall, not only where the host drew it.
 
-Two things grow a zone to take in a card of the game that landed just outside it:
+Only a zone where cards are played grows (``GROWS``: the pile); a seat's zone, the
+discard's or any other never does, and never takes a neighbour's card. The pile grows to
+take in a card of the game that landed just outside every zone when
 
-- the host counted it (``ZoneGrower.counted``): the card was played there, so the zone
-  was too small;
-- ``LANDINGS`` cards landed at the same zone's edge (within ``EDGE`` of it,
-  ``ZoneGrower.landed``): the players put their cards there, whatever the drawing says.
+- the host counted it (``ZoneGrower.counted``): the card was played there, so the pile
+  was too small; or
+- the card overlaps a card lying in the pile (``ZoneGrower.landed``): it is on the
+  stack, however the drawing goes. A card merely *near* the pile grows nothing (it may
+  be a player's card put down in front of them: the host is asked).
 
-The zone becomes the convex hull of itself and the card (its tag grown by ``REACH`` tag
-sides each way: the card reaches beyond its tag), bounded: never more than ``MAX_GROWTH``
-times the area the host drew, never over another zone (a seat's zone stays the seat's).
-Pure geometry in normalised coordinates (0..1 of the frame); the pipeline applies the
-result and the dashboard saves it like a zone the host drew.
+The pile becomes the convex hull of itself and the card (its tag grown by ``REACH`` tag
+sides each way: the card reaches beyond its tag), clipped to stop ``GAP`` short of every
+other zone, and bounded: never more than ``MAX_GROWTH`` times the area the host drew. A
+growth that would not take the card's centre in once clipped is not made.
+``ZoneGrower.undo`` gives the zones as drawn back. Pure geometry in normalised
+coordinates (0..1 of the frame); the pipeline applies the result and the dashboard saves
+it like a zone the host drew.
 """
 
 from __future__ import annotations
@@ -22,13 +27,15 @@ from collections.abc import Mapping, Sequence
 from vision.frames import Point
 from vision.quads import point_in_polygon
 
-__all__ = ["EDGE", "LANDINGS", "MAX_GROWTH", "REACH", "ZoneGrower", "card_box", "convex_hull",
-           "polygon_area", "polygons_overlap"]
+__all__ = ["EDGE", "GAP", "GROWS", "MAX_GROWTH", "REACH", "ZoneGrower", "card_box",
+           "clip_short_of", "convex_hull", "polygon_area", "polygons_overlap"]
 
 #: a card's centre this far (normalised) outside a zone is at its edge
 EDGE = 0.12
-#: cards landing at one zone's edge that grow it without the host
-LANDINGS = 2
+#: the zones that grow (where cards are played); every other zone keeps its drawing
+GROWS = frozenset({"pile", "play"})
+#: a growth stops this far (normalised) short of any other zone
+GAP = 0.02
 #: a zone never grows past this many times the area the host drew
 MAX_GROWTH = 1.6
 #: a card reaches this many tag sides beyond its tag, each way
@@ -115,71 +122,147 @@ def _center(box: Sequence[Point]) -> Point:
     return (sum(x for x, _ in box) / len(box), sum(y for _, y in box) / len(box))
 
 
-class ZoneGrower:
-    """Grows zones towards the cards that land at their edges; one per pipeline.
+def _clip(polygon: Sequence[Point], n: Point, c: float) -> Polygon:
+    """``polygon`` (convex) clipped to the half-plane ``n . p <= c`` (Sutherland-Hodgman)."""
+    out: Polygon = []
+    count = len(polygon)
+    for i in range(count):
+        p, q = polygon[i], polygon[(i + 1) % count]
+        dp, dq = n[0] * p[0] + n[1] * p[1] - c, n[0] * q[0] + n[1] * q[1] - c
+        if dp <= 0:
+            out.append(p)
+        if (dp < 0 < dq) or (dq < 0 < dp):
+            t = dp / (dp - dq)
+            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+    return out
 
-    ``drawn``: the zones as the host drew (or saved) them, the base of ``MAX_GROWTH``.
-    ``landed`` and ``counted`` return the grown zone as ``(name, polygon)``, or None
-    when nothing grows (the card is inside a zone already, too far from every zone, the
-    zone would grow too much or over another zone, or too few cards landed there yet).
+
+def _separation(a: Sequence[Point], b: Sequence[Point]) -> tuple[Point, float] | None:
+    """The widest gap between the convex hulls of ``a`` and ``b``: a unit normal ``n``
+    and the edge of ``a``'s side, ``n . p <= edge`` holding ``a`` and the gap beyond it
+    free of ``b``; None when they overlap."""
+    ha, hb = convex_hull(a), convex_hull(b)
+    best: tuple[float, Point, float] | None = None
+    for hull in (ha, hb):
+        for i in range(len(hull)):
+            (x0, y0), (x1, y1) = hull[i], hull[(i + 1) % len(hull)]
+            length = math.hypot(x1 - x0, y1 - y0)
+            if length == 0:
+                continue
+            for n in ((-(y1 - y0) / length, (x1 - x0) / length),
+                      ((y1 - y0) / length, -(x1 - x0) / length)):
+                amax = max(n[0] * x + n[1] * y for x, y in ha)
+                bmin = min(n[0] * x + n[1] * y for x, y in hb)
+                if bmin - amax > 0 and (best is None or bmin - amax > best[0]):
+                    best = (bmin - amax, n, bmin)
+    if best is None:
+        return None
+    gap, n, bmin = best
+    return n, bmin
+
+
+def clip_short_of(grown: Sequence[Point], drawn: Sequence[Point],
+                  others: Sequence[Sequence[Point]], gap: float = GAP) -> Polygon | None:
+    """``grown`` (convex, holding ``drawn``) clipped to stop ``gap`` short of each of
+    ``others`` (never closer than ``drawn`` itself already was); None when ``drawn``
+    overlaps one of them (nothing can be grown safely)."""
+    out = list(grown)
+    for other in others:
+        found = _separation(drawn, other)
+        if found is None:
+            return None
+        n, bmin = found
+        amax = max(n[0] * x + n[1] * y for x, y in drawn)
+        out = _clip(out, n, max(amax, bmin - gap))
+        if len(out) < 3:
+            return None
+    return out
+
+
+class ZoneGrower:
+    """Grows the pile towards the cards played just outside it; one per pipeline.
+
+    ``drawn``: the zones as the host drew (or saved) them, the base of ``MAX_GROWTH`` and
+    what ``undo`` gives back. ``landed`` and ``counted`` return the grown zone as
+    ``(name, polygon)``, or None when nothing grows (the card is inside a zone already,
+    too far from the pile, touches no card of the pile, or the pile would grow too much
+    or could not take the card in short of another zone).
     """
 
     def __init__(self, drawn: Mapping[str, Sequence[Point]]) -> None:
         self.reset(drawn)
 
     def reset(self, drawn: Mapping[str, Sequence[Point]]) -> None:
-        """New zones from the host: their areas are the new bases, landings start again."""
-        self.areas = {name: polygon_area(list(pts)) for name, pts in drawn.items()}
-        self._landings: dict[str, list[Polygon]] = {}
+        """New zones from the host: their areas are the new bases."""
+        self.drawn: dict[str, Polygon] = {name: [(float(x), float(y)) for x, y in pts]
+                                          for name, pts in drawn.items()}
+        self.areas = {name: polygon_area(pts) for name, pts in self.drawn.items()}
+
+    def undo(self) -> dict[str, Polygon]:
+        """The zones as drawn (a copy): every growth since the drawing undone."""
+        return {name: list(pts) for name, pts in self.drawn.items()}
+
+    @staticmethod
+    def grows(name: str) -> bool:
+        """Whether zone ``name`` may grow (the pile; never a seat's zone or the discard)."""
+        return name in GROWS
 
     def nearest(self, polygons: Mapping[str, Sequence[Point]], box: Sequence[Point],
                 reach: float = EDGE) -> str | None:
-        """The zone whose edge is nearest the card's centre, within ``reach``; None when
-        the card is inside a zone or no zone is that near."""
+        """The pile whose edge is nearest the card's centre, within ``reach``; None when
+        the card is inside a zone or no pile is that near."""
         c = _center(box)
         best: tuple[float, str] | None = None
         for name, polygon in polygons.items():
             d = distance_outside(c, polygon)
             if d == 0.0:
                 return None
-            if d <= reach and (best is None or d < best[0]):
+            if self.grows(name) and d <= reach and (best is None or d < best[0]):
                 best = (d, name)
         return None if best is None else best[1]
 
     def grown(self, polygons: Mapping[str, Sequence[Point]], name: str,
               boxes: Sequence[Sequence[Point]]) -> Polygon | None:
-        """Zone ``name`` grown to take in ``boxes``, or None when that breaks a bound."""
-        points = [p for p in polygons[name]] + [p for box in boxes for p in box]
-        hull = [(round(x, 4), round(y, 4)) for x, y in convex_hull(points)]
-        base = self.areas.get(name) or polygon_area(list(polygons[name]))
+        """Zone ``name`` grown to take in ``boxes``, stopping ``GAP`` short of every other
+        zone, or None when it may not grow, breaks a bound or cannot take their centres in."""
+        if not self.grows(name):
+            return None
+        zone = list(polygons[name])
+        hull = convex_hull(zone + [p for box in boxes for p in box])
+        others = [list(other) for n, other in polygons.items() if n != name]
+        clipped = clip_short_of(hull, zone, others)
+        if clipped is None:
+            return None
+        hull = [(round(x, 4), round(y, 4)) for x, y in convex_hull(clipped)]
+        base = self.areas.get(name) or polygon_area(zone)
         if len(hull) < 3 or polygon_area(hull) > MAX_GROWTH * base + 1e-9:
             return None
-        if any(polygons_overlap(hull, other) for n, other in polygons.items() if n != name):
+        if not all(point_in_polygon(_center(box), hull) for box in boxes):
+            return None
+        if any(polygons_overlap(hull, other) for other in others):
             return None
         return hull
 
-    def landed(self, polygons: Mapping[str, Sequence[Point]], box: Sequence[Point]
+    def landed(self, polygons: Mapping[str, Sequence[Point]], box: Sequence[Point],
+               on_zones: Mapping[str, Sequence[Sequence[Point]]] | None = None
                ) -> tuple[str, Polygon] | None:
-        """A card of the game settled outside every zone: at ``LANDINGS`` cards at one
-        zone's edge, that zone grows to take them in."""
-        name = self.nearest(polygons, box)
-        if name is None:
+        """A card of the game settled outside every zone at ``box``: when it overlaps one
+        of the cards lying in a pile (``on_zones``: card boxes by zone), that pile grows
+        to take it in. A card that touches no card of the pile grows nothing."""
+        if self.nearest(polygons, box) is None:
             return None
-        boxes = self._landings.setdefault(name, [])
-        boxes.append(list(box))
-        if len(boxes) < LANDINGS:
-            return None
-        hull = self.grown(polygons, name, boxes)
-        if hull is None:  # too far or over another zone: the oldest landing is forgotten
-            boxes.pop(0)
-            return None
-        del self._landings[name]
-        return name, hull
+        for name, boxes in (on_zones or {}).items():
+            if self.grows(name) and name in polygons and \
+                    any(polygons_overlap(box, other) for other in boxes):
+                hull = self.grown(polygons, name, [box])
+                if hull is not None:
+                    return name, hull
+        return None
 
     def counted(self, polygons: Mapping[str, Sequence[Point]], box: Sequence[Point]
                 ) -> tuple[str, Polygon] | None:
-        """The host counted a card seen at ``box`` outside every zone: its nearest zone
-        (within twice ``EDGE``) grows to take it in."""
+        """The host counted a card seen at ``box`` outside every zone: the nearest pile
+        (within twice ``EDGE``) grows to take it in, short of every other zone."""
         name = self.nearest(polygons, box, 2 * EDGE)
         if name is None:
             return None

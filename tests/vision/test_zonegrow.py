@@ -16,7 +16,15 @@ from companion.inputs import TagSeen
 from vision.frames import Detection, Frame, Image
 from vision.pipeline import VisionPipeline
 from vision.quads import point_in_polygon
-from vision.zonegrow import MAX_GROWTH, ZoneGrower, card_box, polygon_area, polygons_overlap
+from vision.zonegrow import (
+    GAP,
+    MAX_GROWTH,
+    ZoneGrower,
+    card_box,
+    clip_short_of,
+    polygon_area,
+    polygons_overlap,
+)
 
 W, H = 1280, 720
 PILE = [(0.3, 0.3), (0.6, 0.3), (0.6, 0.7), (0.3, 0.7)]
@@ -38,16 +46,64 @@ def test_geometry() -> None:
     assert polygons_overlap(PILE, [(0.4, 0.4), (0.5, 0.4), (0.5, 0.5)])  # inside
 
 
-def test_two_landings_at_the_edge_grow_the_zone_to_take_both_in() -> None:
+def test_a_card_on_the_piles_stack_grows_it_a_card_merely_beside_it_does_not() -> None:
     grower = ZoneGrower({"pile": PILE})
     zones = {"pile": PILE}
-    a, b = box_at(0.65, 0.45), box_at(0.66, 0.55)
-    assert grower.landed(zones, a) is None  # one card: not yet
-    grown = grower.landed(zones, b)
+    on_pile = {"pile": [box_at(0.58, 0.5)]}  # a card lying at the pile's right edge
+    for _ in range(3):  # beside the pile, touching none of its cards: never grows
+        assert grower.landed(zones, box_at(0.66, 0.3), on_pile) is None
+        assert grower.landed(zones, box_at(0.65, 0.7), {}) is None
+    grown = grower.landed(zones, box_at(0.615, 0.5), on_pile)  # over the edge card
     assert grown is not None and grown[0] == "pile"
-    for x, y in ((0.65, 0.45), (0.66, 0.55), (0.45, 0.5)):
-        assert point_in_polygon((x, y), grown[1])
+    assert point_in_polygon((0.615, 0.5), grown[1]) and point_in_polygon((0.45, 0.5), grown[1])
     assert polygon_area(PILE) < polygon_area(grown[1]) <= MAX_GROWTH * polygon_area(PILE)
+
+
+def test_beside_cards_next_to_a_seat_never_grow_the_pile_into_or_towards_it() -> None:
+    seat = [(0.66, 0.3), (0.95, 0.3), (0.95, 0.7), (0.66, 0.7)]
+    zones = {"pile": PILE, "seat:1": seat}
+    grower = ZoneGrower(zones)
+    on_pile = {"pile": [box_at(0.58, y) for y in (0.35, 0.5, 0.65)]}
+    current = dict(zones)
+    for y in (0.35, 0.45, 0.55, 0.65, 0.4, 0.6):  # cards between the pile and the seat
+        for found in (grower.landed(current, box_at(0.625, y), on_pile),
+                      grower.counted(current, box_at(0.625, y))):
+            if found is not None:
+                assert found[0] == "pile"
+                current[found[0]] = found[1]
+    assert current["seat:1"] == seat  # the seat's zone never grows
+    right = max(x for x, _ in current["pile"])
+    assert right <= 0.66 - GAP + 1e-6  # short of the seat by the gap, however many came
+    assert not polygons_overlap(current["pile"], seat)
+
+
+def test_a_seat_zone_never_grows() -> None:
+    seat = [(0.75, 0.3), (0.95, 0.3), (0.95, 0.7), (0.75, 0.7)]
+    discard = [(0.05, 0.05), (0.2, 0.05), (0.2, 0.2), (0.05, 0.2)]
+    zones = {"seat:0": seat, "discard": discard}
+    grower = ZoneGrower(zones)
+    on = {"seat:0": [box_at(0.77, 0.5)], "discard": [box_at(0.18, 0.12)]}
+    for x, y in ((0.72, 0.5), (0.73, 0.4), (0.22, 0.12), (0.21, 0.18)):
+        assert grower.counted(zones, box_at(x, y)) is None
+        assert grower.landed(zones, box_at(x, y), on) is None
+    assert grower.grown(zones, "seat:0", [box_at(0.72, 0.5)]) is None
+
+
+def test_undo_gives_the_zones_as_drawn() -> None:
+    zones = {"pile": PILE, "seat:1": SEAT}
+    grower = ZoneGrower(zones)
+    found = grower.counted(zones, box_at(0.64, 0.5))
+    assert found is not None and found[1] != PILE
+    assert grower.undo() == {"pile": PILE, "seat:1": SEAT}
+
+
+def test_clip_short_of_keeps_the_drawing_and_the_gap() -> None:
+    grown = [(0.3, 0.3), (0.9, 0.3), (0.9, 0.7), (0.3, 0.7)]
+    clipped = clip_short_of(grown, PILE, [SEAT])
+    assert clipped is not None
+    assert max(x for x, _ in clipped) == pytest.approx(0.75 - GAP)
+    assert all(point_in_polygon(p, clipped) for p in ((0.31, 0.31), (0.59, 0.69)))
+    assert clip_short_of(grown, PILE, [[(0.5, 0.5), (0.8, 0.5), (0.8, 0.6)]]) is None  # overlap
 
 
 def test_a_card_far_from_every_zone_or_inside_one_grows_nothing() -> None:
@@ -155,20 +211,40 @@ def seen(events: list[object]) -> list[tuple[str, str | None]]:
     return [(e.payload, e.zone) for e in events if isinstance(e, TagSeen)]
 
 
-def test_cards_landing_at_the_piles_edge_grow_it_and_the_next_lands_in_it() -> None:
-    # three cards land one after the other just right of the pile, the seat further right
-    cards = [("A", 0.65, 0.45, range(0, 200)), ("B", 0.66, 0.55, range(20, 200)),
-             ("C", 0.655, 0.5, range(40, 200))]
+def test_cards_beside_the_pile_grow_nothing_a_card_on_its_stack_does() -> None:
+    # A and B land just right of the pile, touching no card of it: no growth (the host
+    # is asked). D lies at the pile's edge; C lands half over it: the pile takes C in.
+    cards = [("A", 0.68, 0.4, range(0, 200)), ("B", 0.69, 0.55, range(10, 200)),
+             ("D", 0.57, 0.5, range(20, 200)), ("C", 0.62, 0.5, range(30, 200))]
     pipeline, events, saved = run(cards, 60)
-    assert seen(events) == [("A", None), ("B", None), ("C", "pile")]
-    assert len(saved) == 1  # saved once, when B made two
+    assert seen(events) == [("A", None), ("B", None), ("D", "pile"), ("C", None)]
+    assert len(saved) == 1  # saved once, when C landed on the stack
     grown = saved[0]["pile"]
-    assert all(point_in_polygon(p, grown) for p in ((0.65, 0.45), (0.66, 0.55)))
+    assert point_in_polygon((0.62, 0.5), grown)
+    assert not point_in_polygon((0.68, 0.4), grown) and not point_in_polygon((0.69, 0.55), grown)
     assert saved[0]["seat"] == SEAT and not polygons_overlap(grown, SEAT)
     assert pipeline.zones.polygons["pile"] == grown  # the live view draws these
-    # the cards seen beside it are in it now, without another event
-    assert pipeline.tracker.visible() == {"A": "pile", "B": "pile", "C": "pile"}
+    assert pipeline.grown_zones() == {"pile": grown}
+    assert pipeline.status()["grown"]["polygon"] == [list(p) for p in grown]
+    # the card seen beside it is in it now, without another event
+    assert pipeline.tracker.visible() == {"A": None, "B": None, "C": "pile", "D": "pile"}
     assert pipeline.status()["grown"]["zone"] == "pile"
+    # the host undoes it: the zones as drawn, saved
+    assert pipeline.undo_growth() == {"pile": PILE, "seat": SEAT}
+    assert saved[-1] == {"pile": PILE, "seat": SEAT} and pipeline.grown_zones() == {}
+    assert pipeline.zones.polygons["pile"] == PILE
+
+
+def test_the_host_counting_a_card_grows_the_pile_never_the_seat() -> None:
+    # nearer the seat than the pile: counted, it grows the pile only, short of the seat
+    pipeline, events, saved = run([("A", 0.7, 0.5, range(0, 200)),
+                                   ("B", 0.74, 0.4, range(0, 200))], 10)
+    assert seen(events) == [("A", None), ("B", None)]
+    assert pipeline.count_beside("B") is None  # within the gap: the pile cannot take it in
+    assert saved == []
+    assert pipeline.count_beside("A") == "pile"
+    assert saved[-1]["seat"] == SEAT
+    assert max(x for x, _ in saved[-1]["pile"]) <= 0.75 - GAP + 1e-6
 
 
 def test_the_host_counting_a_card_grows_its_nearest_zone() -> None:

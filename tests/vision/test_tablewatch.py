@@ -1,0 +1,143 @@
+"""A knocked camera (``vision.tablewatch`` and the pipeline): synthetic frames of a table
+whose camera is knocked after the zones were drawn; every frame rendered from a seed, no
+clock and no timing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.config import TrackingConfig, ZonesConfig
+from vision.frames import Frame
+from vision.pipeline import VisionPipeline
+from vision.synthetic import Bump, CardPlay, SyntheticTable
+from vision.tablewatch import EVERY, MOVED, TableWatch
+
+PILE = [(0.3, 0.25), (0.7, 0.25), (0.7, 0.75), (0.3, 0.75)]
+SEAT = [(0.75, 0.3), (0.95, 0.3), (0.95, 0.7), (0.75, 0.7)]
+TABLE = (0.08, 0.1, 0.92, 0.9)
+PAYLOADS = [f"K7Q2M9XH{i:04d}" for i in range(8)]
+
+
+def table(seed: int, bump: Bump | None, edge: tuple[float, float, float, float] = TABLE
+          ) -> SyntheticTable:
+    script = [CardPlay(p, at=0.3 + 0.5 * i, zone="pile") for i, p in enumerate(PAYLOADS[:6])]
+    return SyntheticTable(PAYLOADS, script, seed=seed, realtime=False, table=edge,
+                          zones={"pile": PILE}, bumps=[] if bump is None else [bump])
+
+
+def pixels(polygon: list[tuple[float, float]]) -> np.ndarray:
+    return np.array([(x * 1280, y * 720) for x, y in polygon])
+
+
+def moved_by(m: np.ndarray, polygon: list[tuple[float, float]]) -> np.ndarray:
+    pts = np.c_[pixels(polygon), np.ones(len(polygon))] @ m.T
+    out: np.ndarray = pts[:, :2] / pts[:, 2:]
+    return out
+
+
+@pytest.mark.parametrize(("seed", "shift", "angle"), [
+    (11, (50.0, 0.0), 1.5), (12, (-80.0, 60.0), -3.0), (13, (110.0, -30.0), 2.2),
+    (15, (-100.0, -50.0), -2.0)])
+def test_a_knocked_camera_is_followed(seed: int, shift: tuple[float, float], angle: float) -> None:
+    scene = table(seed, Bump(2.0, shift, angle))
+    watch = TableWatch()
+    watch.reference(scene.render(45).image)  # the zones drawn with three cards on the pile
+    found = watch.check(scene.render(120).image, [PILE])  # knocked, six cards on the pile
+    assert found.state == "followed"
+    truth = scene.bump(4.0)
+    assert truth is not None
+    err = np.abs(moved_by(found.transform, PILE) - moved_by(truth, PILE)).max()
+    assert err < 3.0  # the zones follow the table within a few pixels
+    assert found.turn_deg == pytest.approx(-angle, abs=0.2)
+
+
+def test_a_still_camera_is_steady_while_cards_land() -> None:
+    scene = table(14, None)
+    watch = TableWatch()
+    watch.reference(scene.render(45).image)
+    for i in (90, 120, 150):
+        found = watch.check(scene.render(i).image, [PILE])
+        assert found.state == "steady" and found.shift_px < 1.5
+
+
+def test_a_scene_with_no_match_is_reported_after_two_misses() -> None:
+    watch = TableWatch()
+    watch.reference(table(16, None).render(45).image)
+    other = table(17, None, (0.05, 0.15, 0.9, 0.95))  # another table: nothing matches
+    assert watch.check(other.render(45).image, [PILE]).state == "moved"  # no state yet: said
+    watch.reference(table(16, None).render(45).image)
+    assert watch.check(table(16, None).render(60).image, [PILE]).state == "steady"
+    assert watch.check(other.render(60).image, [PILE]).state == "steady"  # one miss: an arm?
+    lost = watch.check(other.render(61).image, [PILE])
+    assert lost.state == "moved" and lost.to_json()["sentence"] == MOVED
+
+
+class Frames:
+    """The scene's frames ``indices`` in order (frame time from the index)."""
+
+    def __init__(self, scene: SyntheticTable, indices: list[int]) -> None:
+        self.scene, self.indices = scene, list(indices)
+
+    def read(self) -> Frame | None:
+        if not self.indices:
+            return None
+        i = self.indices.pop(0)
+        return Frame(self.scene.render(i).image, i / 30, i)
+
+    def close(self) -> None:
+        pass
+
+
+class NoCodes:
+    name = "none"
+
+    def decode(self, image: np.ndarray) -> list[object]:
+        return []
+
+
+def run(scene: SyntheticTable, indices: list[int]) -> tuple[VisionPipeline, list[object]]:
+    saved: list[object] = []
+    pipeline = VisionPipeline(Frames(scene, indices), NoCodes(), TrackingConfig(),  # type: ignore[arg-type]
+                              ZonesConfig(polygons={"pile": PILE, "seat": SEAT}),
+                              lambda _e: None, lockstep=True, on_zones=saved.append)
+    with pipeline:
+        assert pipeline.wait_ended(timeout=120)  # a safety net, never a measurement
+    return pipeline, saved
+
+
+def test_the_pipelines_zones_move_with_the_table() -> None:
+    scene = table(18, Bump(2.0, (-70.0, 40.0), 2.5))
+    # the first frame is the reference; the table is looked at every EVERY frames
+    pipeline, saved = run(scene, [45] + [120] * EVERY)
+    truth = scene.bump(4.0)
+    assert truth is not None
+    assert pipeline.status()["table"]["state"] == "followed"
+    for name, drawn in (("pile", PILE), ("seat", SEAT)):
+        now = pixels(pipeline.zones.polygons[name])
+        assert np.abs(now - moved_by(truth, drawn)).max() < 3.0
+    assert saved and saved[-1] == pipeline.zones.polygons
+    assert MOVED not in pipeline.status()["check"]["warnings"]
+
+
+def test_the_pipeline_says_the_camera_moved_and_leaves_the_zones() -> None:
+    other = table(20, None, (0.05, 0.15, 0.9, 0.95))
+    frames = [(table(19, None), 45)] + [(other, 60 + i) for i in range(3 * EVERY)]
+
+    class Mixed(Frames):
+        def read(self) -> Frame | None:
+            if not frames:
+                return None
+            scene, i = frames.pop(0)
+            return Frame(scene.render(i).image, i / 30, i)
+
+    saved: list[object] = []
+    pipeline = VisionPipeline(Mixed(other, []), NoCodes(), TrackingConfig(),  # type: ignore[arg-type]
+                              ZonesConfig(polygons={"pile": PILE, "seat": SEAT}),
+                              lambda _e: None, lockstep=True, on_zones=saved.append)
+    with pipeline:
+        assert pipeline.wait_ended(timeout=120)
+    status = pipeline.status()
+    assert status["table"]["state"] == "moved" and status["table"]["sentence"] == MOVED
+    assert status["check"]["level"] == "red" and status["check"]["warnings"][0] == MOVED
+    assert pipeline.zones.polygons == {"pile": PILE, "seat": SEAT} and saved == []

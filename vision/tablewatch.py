@@ -1,0 +1,214 @@
+"""Has the camera been knocked since the zones were drawn? (the table seen against a reference)
+
+``TableWatch`` keeps a small, blurred gray copy of the frame the zones were drawn on (the
+*reference*) and, every ``EVERY`` frames, registers the newest frame against it: phase
+correlation for the shift, then OpenCV's ECC (``findTransformECC``, a rigid motion:
+shift and turn) from there, coarse to fine. The result is a ``Registration``:
+
+- ``steady``: the table is where it was (within ``STILL_PX``);
+- ``followed``: the camera moved but the table was found again (ECC's correlation at least
+  ``MATCH``): the zones move with the table (``Registration.transform``);
+- ``moved``: the table was not found (a knocked camera looking elsewhere, a new scene):
+  the zones are left as drawn and the host is told "the camera moved: draw the zones
+  again" (``MOVED``).
+
+Cards land, hands pass and lamps flicker between the reference and now; the match is on
+the whole picture at 1/4 scale, where a few cards are a small share of it. While the
+table is ``steady`` or ``followed`` the reference is renewed every ``RENEW`` checks (the
+pile grows over a game), its motion carried over. Pure: no clock and no thread; the
+pipeline calls it on its decode thread.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.frames import Image, Point
+
+__all__ = ["EVERY", "MATCH", "MOVED", "Registration", "TableWatch", "displacement", "register",
+           "table_mask", "warp_points"]
+
+Matrix = npt.NDArray[np.float64]
+State = Literal["steady", "followed", "moved"]
+
+#: a frame is registered every this many frames (0.5 s at 30 fps)
+EVERY = 15
+#: the width (px) the frames are compared at
+WIDTH = 320
+#: the pyramid's levels (the coarsest at 1/2**(LEVELS-1) of ``WIDTH``)
+LEVELS = 3
+#: ECC's correlation a match needs (1 is identical pictures)
+MATCH = 0.8
+#: a table that moved less than this (px of the full frame) has not moved
+STILL_PX = 1.5
+#: checks in a row without a match before the table is lost
+MISSES = 2
+#: the reference is renewed every this many good checks
+RENEW = 20
+#: the zones are left out of the comparison with this margin (normalised) around them
+MARGIN = 0.05
+#: ... unless less than this share of the frame would be left
+MIN_TABLE = 0.25
+#: what the host page and the TV show when the table is lost
+MOVED = "The camera moved: draw the zones again on the camera page."
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One check: ``state``, the motion reference -> now in full-frame pixels
+    (``transform``, 3x3; identity when lost), how far it moved (``shift_px``, the largest
+    displacement of the frame's corners; ``turn_deg``) and ECC's correlation (``score``)."""
+
+    state: State
+    transform: Matrix
+    shift_px: float
+    turn_deg: float
+    score: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"state": self.state, "shift_px": round(self.shift_px, 1),
+                "turn_deg": round(self.turn_deg, 2), "score": round(self.score, 3),
+                "sentence": MOVED if self.state == "moved" else None}
+
+
+def _small(image: Image) -> Image:
+    import cv2  # here: vision.pipeline imports without OpenCV
+
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape[:2]
+    small = cv2.resize(gray, (WIDTH, max(1, round(h * WIDTH / w))), interpolation=cv2.INTER_AREA)
+    out: Image = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.0)
+    return out
+
+
+def table_mask(shape: tuple[int, int], zones: Sequence[Sequence[Point]],
+               margin: float = MARGIN) -> Image:
+    """255 where the table is compared: everywhere but the zones (grown by ``margin`` of
+    the frame each way), where cards come and go."""
+    h, w = shape
+    mask = np.full((h, w), 255, np.uint8)
+    for polygon in zones:
+        xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+        x0, x1 = int(max(0.0, min(xs) - margin) * w), int(min(1.0, max(xs) + margin) * w)
+        y0, y1 = int(max(0.0, min(ys) - margin) * h), int(min(1.0, max(ys) + margin) * h)
+        mask[y0:y1, x0:x1] = 0
+    if mask.mean() < 255 * MIN_TABLE:  # zones cover the frame: compare the whole of it
+        mask[:] = 255
+    return mask
+
+
+def _scaled(m: Matrix, scale: float) -> Matrix:
+    """A motion at one scale seen at ``scale`` times it."""
+    s = np.diag([scale, scale, 1.0])
+    out: Matrix = s @ m @ np.linalg.inv(s)
+    return out
+
+
+def warp_points(m: Matrix, points: list[Point], size: tuple[int, int]) -> list[Point]:
+    """Normalised points moved by ``m`` (a motion in pixels of a ``size`` frame)."""
+    import cv2  # here: vision.pipeline imports without OpenCV
+    w, h = size
+    arr = np.array([(x * w, y * h) for x, y in points], np.float64).reshape(-1, 1, 2)
+    out = cv2.perspectiveTransform(arr, m).reshape(-1, 2)
+    return [(round(float(x) / w, 5), round(float(y) / h, 5)) for x, y in out]
+
+
+def displacement(m: Matrix, size: tuple[int, int]) -> float:
+    """The largest displacement (px) of a ``size`` frame's corners under ``m``."""
+    import cv2  # here: vision.pipeline imports without OpenCV
+    w, h = size
+    corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64).reshape(-1, 1, 2)
+    moved = cv2.perspectiveTransform(corners, m)
+    return float(np.abs(moved - corners).reshape(-1, 2).max())
+
+
+def register(reference: Image, image: Image,
+             mask: Image | None = None) -> tuple[Matrix, float] | None:
+    """The rigid motion reference -> image (small-image pixels) and ECC's correlation over
+    ``mask``, coarse (a quarter, then half the size) to fine, from no motion; None when
+    ECC does not converge."""
+    import cv2  # here: vision.pipeline imports without OpenCV
+    warp: Image = np.eye(2, 3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 80, 1e-4)
+    if mask is None:
+        mask = np.full(reference.shape[:2], 255, np.uint8)
+    levels: list[tuple[Image, Image, Image]] = [(reference, image, mask)]
+    for _ in range(LEVELS - 1):
+        ref, img, m = levels[-1]
+        small_mask = cv2.resize(m, (m.shape[1] // 2, m.shape[0] // 2),
+                                interpolation=cv2.INTER_NEAREST)
+        levels.append((cv2.pyrDown(ref), cv2.pyrDown(img), small_mask))
+    score = 0.0
+    try:
+        for i, (ref, img, m) in enumerate(reversed(levels)):
+            if i:
+                warp[:, 2] *= 2
+            score, warp = cv2.findTransformECC(ref, img, warp, cv2.MOTION_EUCLIDEAN, criteria,
+                                               m, 1)
+    except cv2.error:
+        return None
+    out: Matrix = np.vstack([warp.astype(np.float64), [0.0, 0.0, 1.0]])
+    return out, float(score)
+
+
+class TableWatch:
+    """The reference frame and the table's motion since it; see the module docstring."""
+
+    def __init__(self) -> None:
+        self._reference: Image | None = None
+        self._base: Matrix = np.eye(3)  # the drawing's frame -> the reference's frame
+        self._size: tuple[int, int] = (0, 0)
+        self._good = 0
+        self._misses = 0
+        self.last: Registration | None = None
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """The reference frame's width and height (None before the first frame)."""
+        return self._size if self._reference is not None else None
+
+    def reference(self, image: Image) -> None:
+        """The zones were drawn on ``image``: it is the new reference, nothing moved."""
+        self._reference = _small(image)
+        self._size = (image.shape[1], image.shape[0])
+        self._base = np.eye(3)
+        self._good = self._misses = 0
+        self.last = None
+
+    def check(self, image: Image, zones: Sequence[Sequence[Point]] = ()) -> Registration:
+        """Register ``image`` against the reference (taking it as the reference when there
+        is none). ``zones``: the zones as drawn (normalised), left out of the comparison.
+        The table is ``moved`` after ``MISSES`` checks in a row found no match (one miss
+        may be an arm over the table): until then the last state holds."""
+        if self._reference is None or (image.shape[1], image.shape[0]) != self._size:
+            self.reference(image)
+        assert self._reference is not None
+        small = _small(image)
+        scale = self._size[0] / small.shape[1]
+        placed = [warp_points(self._base, list(z), self._size) for z in zones]
+        found = register(self._reference, small, table_mask(small.shape[:2], placed))
+        if found is None or found[1] < MATCH:
+            self._misses += 1
+            score = 0.0 if found is None else found[1]
+            if self._misses < MISSES and self.last is not None:
+                return self.last
+            self.last = Registration("moved", np.eye(3), 0.0, 0.0, score)
+            return self.last
+        self._misses = 0
+        delta, score = found
+        total = _scaled(delta, scale) @ self._base
+        shift = displacement(total, self._size)
+        turn = math.degrees(math.atan2(total[1, 0], total[0, 0]))
+        state: State = "steady" if shift < STILL_PX else "followed"
+        self.last = Registration(state, np.eye(3) if state == "steady" else total, shift,
+                                 turn, score)
+        self._good += 1
+        if self._good % RENEW == 0:  # the pile grew: compare with today's table from now on
+            self._reference, self._base = small, total.copy()
+        return self.last
