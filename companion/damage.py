@@ -22,7 +22,7 @@ from pathlib import Path
 
 from companion.atomic import sync_folder
 from companion.snapshot import Notice
-from companion.store import GameInfo, SqliteStore, StoreError, claim_lock
+from companion.store import ASIDE_MARK, GameInfo, SqliteStore, StoreError, claim_lock
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +68,11 @@ def _has_table(db: sqlite3.Connection, name: str) -> bool:
 def move_aside(path: Path, now: datetime) -> Path:
     """Rename the store (with its ``-wal`` and ``-shm`` files) to a dated name beside it."""
     stamp = now.strftime("%Y-%m-%d-%H%M%S")
-    aside = path.with_name(f"{path.stem}-damaged-{stamp}{path.suffix}")
+    aside = path.with_name(f"{path.stem}{ASIDE_MARK}{stamp}{path.suffix}")
     n = 1
     while aside.exists():
         n += 1
-        aside = path.with_name(f"{path.stem}-damaged-{stamp}-{n}{path.suffix}")
+        aside = path.with_name(f"{path.stem}{ASIDE_MARK}{stamp}-{n}{path.suffix}")
     for extra in ("-wal", "-shm"):  # the journal first: the main file is the last to go
         side = path.with_name(path.name + extra)
         if side.exists():

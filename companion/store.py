@@ -50,13 +50,29 @@ def sqlite_failure(exc: BaseException, doing: str, path: Path | None = None) -> 
                   "run per state folder) and repeat")
     elif name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in text \
             or "not a database" in text:
-        advice = ("the event store is damaged: stop companion, move it aside (your games "
-                  "stay in it) and start again; `companion doctor` checks it")
+        advice = damaged_advice(path)
     elif isinstance(exc, OverflowError):
         advice = "a number is too large to store: use a smaller one"
     else:
         advice = "the storage failed; check the SD card (`companion doctor`) and repeat"
     return StoreError(f"could not {doing}{where}: {advice} [{exc}]")
+
+
+#: the name the table gives a damaged store it moved aside (``damage.move_aside``)
+ASIDE_MARK = "-damaged-"
+
+
+def damaged_advice(path: Path | None) -> str:
+    """What to do about a damaged store file: the table moves the live one aside by itself
+    when it starts; a copy it already kept aside is to be read, not moved again."""
+    if path is not None and ASIDE_MARK in path.name:
+        return (f"this is the damaged copy the table kept aside ({path.name}), and this "
+                "part of it no longer reads: it stays as it is, for a rescue by someone who "
+                "knows SQLite (`sqlite3 FILE .recover`); the games played since are in the "
+                "table's fresh file")
+    return ("the event store is damaged: start companion again (`./run`): it moves the "
+            "damaged file aside by itself, keeps it whole, starts a fresh one and says "
+            "how to rescue the games that were in it")
 
 
 class SeqConflictError(StoreError):

@@ -137,7 +137,7 @@ class TestSqliteStore(StoreContract):
     def test_damaged_file_is_a_clear_error(self, tmp_path: Path) -> None:
         path = tmp_path / "bad.sqlite3"
         path.write_bytes(b"this is not a database" * 100)
-        with pytest.raises(StoreError, match="move it aside"):
+        with pytest.raises(StoreError, match="start companion again"):
             SqliteStore(path)
 
     def test_state_dir_file(self, state_dir: Path) -> None:

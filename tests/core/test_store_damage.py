@@ -226,3 +226,26 @@ def test_doctor_on_a_state_path_that_is_a_file(tmp_path: Path,
     monkeypatch.setenv("TABLE_COMPANION_STATE", str(tmp_path / "state-file"))
     (row,) = doctor.check_storage()
     assert row.level is Level.FAIL and "is a file, not a folder" in row.detail
+
+
+def test_the_rescue_hint_works_as_written(tmp_path: Path) -> None:
+    """Each hint is followed literally: the live store's says to start companion again
+    (which moves the file aside by itself); the kept copy's never says to move it again."""
+    path = tmp_path / "events.sqlite3"
+    running = _played(path)
+    _damage(path, "middle")
+    with closing(SqliteStore.reader(path)) as live:
+        finished = next(g.game_id for g in live.games() if g.game_id != running)
+    first = _export(finished, "--store", str(path))
+    assert first.returncode == 1
+    assert "start companion again" in first.stderr, first.stderr
+    # what the hint says: companion starts (as `./run` does) and moves the file aside
+    store, notice = open_table_store(path, WHEN)
+    store.close()
+    assert notice is not None and (tmp_path / ASIDE).exists()
+    again = _export(finished, "--store", str(tmp_path / ASIDE))
+    assert again.returncode == 1
+    assert "the damaged copy the table kept aside" in again.stderr, again.stderr
+    assert "start companion again" not in again.stderr and "move" not in again.stderr
+    kept = _export(running, "--store", str(tmp_path / ASIDE))
+    assert kept.returncode == 0 and '"do": "play"' in kept.stdout, kept.stderr
