@@ -65,7 +65,8 @@ def history_of(session: Session | None) -> list[dict[str, Any]]:
         return []
     out = []
     for i, b in enumerate(session.batches):
-        public = {k: b.action[k] for k in PUBLIC_ACTION_KEYS if k in b.action}
+        sent = b.action.to_json()
+        public = {k: sent[k] for k in PUBLIC_ACTION_KEYS if k in sent}
         out.append({"index": i, "t": round(b.t, 3), "kind": b.kind, "action": public,
                     "undone": i in session.undone})
     return out

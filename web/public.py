@@ -102,7 +102,8 @@ def session_entries(session: Any) -> list[dict[str, Any]]:
             text = f"The host took back: {taken}"
         else:
             # only the public keys: a seat's secret (a noted number, a bribe) stays out
-            action = {k: b.action[k] for k in PUBLIC_ACTION_KEYS if k in b.action}
+            sent = b.action.to_json()
+            action = {k: sent[k] for k in PUBLIC_ACTION_KEYS if k in sent}
             if engine.describe is not None:
                 try:
                     text = engine.describe(action, b.events, players)
