@@ -111,6 +111,8 @@ def session_entries(session: Any) -> list[dict[str, Any]]:
                     text = None
             if not text:
                 text = generic_sentence(engine, action, players)
+            if b.sender == "host" and b.action.acting_seats():
+                text += " (entered by the host)"  # a seat's action, entered for it
         sentences.append(text)
         out.append({"index": i, "t": b.t, "kind": b.kind, "text": text,
                     "undone": i in session.undone})
