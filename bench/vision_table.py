@@ -345,8 +345,9 @@ def fold_events(events: Sequence[Any], seats: int = 3) -> Folded:
                 dropped = inp.seen and e.serial not in state.pile_serials
                 out.silent_drops += dropped
                 continue
-            state, _ = engine.run(state, action, e.at)
-            if action["do"] == "seen_beside":
+            typed = engine.parse(action)
+            state, _ = engine.run(state, typed, e.at)
+            if typed.do == "seen_beside":
                 out.host_notes += 1
                 state, _ = engine.run(state, {"do": "count_seen", "count": True}, e.at)
         except IllegalAction:

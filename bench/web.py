@@ -31,11 +31,12 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
 from bench.web_clients import Hostile, Probe, connect, listen
 
 # Its own benchmark game, never served (the engine contract, not a game's internals).
+from companion.games.actions import ActionSet, GameAction, Sender, Spec
 from companion.games.engine import Engine
 from companion.games.moves import Waiting
 
@@ -69,8 +70,18 @@ def _start(setup: Any) -> _State:
     return _State(setup.n_seats)
 
 
-def _decide(state: _State, action: Mapping[str, Any], now: float) -> list[Counted]:
-    return [Counted(state.turn, int(action.get("n", 1)))]
+@dataclass(frozen=True, kw_only=True)
+class Count(GameAction):
+    """The host counts ``n`` for the seat to play."""
+
+    do: ClassVar[str] = "count"
+    label: ClassVar[str] = "Count"
+    by: ClassVar[Sender] = "host"
+    n: Annotated[int, Spec("the number", 1, 9)] = 1
+
+
+def _decide(state: _State, action: Count, now: float) -> list[Counted]:
+    return [Counted(state.turn, action.n)]
 
 
 def _apply(state: _State, event: Counted) -> _State:
@@ -100,7 +111,7 @@ BENCH_ENGINE: Engine[_State, Counted] = Engine(
     public_view=_public_view, secrets=lambda state, seat: {"you": seat},
     waiting=lambda state: Waiting((state.turn,), "turn", f"Player {state.turn + 1} to play"),
     state_json=lambda state: {"total": state.total}, signals=_no_signals,
-    action_for_input=_none,
+    action_for_input=_none, actions=ActionSet("Web benchmark", Count),
 )
 
 

@@ -1,8 +1,9 @@
-"""What a command must satisfy before the game judges it: host-only commands, a seat
-acting only for itself, a game seed; and a card's stats read from its deck.
+"""What a table command must satisfy: the host-only commands (start and end a game), a
+game seed; and a card's stats read from its deck.
 
 ``companion.table`` (the loop) applies them; each raises ``IllegalAction`` (or
-``ValueError`` for a seed) with a sentence a player understands.
+``ValueError`` for a seed) with a sentence a player understands. Who may send a game
+action (and undo) is checked once, by the engine core (``ActionSet.admit``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from companion.decks.stats import stats_for_tag
 from companion.games.base import IllegalAction
-from companion.inputs import Command, Source
+from companion.inputs import Command
 
 log = logging.getLogger(__name__)
 
@@ -42,22 +43,9 @@ def stats_for(payload: str) -> dict[str, Any] | None:
 
 
 def require_host(cmd: Command) -> None:
+    """Starting and ending a game are the host's (not game actions: no engine judges them)."""
     if not cmd.source.is_host:
         raise IllegalAction("Only the host can do that.")
 
 
-def authorised(action: dict[str, Any], source: Source) -> dict[str, Any]:
-    """A seat may only act as itself: fill in its seat, refuse acting for another."""
-    seat = source.seat
-    if seat is None:
-        return action
-    if "seat" not in action:
-        action["seat"] = seat
-    claimed = action.get("seat")
-    by = action.get("by")
-    if claimed != seat or (isinstance(by, list) and any(b != seat for b in by)):
-        raise IllegalAction("A phone can only act for its own seat.")
-    return action
-
-
-__all__ = ["MAX_SEED", "authorised", "require_host", "seed_of", "stats_for"]
+__all__ = ["MAX_SEED", "require_host", "seed_of", "stats_for"]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from companion import games
-from companion.inputs import HOST, Command, Source
+from companion.inputs import HOST, TABLE, Command, Source
 from companion.table import Table
 
 log = logging.getLogger(__name__)
@@ -181,8 +181,16 @@ def has_demo_record(game: str) -> bool:
     return resources.files("companion").joinpath("demos", f"{game}.jsonl").is_file()
 
 
-def source_of(action: dict[str, object]) -> Source:
-    """Who sends a recorded action at the demo table: that seat's phone, else the host."""
+def source_of(action: dict[str, object], game: str | None = None) -> Source:
+    """Who sends a recorded action at the demo table, by the action's ``by`` in ``game``:
+    the table itself for what its camera or buttons send, the host for the host's, else
+    that seat's phone (the host when the line names no seat)."""
+    do = action.get("do")
+    kind = games.get(game).actions.kinds.get(do) if game and isinstance(do, str) else None
+    if kind is not None and kind.by == "table":
+        return TABLE
+    if kind is not None and kind.by == "host":
+        return HOST
     seat = action.get("seat")
     return Source.of_seat(seat) if isinstance(seat, int) and not isinstance(seat, bool) else HOST
 
@@ -218,7 +226,8 @@ class RecordPlayer(_Background):
                 return
             action = dict(line)
             cmd = (Command("undo") if action.get("do") == "undo"
-                   else Command("action", {"action": action}, source=source_of(action)))
+                   else Command("action", {"action": action},
+                                source=source_of(action, self.header["game"])))
             result = self.table.submit(cmd).result(10)
             if not result.accepted:
                 self.refused.append(f"{action}: {result.reason}")

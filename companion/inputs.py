@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from companion.games.actions import SentBy
 from companion.games.base import ButtonRole as ButtonRole  # re-exported: buttons use it
 
 SourceKind = Literal["host", "cli", "camera", "table", "seat"]
@@ -34,6 +35,10 @@ class Source:
     kind: SourceKind
     seat: int | None = None
 
+    def __post_init__(self) -> None:
+        if (self.kind == "seat") != (self.seat is not None):
+            raise ValueError("a seat's source names its seat, and only a seat's does")
+
     @classmethod
     def of_seat(cls, seat: int) -> Source:
         return cls("seat", seat)
@@ -42,6 +47,15 @@ class Source:
     def is_host(self) -> bool:
         """The host's phone or the command line: may start, end, undo and rule."""
         return self.kind in ("host", "cli")
+
+    @property
+    def sender(self) -> SentBy:
+        """Who sent a game action, as the engine core checks it (``ActionSet.admit``):
+        the host (its phone, the command line), the table itself (its camera, buttons,
+        clock), or that seat's phone."""
+        if self.seat is not None:
+            return self.seat
+        return "host" if self.is_host else "table"
 
     def __str__(self) -> str:
         return f"seat:{self.seat}" if self.kind == "seat" else self.kind

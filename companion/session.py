@@ -16,9 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from companion.games.base import DEADLINE, IllegalAction, Setup
+from companion.games.actions import (
+    ActionError,
+    Deadline,
+    GameAction,
+    Sender,
+    SentBy,
+    check_sender,
+)
+from companion.games.base import IllegalAction, Setup
 from companion.games.codec import event_from_json, event_to_json
 from companion.games.engine import AnyEngine
 from companion.store import NewEvent, StoredEvent
@@ -35,15 +43,31 @@ _KIND_OF_HEAD: dict[str, BatchKind] = {ACTION: "action", DEADLINE_EVENT: "deadli
 CLOCK = "time"
 
 
+@dataclass(frozen=True, kw_only=True)
+class Undo(GameAction):
+    """The host takes back the latest input: the table's action, not a game's (no game's
+    ``ActionSet`` parses it; the fold skips what it takes back)."""
+
+    do: ClassVar[str] = "undo"
+    label: ClassVar[str] = "Undo"
+    by: ClassVar[Sender] = "host"
+
+
 @dataclass(frozen=True)
 class Batch:
-    """What one input produced; ``kind`` is ``action``, ``deadline`` or ``undo``."""
+    """What one input produced; ``kind`` is ``action``, ``deadline`` or ``undo``.
+
+    ``sender`` is who sent the action live (a seat's phone, ``"host"`` — who may enter a
+    seat's action for it —, or ``"table"``); ``None`` when the batch was read back from
+    the store or a record, which do not say.
+    """
 
     kind: BatchKind
     t: float
-    action: Mapping[str, Any]
+    action: GameAction
     events: tuple[Any, ...] = ()
     undoes: int | None = None  # index (in the session's batches) of the batch taken back
+    sender: SentBy | None = field(default=None, compare=False)
 
     def to_new_events(self, index_to_batch_seq: Sequence[int]) -> list[NewEvent]:
         """The rows to store for this batch (its header row, then the engine events)."""
@@ -51,7 +75,7 @@ class Batch:
             assert self.undoes is not None
             return [NewEvent(self.t, UNDONE, {"batch": index_to_batch_seq[self.undoes]})]
         head = ACTION if self.kind == "action" else DEADLINE_EVENT
-        rows = [NewEvent(self.t, head, dict(self.action))]
+        rows = [NewEvent(self.t, head, self.action.to_json())]
         for event in self.events:
             name, payload = event_to_json(event)
             rows.append(NewEvent(self.t, name, payload))
@@ -78,22 +102,30 @@ class Session:
 
     # --- inputs ---------------------------------------------------------------------
 
-    def preview(self, action: Mapping[str, Any], t: float) -> tuple[Session, list[Batch]]:
+    def preview(self, action: Mapping[str, Any] | GameAction, t: float,
+                sender: SentBy | None = None) -> tuple[Session, list[Batch]]:
         """The session after ``action`` at game time ``t``, and the batch it adds.
 
-        Call ``preview_deadlines(t)`` first and keep its batches: a deadline that fell
-        before ``t`` happened even if this action is then refused. Raises
-        ``IllegalAction`` (the session is unchanged) when the rules refuse the action.
+        ``sender`` (a seat, the host or the table) sent ``action`` live: it is checked
+        first (``Engine.admit``, the one check of who may do what) and parsed once. With
+        no sender, ``action`` is a record line (or an action already admitted): parsed,
+        nobody's permission checked. Call ``preview_deadlines(t)`` first and keep its
+        batches: a deadline that fell before ``t`` happened even if this action is then
+        refused. Raises ``IllegalAction`` (the session is unchanged) when the sender may
+        not send it or the rules refuse it.
         """
         t = max(t, self.last_t)
-        if action.get("do") == "undo":
-            return self._preview_undo(t)
-        if action.get("do") == CLOCK:  # only the time passed: its deadlines are already in
-            return self, []
-        typed = self.engine.parse(action)  # ActionError (an IllegalAction) says what is wrong
+        if isinstance(action, Undo) or (isinstance(action, Mapping)
+                                        and action.get("do") == Undo.do):
+            return self._preview_undo(t, sender)
+        if isinstance(action, Mapping) and action.get("do") == CLOCK:
+            return self, []  # only the time passed: its deadlines are already in
+        # ActionError (an IllegalAction) says who may not send it, or what is wrong
+        typed = self.engine.parse(action) if sender is None \
+            else self.engine.admit(action, sender)
         events = self.engine.decide(self.state, typed, t)
         state = self.engine.fold(self.state, events)
-        batch = Batch("action", t, dict(typed), tuple(events))
+        batch = Batch("action", t, typed, tuple(events), sender=sender)
         return self._with(state, batch), [batch]
 
     def preview_deadlines(self, until: float) -> tuple[Session, list[Batch]]:
@@ -101,7 +133,7 @@ class Session:
         batches: list[Batch] = []
 
         def keep(due: float, events: list[Any]) -> None:
-            batches.append(Batch("deadline", due, {"do": DEADLINE}, tuple(events)))
+            batches.append(Batch("deadline", due, Deadline(), tuple(events), sender="table"))
 
         state = self.engine.deliver_deadlines(self.state, until, keep, after=self.quiet_until)
         if not batches:
@@ -116,13 +148,15 @@ class Session:
             return None
         return float(due)
 
-    def _preview_undo(self, t: float) -> tuple[Session, list[Batch]]:
+    def _preview_undo(self, t: float, sender: SentBy | None) -> tuple[Session, list[Batch]]:
+        if sender is not None:
+            check_sender(Undo, sender)  # the host's (or the table's: a long press)
         target = self.undoable()
         if target is None:
             raise IllegalAction("There is nothing to undo.")
         undone = self.undone | {target}
         state = self._refold(undone)
-        batch = Batch("undo", t, {"do": "undo"}, undoes=target)
+        batch = Batch("undo", t, Undo(), undoes=target, sender=sender)
         session = replace(
             self,
             state=state,
@@ -188,8 +222,8 @@ class Session:
             else:
                 events[-1].append(event_from_json(engine.event_types, row.type, row.payload))
         batches = tuple(
-            Batch(kind, row.t, {"do": "undo"} if kind == "undo" else dict(row.payload),
-                  tuple(evs), undone.get(i))
+            Batch(kind, row.t, _stored_action(engine, kind, row.payload), tuple(evs),
+                  undone.get(i))
             for i, ((kind, row), evs) in enumerate(zip(heads, events, strict=True))
         )
         session = replace(
@@ -210,7 +244,24 @@ class Session:
         for b in self.batches:
             if b.kind == "deadline":
                 continue
-            lines.append({"t": b.t, **{k: v for k, v in b.action.items() if k != "t"}})
+            lines.append({"t": b.t, **b.action.to_json()})
         if self.batches and self.batches[-1].kind == "deadline":
             lines.append({"t": self.batches[-1].t, "do": CLOCK})  # the clock ran on after
         return lines
+
+
+def _stored_action(engine: AnyEngine, kind: BatchKind, payload: Mapping[str, Any],
+                   ) -> GameAction:
+    """A stored batch's action as the typed value (the store keeps its JSON).
+
+    A row an older release stored may carry keys its action no longer declares (format
+    version 1 ignored them): those are dropped, as a record of that version is read.
+    """
+    if kind == "undo":
+        return Undo()
+    if kind == "deadline":
+        return Deadline()
+    try:
+        return engine.parse(payload)
+    except ActionError:
+        return engine.parse(engine.actions.declared(payload))

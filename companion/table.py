@@ -21,8 +21,9 @@ from typing import Any
 
 from companion import games
 from companion.checks import MAX_SEED as MAX_SEED
-from companion.checks import authorised, require_host, seed_of, stats_for
+from companion.checks import require_host, seed_of, stats_for
 from companion.damage import not_resumed
+from companion.games.actions import BY_TABLE, GameAction, SentBy
 from companion.games.base import (
     Action,
     ButtonInput,
@@ -49,7 +50,7 @@ from companion.inputs import (
 )
 from companion.players import SCANS as PLAYER_CARDS
 from companion.records import seat_names
-from companion.session import Batch, Session
+from companion.session import Batch, Session, Undo
 from companion.snapshot import Hub, Notice, Refusal, Snapshot
 from companion.store import EventStore, GameInfo, StoreError, latest_open_game
 from companion.tableview import PUBLIC_ACTION_KEYS as PUBLIC_ACTION_KEYS
@@ -331,24 +332,17 @@ class Table:
             return self._end_game()
         if self.session is None:
             raise IllegalAction("No game is running: the host starts one first.")
-        if cmd.name == "undo":
-            require_host(cmd)
-            return self._act({"do": "undo"}, self._t(cmd.at), cmd.source, rid)
+        if cmd.name == "undo":  # the engine core checks who sent it, as a game action's
+            return self._act(Undo(), self._t(cmd.at), cmd.source, rid)
         if cmd.name == "action":
             action = cmd.args.get("action")
             if not isinstance(action, Mapping) or not isinstance(action.get("do"), str):
                 raise IllegalAction("An action must be an object with \"do\".")
             if action.get("do") in ("undo", "deadline", "time"):
                 raise IllegalAction(f"\"{action['do']}\" is not an action a player sends.")
-            checked = self._checked(authorised(dict(action), cmd.source))
-            return self._act(checked, self._t(cmd.at), cmd.source, rid)
+            # who sent it is checked by the engine core (Session.preview: Engine.admit)
+            return self._act(action, self._t(cmd.at), cmd.source, rid)
         raise IllegalAction(f"Unknown command {cmd.name!r}.")
-
-    def _checked(self, action: dict[str, Any]) -> Mapping[str, Any]:
-        """The action as the game's typed value (``ActionError`` says what is wrong);
-        ``Session.preview`` takes it as it is."""
-        assert self.session is not None
-        return self.session.engine.parse(action)
 
     def _tag(self, inp: TagSeen | TagLeft) -> Result:
         seen = isinstance(inp, TagSeen)
@@ -373,24 +367,31 @@ class Table:
         if self.session is None:
             return Result(True, ignored=True)
         if inp.role == "undo" and inp.hold:
-            return self._act({"do": "undo"}, t, HOST)
+            return self._act(Undo(), t, HOST)
         return self._from_input(ButtonInput(inp.role, inp.seat, inp.hold, t), source_of(inp))
 
     def _from_input(self, inp: TableInput, source: Source) -> Result:
+        """A camera tag or a button press: the table itself sends what it means (a
+        seat's button too: the table's hardware, not that seat's phone); ``source``
+        only says whom a refusal is for."""
         assert self.session is not None
         self._commit_deadlines(inp.t)
-        action: Action | None = self.session.engine.action_for_input(self.session.state, inp)
+        action: GameAction | Action | None = self.session.engine.action_for_input(
+            self.session.state, inp)
         if action is None:
             return Result(True, ignored=True)
-        return self._act(dict(action), inp.t, source)
+        return self._act(action, inp.t, source, sender=BY_TABLE)
 
     # --- the one place that changes the game ----------------------------------------
 
-    def _act(self, action: Mapping[str, Any], t: float, source: Source,
-             request_id: str | None = None) -> Result:
+    def _act(self, action: Mapping[str, Any] | GameAction, t: float, source: Source,
+             request_id: str | None = None, sender: SentBy | None = None) -> Result:
+        """Run ``action`` sent by ``sender`` (by default: ``source``'s, ``Source.sender``)."""
         assert self.session is not None
         self._commit_deadlines(t)
-        session, batches = self.session.preview(action, t)  # IllegalAction: nothing changes
+        sent_by = source.sender if sender is None else sender
+        # IllegalAction (the sender may not send it, or the rules refuse it): nothing changes
+        session, batches = self.session.preview(action, t, sent_by)
         self._commit(session, batches, request_id)
         self._refusal = None
         self._publish(self._signals(batches))

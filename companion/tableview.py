@@ -65,9 +65,13 @@ def history_of(session: Session | None) -> list[dict[str, Any]]:
         return []
     out = []
     for i, b in enumerate(session.batches):
-        public = {k: b.action[k] for k in PUBLIC_ACTION_KEYS if k in b.action}
-        out.append({"index": i, "t": round(b.t, 3), "kind": b.kind, "action": public,
-                    "undone": i in session.undone})
+        sent = b.action.to_json()
+        public = {k: sent[k] for k in PUBLIC_ACTION_KEYS if k in sent}
+        entry: dict[str, Any] = {"index": i, "t": round(b.t, 3), "kind": b.kind,
+                                 "action": public, "undone": i in session.undone}
+        if b.sender is not None:  # who sent it live: a seat, "host" or "table"
+            entry["sent_by"] = b.sender
+        out.append(entry)
     return out
 
 

@@ -102,7 +102,8 @@ def session_entries(session: Any) -> list[dict[str, Any]]:
             text = f"The host took back: {taken}"
         else:
             # only the public keys: a seat's secret (a noted number, a bribe) stays out
-            action = {k: b.action[k] for k in PUBLIC_ACTION_KEYS if k in b.action}
+            sent = b.action.to_json()
+            action = {k: sent[k] for k in PUBLIC_ACTION_KEYS if k in sent}
             if engine.describe is not None:
                 try:
                     text = engine.describe(action, b.events, players)
@@ -110,6 +111,8 @@ def session_entries(session: Any) -> list[dict[str, Any]]:
                     text = None
             if not text:
                 text = generic_sentence(engine, action, players)
+            if b.sender == "host" and b.action.acting_seats():
+                text += " (entered by the host)"  # a seat's action, entered for it
         sentences.append(text)
         out.append({"index": i, "t": b.t, "kind": b.kind, "text": text,
                     "undone": i in session.undone})

@@ -21,8 +21,14 @@ Field types: ``bool``, ``int``, ``float``, ``str``, a ``Literal`` of strings, a 
 frozen dataclass (parsed from an object), ``tuple[X, ...]`` (from a list), and
 ``X | None`` for a field that may be left out (``None`` is never written back).
 ``Annotated[X, Spec(...)]`` gives the field its player-facing label and its bounds.
-Values are Mapping-like (``action.get("card")``, ``dict(action)``) so the table, the
-store and the records keep handling them as the JSON they stand for.
+An action is a plain frozen value: read its fields (``action.card``); ``to_json()`` is
+the JSON it stands for, where JSON is needed (a record line, the store).
+
+**Who sent it** is checked here, once, before any game handler (``ActionSet.admit``):
+each action declares ``by`` (a seat's phone, the host, or the table itself), and the
+table gives the sender as a value (``SentBy``: a seat number, ``"host"`` or
+``"table"``). A record line is not sent by anyone: it was checked when it was sent, and
+``ActionSet.parse`` reads it as it is.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ import types
 import typing
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, get_args, get_origin
+from typing import Annotated, Any, ClassVar, Final, Literal, get_args, get_origin
 
 from companion.games.base import IllegalAction
 
@@ -45,7 +51,18 @@ MAX = 10**9
 #: how deeply an object may nest inside an action
 MAX_DEPTH = 4
 
+#: who may send an action, as each action class declares it (``GameAction.by``)
 Sender = Literal["seat", "host", "table"]
+#: who did send one, as the table says (``ActionSet.admit``): a seat's phone (its number,
+#: from 0), the host (its phone or the command line), or the table itself (its camera,
+#: its buttons, its clock)
+SentBy = int | Literal["host", "table"]
+BY_HOST: Final = "host"
+BY_TABLE: Final = "table"
+#: the refusals, in a player's words (``<label>`` is the action's label)
+ONLY_TABLE = "{label}: only the table itself can do that (its camera, buttons or clock)."
+ONLY_HOST = "{label}: only the host can do that."
+OWN_SEAT = "A phone can only act for its own seat."
 
 
 @dataclass(frozen=True)
@@ -80,7 +97,7 @@ class ActionError(IllegalAction):
 
 
 @dataclass(frozen=True, kw_only=True)
-class GameAction(Mapping[str, Any]):
+class GameAction:
     """One action of a game: ``do`` names it, the fields are its parameters.
 
     ``by`` says who may send it: a seat's phone (``seat``), the host (``host``) or the
@@ -99,16 +116,18 @@ class GameAction(Mapping[str, Any]):
         """The action as a record line writes it (without ``t``): ``None`` fields left out."""
         return {"do": self.do, **_to_json(self)}
 
-    # --- Mapping: the action as the JSON it stands for ------------------------------
-
-    def __getitem__(self, key: str) -> Any:
-        return self.to_json()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.to_json())
-
-    def __len__(self) -> int:
-        return len(self.to_json())
+    def acting_seats(self) -> tuple[int, ...]:
+        """Every seat this action names as acting: ``seat`` and each field declared
+        ``Spec(actor=True)`` (a number or a list of them), in field order."""
+        seats: list[int] = []
+        for info in fields_of(type(self)):
+            if info.name != "seat" and not info.spec.actor:
+                continue
+            value = getattr(self, info.name)
+            for seat in value if isinstance(value, tuple) else (value,):
+                if isinstance(seat, int) and not isinstance(seat, bool):
+                    seats.append(seat)
+        return tuple(seats)
 
 
 def _to_json(value: Any) -> Any:
@@ -292,9 +311,18 @@ class ActionSet:
         return do in self.kinds
 
     def parse(self, raw: Mapping[str, Any] | GameAction) -> GameAction:
-        """``raw`` as this game's typed action, or ``ActionError`` a player understands."""
+        """``raw`` (a record line) as this game's typed action, or ``ActionError`` a
+        player understands. Nobody's permission is checked: see ``admit``."""
         if isinstance(raw, GameAction):
             return raw
+        kind = self.kind_of(raw)
+        built: GameAction = _build(kind, raw, 0, kind.label or "That action")
+        return built
+
+    def kind_of(self, raw: Mapping[str, Any] | GameAction) -> type[GameAction]:
+        """The action class ``raw`` names by its ``do`` (``ActionError`` if none)."""
+        if isinstance(raw, GameAction):
+            return type(raw)
         if not isinstance(raw, Mapping):
             raise ActionError("That is not an action: use the buttons on the page.",
                               "not an object")
@@ -303,8 +331,26 @@ class ActionSet:
         if kind is None:
             raise ActionError(f"That is not something anyone can do in {self.title}.",
                               f"unknown action {str(do)[:40]!r}")
-        built: GameAction = _build(kind, raw, 0, kind.label or "That action")
-        return built
+        return kind
+
+    def admit(self, raw: Mapping[str, Any] | GameAction, sender: SentBy) -> GameAction:
+        """``raw`` sent live by ``sender``, as the typed action, once its sender may send it.
+
+        The one check of who may do what, before any game handler: the class is found by
+        its ``do`` and the sender checked against its ``by`` before any field is read, so
+        a sender who may not send it hears that, not what is wrong with a field. A phone's
+        ``seat`` is filled in when missing; every seat the action names as acting
+        (``acting_seats``) must then be the phone's own. The host and the table may enter
+        a seat's action for it.
+        """
+        kind = self.kind_of(raw)
+        check_sender(kind, sender)
+        if isinstance(sender, int) and not isinstance(sender, bool):
+            raw = _with_seat(raw, sender)
+        action = self.parse(raw)
+        if isinstance(sender, int) and any(s != sender for s in action.acting_seats()):
+            raise ActionError(OWN_SEAT, f"seat {sender} named {action.acting_seats()}")
+        return action
 
     def declared(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """``raw`` without the keys its action does not declare: how a record of format
@@ -321,6 +367,22 @@ class ActionSet:
         return {"$schema": "https://json-schema.org/draft/2020-12/schema",
                 "title": f"{self.title} actions",
                 "oneOf": [schema_of(kind) for kind in self]}
+
+
+def check_sender(kind: type[GameAction], sender: SentBy) -> None:
+    """Refuse ``sender`` if ``kind`` is not theirs to send (by its declared ``by``)."""
+    label = kind.label or "That"
+    if kind.by == "table" and sender != BY_TABLE:
+        raise ActionError(ONLY_TABLE.format(label=label), f"{kind.do} is the table's")
+    if kind.by == "host" and sender not in (BY_HOST, BY_TABLE):
+        raise ActionError(ONLY_HOST.format(label=label), f"{kind.do} is the host's")
+
+
+def _with_seat(raw: Mapping[str, Any] | GameAction, seat: int) -> Mapping[str, Any] | GameAction:
+    """``raw`` with ``seat`` filled in where it names none (a phone acts as its seat)."""
+    if isinstance(raw, GameAction):
+        return raw if raw.seat is not None else dataclasses.replace(raw, seat=seat)
+    return raw if raw.get("seat") is not None else {**raw, "seat": seat}
 
 
 def schema_of(kind: type[GameAction]) -> dict[str, Any]:
@@ -418,6 +480,7 @@ class Deadline(GameAction):
     by: ClassVar[Sender] = "table"
 
 
-__all__ = ["MAX", "MAX_LIST", "MAX_TEXT", "ActionError", "ActionSet", "Deadline", "FieldInfo",
-           "GameAction", "Seat", "Sender", "Spec", "action_table", "describe_type",
-           "fields_of", "key_of", "schema_of"]
+__all__ = ["BY_HOST", "BY_TABLE", "MAX", "MAX_LIST", "MAX_TEXT", "ONLY_HOST", "ONLY_TABLE",
+           "OWN_SEAT", "ActionError", "ActionSet", "Deadline", "FieldInfo", "GameAction",
+           "Seat", "SentBy", "Sender", "Spec", "action_table", "check_sender",
+           "describe_type", "fields_of", "key_of", "schema_of"]

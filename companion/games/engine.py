@@ -11,11 +11,13 @@ function against the contract when the engine is built.
   raises ``IllegalAction`` with a reason a player understands.
 - ``apply(state, event)`` folds one event into a new state; ``outcome(state)`` is the
   end of the game as a value (``None`` while it goes on).
-- ``next_deadline(state)`` tells the table loop when to deliver ``{"do": "deadline"}``
+- ``next_deadline(state)`` tells the table loop when to deliver ``Deadline()``
   (the 3-second rule); replay delivers it at exactly that time.
 - ``actions`` (a ``companion.games.actions.ActionSet``) declares every action once, as a
-  frozen dataclass; ``parse`` turns a record line or a post into it (``decide`` gets
-  the typed value) or refuses it in a player's words.
+  frozen dataclass; ``parse`` turns a record line into it (``decide`` gets the typed
+  value) or refuses it in a player's words; ``admit`` does the same for an action sent
+  live, after the one check of who sent it (the action's ``by`` against the sender: a
+  seat's phone, the host or the table), before any game handler runs.
 - ``moves(state, seat)`` lists what ``seat`` (``None``: the host) may do now
   (``companion.games.moves.Move``); ``waiting(state)`` is what the table waits for;
   ``log(state)`` the game's own recent lines; ``scores(state)`` the one scores shape.
@@ -49,9 +51,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from companion.games.actions import ActionSet, GameAction
+from companion.games.actions import ActionSet, Deadline, GameAction, SentBy
 from companion.games.base import (
-    DEADLINE,
     Action,
     OptionSpec,
     Outcome,
@@ -119,7 +120,7 @@ class Engine(Generic[S, E]):
     #: event type name -> event class, for loading stored events.
     event_types: Mapping[str, type]
     start: Callable[[Setup], S]
-    decide: Callable[[S, Any, float], list[E]]
+    decide: Callable[[S, Any, float], list[E]]  # gets a GameAction of ``actions``
     apply: Callable[[S, E], S]
     outcome: Callable[[S], Outcome | None]
     next_deadline: Callable[[S], float | None]
@@ -128,12 +129,12 @@ class Engine(Generic[S, E]):
     waiting: Callable[[S], Waiting]
     state_json: Callable[[S], dict[str, Any]]
     signals: Callable[[S, Sequence[E]], list[SignalOut]]
-    action_for_input: Callable[[S, TableInput], Action | None]
+    action_for_input: Callable[[S, TableInput], GameAction | Action | None]
     end_of_record: Callable[[S], list[E]] | None = None
     describe: Callable[[Action, Sequence[E], Sequence[str]], str | None] | None = None
     option_specs: Mapping[str, OptionSpec] = field(default_factory=dict)
     #: every action, declared once (``companion.games.actions``)
-    actions: ActionSet | None = None
+    actions: ActionSet = field(default_factory=lambda: ActionSet("This game"))
     moves: Callable[[S, int | None], list[Move]] = _no_moves
     log: Callable[[S], list[str]] = _no_log
     scores: Callable[[S], Scores | None] = _no_scores
@@ -152,9 +153,14 @@ class Engine(Generic[S, E]):
 
     # --- actions and views ----------------------------------------------------------
 
-    def parse(self, action: Mapping[str, Any]) -> GameAction | Mapping[str, Any]:
-        """``action`` as the game's typed action (``ActionError`` says what is wrong)."""
-        return self.actions.parse(action) if self.actions is not None else action
+    def parse(self, action: Mapping[str, Any] | GameAction) -> GameAction:
+        """A record line as the game's typed action (``ActionError`` says what is wrong)."""
+        return self.actions.parse(action)
+
+    def admit(self, action: Mapping[str, Any] | GameAction, sender: SentBy) -> GameAction:
+        """An action sent live by ``sender`` as the game's typed action, once the sender
+        may send it (``ActionSet.admit``: the one check of who may do what)."""
+        return self.actions.admit(action, sender)
 
     def seat_view(self, state: S, seat: int) -> dict[str, Any]:
         """The one seat-view shape: seat, attention, moves, secrets, public, log, scores."""
@@ -223,8 +229,9 @@ class Engine(Generic[S, E]):
             state = self.apply(state, event)
         return state
 
-    def run(self, state: S, action: Action, now: float) -> tuple[S, list[E]]:
-        """Decide and apply one action: ``(new state, events)``; raises ``IllegalAction``."""
+    def run(self, state: S, action: Action | GameAction, now: float) -> tuple[S, list[E]]:
+        """Decide and apply one action (typed, or a record line to parse):
+        ``(new state, events)``; raises ``IllegalAction``."""
         events = self.decide(state, self.parse(action), now)
         return self.fold(state, events), events
 
@@ -251,7 +258,7 @@ class Engine(Generic[S, E]):
             due = self.next_deadline(state)
             if due is None or due > until or due <= after:
                 return state
-            state, events = self.run(state, {"do": DEADLINE}, due)
+            state, events = self.run(state, Deadline(), due)
             if not events:
                 raise RuntimeError(f"{self.name}: deadline at {due} produced no event")
             on_events(due, events)

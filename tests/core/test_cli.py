@@ -37,7 +37,7 @@ def test_bench_store_prints_figures() -> None:
 
 
 def test_export_then_replay_gives_the_same_state(tmp_path: Path) -> None:
-    from companion.inputs import Command
+    from companion.inputs import TABLE, Command
     from companion.paths import state_dir
     from companion.store import SqliteStore
     from companion.table import Table
@@ -46,7 +46,8 @@ def test_export_then_replay_gives_the_same_state(tmp_path: Path) -> None:
     table = Table(store)
     assert table.process(Command("start", {"game": "nasty7", "players": 3})).accepted
     for card in ("racketeer", "twin_racketeer", "gun", "phone"):
-        assert table.process(Command("action", {"action": {"do": "play", "card": card}})).accepted
+        assert table.process(Command("action", {"action": {"do": "play", "card": card}},
+                                     source=TABLE)).accepted  # the camera's play
     assert table.process(Command("undo")).accepted
     assert table.info is not None and table.session is not None
     live = table.session.engine.state_json(table.session.state)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion.damage import PUBLIC_TEXT, open_table_store, problem
-from companion.inputs import Command
+from companion.inputs import TABLE, Command
 from companion.store import NewEvent, SqliteStore, StoreError
 from companion.table import Table
 from tests.full_disk import _can_mount, disk
@@ -35,7 +35,8 @@ def _played(path: Path) -> str:
     table = Table(store)
     assert table.process(Command("start", {"game": "nasty7", "players": 3})).accepted
     for card in ("racketeer", "twin_racketeer", "gun"):
-        assert table.process(Command("action", {"action": {"do": "play", "card": card}})).accepted
+        assert table.process(Command("action", {"action": {"do": "play", "card": card}},
+                                     source=TABLE)).accepted  # the camera's play
     assert table.info is not None
     running = table.info.game_id
     store.close()  # the last connection: the WAL is checkpointed into the file

@@ -291,7 +291,7 @@ def test_recorded_actions_parse_and_write_back_unchanged(engine: AnyEngine) -> N
             except IllegalAction:
                 continue  # a line the record shows refused
             assert typed.to_json() == line, f"{path.name}: {line} came back as {typed.to_json()}"
-            assert dict(typed) == line and engine.actions.parse(typed.to_json()) == typed
+            assert engine.actions.parse(typed.to_json()) == typed
             checked += 1
     assert checked > 0
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from companion.config import GpioConfig, SignalsConfig
-from companion.inputs import Command, TagLeft
+from companion.inputs import TABLE, Command, TagLeft
 from companion.paths import state_dir
 from companion.store import SqliteStore
 from companion.table import Table
@@ -138,7 +138,7 @@ def test_seat_button_accuses_and_host_button_upholds(
 ) -> None:
     assert box.status().active and box.status().buttons == 6
     send(table, Command("start", {"game": "nasty7", "players": ["Ann", "Ben", "Cy"]}))
-    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}))
+    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}, source=TABLE))
     settle(table, box)
     buzzer, ann_led = mock_factory.pin(9), mock_factory.pin(12)
     buzzer.clear_states()
@@ -167,7 +167,7 @@ def test_refused_button_blinks_and_changes_nothing(
     table: Table, box: Appliance, mock_factory: Any, fake_clock: FakeClock
 ) -> None:
     send(table, Command("start", {"game": "nasty7", "players": ["Ann", "Ben", "Cy"]}))
-    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}))
+    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}, source=TABLE))
     settle(table, box)
     before = event_types(table)
     buzzer = mock_factory.pin(9)
@@ -184,7 +184,7 @@ def test_refused_button_blinks_and_changes_nothing(
 def test_host_long_press_of_undo_undoes(table: Table, box: Appliance, mock_factory: Any,
                                         fake_clock: FakeClock) -> None:
     send(table, Command("start", {"game": "nasty7", "players": 3}))
-    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}))
+    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}, source=TABLE))
     assert table.hub.latest().can_undo
     tap(mock_factory, 27, fake_clock, seconds=11.0)  # held past hold_s = 10
     settle(table, box)
@@ -198,7 +198,7 @@ def test_hesitation_deadline_sounds_the_long_beep(
     send(table, Command("start", {"game": "nasty7", "players": 3,
                                   "options": {"hesitation_s": 0.2}}))
     buzzer, ben_led = mock_factory.pin(9), mock_factory.pin(25)
-    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}))
+    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}, source=TABLE))
     buzzer.clear_states()
     shown = Shown(box)
     fake_clock.advance(0.5)  # Ben (seat 1) does not play in time
@@ -219,7 +219,7 @@ def test_no_input_from_a_press_during_shutdown(
 ) -> None:
     box = attach(table, GPIO, SignalsConfig(), pin_factory=mock_factory, clock=table.clock)
     send(table, Command("start", {"game": "nasty7", "players": 3}))
-    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}))
+    send(table, Command("action", {"action": {"do": "play", "card": "racketeer"}}, source=TABLE))
     n = len(event_types(table))
     assert box.buttons is not None
     bank, tracker = box.buttons, box.buttons.trackers[6]

@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from companion.inputs import TABLE
 from companion.table import Table
 from tests.browser import BROWSER, join_links, shot
 from tests.web.conftest import act, start_game
@@ -25,7 +26,7 @@ def test_table_page_shows_a_card_arrive_live(table: Table, live_url: str, phone:
     page.wait_for_selector("#conn.live")
     assert page.locator(".facts .n").first.inner_text() == "0"
     shot(page, "table-before")
-    assert act(table, {"do": "play", "card": "racketeer"}).accepted
+    assert act(table, {"do": "play", "card": "racketeer"}, TABLE).accepted
     expect(page.locator(".facts .n").first).to_have_text("1")
     assert page.locator(".card-face").inner_text() == "Racketeer"
     assert page.locator(".seats li.turn .name").inner_text() == "Ben"

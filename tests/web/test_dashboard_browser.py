@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion import games
-from companion.inputs import Command, Source
+from companion.inputs import TABLE, Command, Source
 from companion.table import Table
 from tests.browser import BROWSER, join_links, shot, too_wide
 from tests.web.conftest import act, start_game
@@ -40,7 +40,7 @@ TEMPLATE_GAPS: dict[tuple[str, str], str] = {}
 
 
 #: how to bring a game to a moment where its seat page has something to type: options for
-#: the start, then the table's actions (from the host). The Nasty 7 page has a field only
+#: the start, then the table's actions (from the table itself: the camera's cards). The Nasty 7 page has a field only
 #: while the first to play a phone chooses the word (the nasty rule).
 TYPING_MOMENT: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
     "nasty7": ({"nasty": "first_round", "hesitation_s": 60.0},
@@ -141,7 +141,7 @@ def test_live_updates_keep_open_sections_and_typed_text(game: str, table: Table,
     options, actions = TYPING_MOMENT.get(game, ({}, []))
     start_game(table, players, game=game, **({"options": options} if options else {}))
     for action in actions:
-        assert act(table, action).accepted
+        assert act(table, action, TABLE).accepted
     page = _join(phone, join_links(phone(), live_url, state_dir)[0], players[0])
     details = page.locator("#live details:visible").first
     field = page.locator("#live input[type=number]:visible:enabled, "
@@ -176,7 +176,7 @@ def test_live_updates_keep_open_sections_and_typed_text(game: str, table: Table,
 def test_history_reads_as_sentences(table: Table, live_url: str, phone: Any) -> None:
     # no hesitation penalty may fall meanwhile, however slow the machine
     start_game(table, ["Ann", "Ben", "Cy"], game="nasty7", options={"hesitation_s": 60.0})
-    assert act(table, {"do": "play", "card": "twin_racketeer"}).accepted
+    assert act(table, {"do": "play", "card": "twin_racketeer"}, TABLE).accepted
     page = phone()
     page.goto(live_url + "/history")
     page.wait_for_selector("#conn.live")

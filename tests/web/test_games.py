@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 
 from companion import games
+from companion.inputs import TABLE
 from companion.table import Table
 from tests.web.conftest import act, as_host, join, start_game
 from tests.web.yourmove import card_moves
@@ -30,7 +31,7 @@ def test_game_pages_render(app: Flask, table: Table, state_dir: Path, game: str)
 def test_nasty7_table_shows_stacks_and_turn_but_not_the_count(app: Flask, table: Table) -> None:
     start_game(table, ["Ann", "Ben", "Cy"], game="nasty7")
     for card in ("racketeer", "racketeer", "racketeer"):
-        assert act(table, {"do": "play", "card": card}).accepted
+        assert act(table, {"do": "play", "card": card}, TABLE).accepted  # the camera's
     html = app.test_client().get("/").get_data(as_text=True)
     assert 'aria-label="35 cards in the stack"' in html
     assert '<li class="turn">' in html and 'class="timer"' in html

@@ -66,4 +66,4 @@ def test_without_javascript_a_move_of_the_card_posts(app: Flask, table: Table,
     resp = ann.post("/seat/0/act", data=fields)
     assert resp.status_code == 303
     session = table.session
-    assert session is not None and session.batches[-1].action["card"] == "market_open"
+    assert session is not None and session.batches[-1].action.to_json()["card"] == "market_open"

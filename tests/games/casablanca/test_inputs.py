@@ -29,15 +29,15 @@ def deliver(state: State, until: float) -> State:
 def test_tags_become_sightings_and_repeats_mean_nothing() -> None:
     state = start()
     seen = TagInput(seen=True, card="red", serial=5, zone="Basar", t=1.0)
-    assert dict(engine.action_for_input(state, seen) or {}) == {
+    assert _json(engine.action_for_input(state, seen)) == {
         "do": "seen", "tag": "red", "zone": "Basar"}
     state = see(state, "red", "Basar", 1.0)
     assert engine.action_for_input(state, seen) is None  # still there
     gone = replace(seen, seen=False)
-    assert dict(engine.action_for_input(state, gone) or {}) == {"do": "left", "tag": "red"}
+    assert _json(engine.action_for_input(state, gone)) == {"do": "left", "tag": "red"}
     assert engine.action_for_input(state, replace(seen, card="crook")) is None
     left = engine.action_for_input(state, replace(seen, zone=None))
-    assert dict(left or {}) == {"do": "left", "tag": "red"}
+    assert _json(left) == {"do": "left", "tag": "red"}
 
 
 def test_a_settled_stand_announces_its_move_once() -> None:
@@ -132,9 +132,14 @@ def test_camera_actions_are_refused_from_a_phone() -> None:
 def test_buttons_protest_and_confirm() -> None:
     state = play(start(), bribe(0, red=500), move(1, "red", "basar"))
     press = ButtonInput(role="seat", seat=0, hold=False, t=2.0)
-    assert dict(engine.action_for_input(state, press) or {}) == {"do": "protest", "seat": 0}
+    assert _json(engine.action_for_input(state, press)) == {"do": "protest", "seat": 0}
     confirm = replace(press, role="confirm", seat=None)
-    assert dict(engine.action_for_input(state, confirm) or {}) == {"do": "resolve"}
+    assert _json(engine.action_for_input(state, confirm)) == {"do": "resolve"}
     idle = play(state, RESOLVE)
     assert engine.action_for_input(idle, press) is None
     assert engine.action_for_input(idle, confirm) is None
+
+
+def _json(action: Any) -> dict[str, Any]:
+    """A typed action as the record line it stands for (``None``: nothing)."""
+    return {} if action is None else dict(action.to_json())

@@ -41,7 +41,7 @@ def test_the_camera_brings_the_decks_stats_and_is_quiet_while_stats_are_asked() 
     t = two_mobs()
     t.do(do="collect", seat=0)
     seen = TagInput(True, "crook_20", 28, "center", 5.0, stats={"power": 2, "resistance": 1})
-    assert dict(engine.action_for_input(t.state, seen) or {}) == {
+    assert _json(engine.action_for_input(t.state, seen)) == {
         "do": "draw", "seat": 0, "card": "crook_20", "stats": {"power": 2, "resistance": 1}}
     wrong = TagInput(True, "crook_20", 28, "center", 5.0, stats={"name": {"x": [1]}})
     with pytest.raises(IllegalAction, match="The name on the card must be text"):
@@ -170,3 +170,8 @@ def test_bad_options_say_what_to_fix(options: dict[str, Any], message: str) -> N
 
     with pytest.raises(SetupError, match=message):
         Table(**options)
+
+
+def _json(action: Any) -> dict[str, Any]:
+    """A typed action as the record line it stands for (``None``: nothing)."""
+    return {} if action is None else dict(action.to_json())

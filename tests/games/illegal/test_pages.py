@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 
 from companion import games
+from companion.inputs import TABLE
 from companion.table import Table
 from tests.web.conftest import act, as_host, join, post_json, start_game
 from tests.web.yourmove import card_moves, offers, why_not
@@ -49,7 +50,7 @@ def test_phone_and_host_forms_follow_the_moves(app: Flask, table: Table, state_d
     public = app.test_client().get("/").get_data(as_text=True)
     assert "Open hand (Tax Inspection)" in public and "Brokering" in public
     # a Magnum shown in the play zone: the host page asks whose
-    assert act(table, {"do": "magnum_shown"}).accepted
+    assert act(table, {"do": "magnum_shown"}, TABLE).accepted  # the camera's
     panel = host.get("/host").get_data(as_text=True)
     assert "Whose Magnum?" in panel and "Ben's Magnum" in panel  # the host's tools
     assert offers(ben.get("/seat/1").get_data(as_text=True), "It is my Magnum")

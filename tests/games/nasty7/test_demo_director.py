@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.demo import Director
-from companion.inputs import Command
+from companion.inputs import TABLE, Command
 from companion.table import Table
 from tests.web import conftest as web
 
@@ -11,7 +11,8 @@ table = web.table  # a running table on a memory store (the web tests' fixture)
 
 
 def play(table: Table, card: str) -> None:
-    assert table.submit(Command("action", {"action": {"do": "play", "card": card}})).result(300)
+    play = Command("action", {"action": {"do": "play", "card": card}}, source=TABLE)
+    assert table.submit(play).result(300).accepted  # the camera's play
 
 
 def test_the_director_gives_the_card_after_a_twin_to_the_skipped_player(table: Table) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
+from companion.games.actions import GameAction
 from companion.games.base import ButtonInput, ButtonRole, IllegalAction, TableInput, TagInput
 from companion.games.nasty7 import State, engine
 from tests.games.nasty7.helpers import act, plays, run, start
@@ -44,9 +44,9 @@ def test_inputs_become_actions(inp: TableInput, action: dict[str, Any] | None) -
     assert _json(engine.action_for_input(_played(), inp)) == action
 
 
-def _json(action: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _json(action: GameAction | None) -> dict[str, Any] | None:
     """A typed action as the record line it stands for (``None`` stays ``None``)."""
-    return None if action is None else dict(action)
+    return None if action is None else action.to_json()
 
 
 def test_a_card_still_on_the_pile_seen_again_is_no_play_and_no_refusal() -> None:

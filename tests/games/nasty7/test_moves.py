@@ -133,4 +133,4 @@ def test_record_keys_named_by_keep_their_meaning_and_the_sender() -> None:
     assert ACTIONS.parse({"do": "accuse", "by": 2, "against": 0}).to_json() == {
         "do": "accuse", "by": 2, "against": 0}  # fmt: skip
     reassign = ACTIONS.parse({"do": "reassign", "by": 1})
-    assert isinstance(reassign, Reassign) and reassign.by_ == 1 and dict(reassign)["by"] == 1
+    assert isinstance(reassign, Reassign) and reassign.by_ == 1 and reassign.to_json()["by"] == 1
