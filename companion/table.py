@@ -23,7 +23,7 @@ from companion import games
 from companion.checks import MAX_SEED as MAX_SEED
 from companion.checks import require_host, seed_of, stats_for
 from companion.damage import not_resumed
-from companion.games.actions import BY_TABLE, GameAction, SentBy
+from companion.games.actions import BY_TABLE, Deadline, GameAction, SentBy, check_sender
 from companion.games.base import (
     Action,
     ButtonInput,
@@ -50,7 +50,7 @@ from companion.inputs import (
 )
 from companion.players import SCANS as PLAYER_CARDS
 from companion.records import seat_names
-from companion.session import Batch, Session, Undo
+from companion.session import CLOCK, Batch, Session, Undo
 from companion.snapshot import Hub, Notice, Refusal, Snapshot
 from companion.store import EventStore, GameInfo, StoreError, latest_open_game
 from companion.tableview import PUBLIC_ACTION_KEYS as PUBLIC_ACTION_KEYS
@@ -338,7 +338,10 @@ class Table:
             action = cmd.args.get("action")
             if not isinstance(action, Mapping) or not isinstance(action.get("do"), str):
                 raise IllegalAction("An action must be an object with \"do\".")
-            if action.get("do") in ("undo", "deadline", "time"):
+            if action.get("do") in (Deadline.do, Undo.do):  # the clock's, the host's
+                check_sender(Deadline if action.get("do") == Deadline.do else Undo,
+                             cmd.source.sender)
+            if action.get("do") in (Undo.do, Deadline.do, CLOCK):  # each has its own path
                 raise IllegalAction(f"\"{action['do']}\" is not an action a player sends.")
             # who sent it is checked by the engine core (Session.preview: Engine.admit)
             return self._act(action, self._t(cmd.at), cmd.source, rid)
