@@ -11,6 +11,7 @@ text is not walked. Screenshots: ``artifacts/screenshots/tv-type-<game>-<width>.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -117,3 +118,50 @@ def test_every_word_on_the_tv_reads_from_the_sofa(game: str, record: str, until:
                             f"texts too small to read from the sofa: {small}"
         assert page.evaluate(TOUCHING) == [], f"{game} at {width}: badges run together"
         ctx.close()
+
+
+def decode(page: Any, selector: str) -> str:
+    """The QR code at ``selector`` as the screen draws it, read by the project's decoder."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from vision.decoding import default_decoder
+
+    png = page.locator(selector).screenshot()
+    gray = np.asarray(Image.open(io.BytesIO(png)).convert("L"))
+    found = default_decoder().decode(np.pad(gray, 40, constant_values=255))
+    assert len(found) == 1, found
+    return str(found[0].text)
+
+
+def test_an_idle_tv_invites_with_the_tables_code_and_the_hosts(
+        live_url: str, browser: Any, state_dir: Path) -> None:
+    """No game yet: the table's address as a large code every phone can scan (a guest's
+    TV too); on the host's screen also the host's code, which signs a phone in."""
+    for width, height in SIZES:
+        ctx = browser.new_context(viewport={"width": width, "height": height},
+                                  color_scheme="dark")
+        page = ctx.new_page()
+        page.goto(f"{live_url}/host?token={host_token(state_dir)}")
+        page.goto(f"{live_url}/?tv=1")
+        page.wait_for_function("document.documentElement.dataset.tvScale !== undefined")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"tv-idle-{width}.png"))
+        address = decode(page, ".idle-join svg")
+        port = live_url.rsplit(":", 1)[1]
+        assert re.fullmatch(rf"http://[\w.:\[\]-]+:{port}/", address), address
+        assert address in page.inner_text(".idle-join")
+        host = decode(page, ".idle-host svg")
+        assert host == f"{address}host?token={host_token(state_dir)}"
+        side = page.locator(".idle-join svg").bounding_box()
+        assert side is not None and side["height"] >= height / 3, "too small to scan"
+        found = page.evaluate(MEASURE, [])
+        assert too_small(found, height) == [], f"idle TV at {width}"
+        ctx.close()
+    guest = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    guest.goto(f"{live_url}/?tv=1")
+    assert decode(guest, ".idle-join svg") == address
+    assert guest.locator(".idle-host").count() == 0, "the host's code on a guest's TV"
+    guest.context.close()
