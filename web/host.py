@@ -174,7 +174,10 @@ def setup() -> tuple[str, int]:
     """
     current = state().table.hub.latest()
     players = [p.strip() for p in request.args.getlist("player")] or list(current.players)
-    return _setup_page(players or ["", "", ""],
+    # the config's names ([table] players) until a game has seated others; WebState gets
+    # ``default_players`` from the lead's merge (serve passes config.table.players)
+    configured = list(getattr(state(), "default_players", None) or [])
+    return _setup_page(players or configured or ["", "", ""],
                        request.args.get("game") or current.game or state().default_game)
 
 
@@ -227,18 +230,27 @@ def _last_refusal(snap: Snapshot) -> dict[str, Any] | None:
     return out
 
 
+def _title(game: str | None) -> str:
+    """A game's name as the box prints it ("The Nasty 7", "Crime Lords")."""
+    try:
+        return games.get(game or "").title
+    except LookupError:
+        return render.humanise(game)
+
+
 def _records(snap: Snapshot) -> list[dict[str, Any]]:
     """Games whose record may be downloaded: the current one once over, ended ones."""
     out = []
     if snap.game_id is not None and snap.outcome is not None:
-        out.append({"game_id": snap.game_id, "game": snap.game, "label": "this game (over)"})
+        out.append({"game_id": snap.game_id, "game": _title(snap.game),
+                    "label": "this game (over)"})
     try:
         stored = state().table.store.games()
     except StoreError:
         stored = []
     for info in reversed(stored[-10:]):
         if info.closed:
-            out.append({"game_id": info.game_id, "game": info.game,
+            out.append({"game_id": info.game_id, "game": _title(info.game),
                         "label": ", ".join(info.seats)})
     return out
 
