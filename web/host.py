@@ -18,7 +18,7 @@ from companion.records import export_lines
 from companion.snapshot import Snapshot
 from companion.store import StoreError
 from web import render
-from web.auth import HOST_COOKIE, HOST_COOKIE_SAMESITE
+from web.auth import HOST_COOKIE, HOST_COOKIE_SAMESITE, host_token
 from web.context import state
 from web.guards import HOST_ONLY, csrf_token, host_required, is_host, set_cookie
 from web.joins import base_url as base_url  # web.network draws codes through the host
@@ -26,6 +26,25 @@ from web.joins import qr_svg as qr_svg
 from web.public import undo_target
 
 bp = Blueprint("host", __name__, url_prefix="/host")
+
+
+@bp.app_template_global()
+def idle_tv() -> dict[str, Any] | None:
+    """What the TV shows while no game runs (``tv.html``), or None during a game.
+
+    ``{address, address_qr}``: the table's address for every phone; ``host_url`` and
+    ``host_qr`` only on the host's own screen: the host's phone scans it to sign in and
+    start a game (the same link ``./run`` prints; never on a guest's TV).
+    """
+    st = state()
+    if st.table.hub.latest().game_id is not None:
+        return None
+    address = base_url()
+    out: dict[str, Any] = {"address": address, "address_qr": qr_svg(address)}
+    if is_host():
+        link = f"{address}host?token={host_token(st.state_dir)}"
+        out.update(host_url=link, host_qr=qr_svg(link))
+    return out
 
 
 def _joins(snap_game: str | None, players: list[str]) -> list[dict[str, Any]]:
@@ -155,7 +174,10 @@ def setup() -> tuple[str, int]:
     """
     current = state().table.hub.latest()
     players = [p.strip() for p in request.args.getlist("player")] or list(current.players)
-    return _setup_page(players or ["", "", ""],
+    # the config's names ([table] players) until a game has seated others; WebState gets
+    # ``default_players`` from the lead's merge (serve passes config.table.players)
+    configured = list(getattr(state(), "default_players", None) or [])
+    return _setup_page(players or configured or ["", "", ""],
                        request.args.get("game") or current.game or state().default_game)
 
 
@@ -208,18 +230,27 @@ def _last_refusal(snap: Snapshot) -> dict[str, Any] | None:
     return out
 
 
+def _title(game: str | None) -> str:
+    """A game's name as the box prints it ("The Nasty 7", "Crime Lords")."""
+    try:
+        return games.get(game or "").title
+    except LookupError:
+        return render.humanise(game)
+
+
 def _records(snap: Snapshot) -> list[dict[str, Any]]:
     """Games whose record may be downloaded: the current one once over, ended ones."""
     out = []
     if snap.game_id is not None and snap.outcome is not None:
-        out.append({"game_id": snap.game_id, "game": snap.game, "label": "this game (over)"})
+        out.append({"game_id": snap.game_id, "game": _title(snap.game),
+                    "label": "this game (over)"})
     try:
         stored = state().table.store.games()
     except StoreError:
         stored = []
     for info in reversed(stored[-10:]):
         if info.closed:
-            out.append({"game_id": info.game_id, "game": info.game,
+            out.append({"game_id": info.game_id, "game": _title(info.game),
                         "label": ", ".join(info.seats)})
     return out
 

@@ -95,13 +95,11 @@ def overlapping(page: Any) -> list[str]:
 
 
 def tv_screen(browser: Any, size: tuple[int, int], live_url: str, state_dir: Path) -> Any:
-    """A TV of ``size`` signed in as the host (it shows the join codes), intro seen."""
+    """A TV of ``size`` signed in as the host (it shows the join codes)."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
                               color_scheme="dark")
     page = ctx.new_page()
     page.goto(f"{live_url}/host?token={host_token(state_dir)}")
-    page.evaluate("() => { for (const g of ['nasty7','illegal','casablanca','crime_lords'])"
-                  " localStorage.setItem('tc-intro-' + g, 'seen'); }")
     return page
 
 
@@ -167,35 +165,19 @@ def test_a_seat_joined_leaves_the_tv_and_a_guest_sees_no_codes(
         page.context.close()
 
 
-def test_first_time_the_tv_explains_in_three_skippable_steps(
+def test_the_tv_never_shows_how_this_works(
         table: Table, live_url: str, browser: Any, state_dir: Path) -> None:
+    """Nobody taps a TV: a first-time screen shows the table, never the intro over it."""
     play(table, "illegal", "full_hand", "start")
-    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = ctx.new_page()
-    page.goto(f"{live_url}/?tv=1")
-    intro = page.get_by_role("dialog", name=re.compile("How this works"))
-    intro.wait_for()
-    shot(page, "tv-illegal-intro-1920")
-    for step in (1, 2):
-        assert f"{step} of 3" in intro.inner_text()
-        page.get_by_role("button", name="Next").click()
-    assert "3 of 3" in intro.inner_text()
-    page.get_by_role("button", name="Got it").click()
-    assert intro.is_hidden()
-    page.reload()
-    page.wait_for_selector("#conn.live")
-    assert page.locator("#intro").is_hidden()  # remembered on this screen
-    other = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-    other.goto(f"{live_url}/?tv=1")
-    other.get_by_role("dialog", name=re.compile("How this works")).wait_for()
-    other.get_by_role("button", name="Skip").click()
-    assert other.locator("#intro").is_hidden()
-    ctx.close()
-    other.context.close()
+    page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    open_tv(page, live_url)  # a screen that has never seen the intro (empty localStorage)
+    assert page.locator("#intro").count() == 0
+    assert "How this works" not in page.inner_text("body")
+    page.context.close()
 
 
-def test_a_phone_explains_once_too(table: Table, live_url: str, browser: Any,
-                                   state_dir: Path) -> None:
+def test_a_phone_explains_once_under_the_move_card_and_never_how_to_join(
+        table: Table, live_url: str, browser: Any, state_dir: Path) -> None:
     play(table, "casablanca", "full_game", "start")
     host = tv_screen(browser, SIZES[0], live_url, state_dir)
     link = host.eval_on_selector_all("a[href*='/join/']", "els => els.map(e => e.href)")[0]
@@ -205,12 +187,23 @@ def test_a_phone_explains_once_too(table: Table, live_url: str, browser: Any,
     phone.get_by_role("button", name="Join as Ann").click()
     intro = phone.get_by_role("dialog", name=re.compile("How this works"))
     intro.wait_for()
+    phone.wait_for_selector("#conn.live")
     assert "1 of 3" in intro.inner_text()
     shot(phone, "phone-casablanca-intro")
-    phone.get_by_role("button", name="Skip").click()
+    words = phone.eval_on_selector_all("#intro [data-step]", "els => els.map(e => e.textContent)")
+    assert len(words) == 3
+    for step in words:  # Ann is seated: nothing about joining
+        assert not re.search(r"\bjoin|\bscan", step, re.I), step
+    card = phone.locator(".yourmove").first.bounding_box()
+    box = intro.bounding_box()
+    assert card is not None and box is not None
+    assert box["y"] + box["height"] <= card["y"] or card["y"] + card["height"] <= box["y"], \
+        f"the intro {box} covers the your-move card {card}"
+    phone.get_by_role("button", name="Skip").click()  # one tap
+    assert phone.locator("#intro").is_hidden()
     phone.reload()
     phone.wait_for_selector("#conn.live")
-    assert phone.locator("#intro").is_hidden()
+    assert phone.locator("#intro").is_hidden()  # once per phone
     for page in (host, phone):
         page.context.close()
 

@@ -6,7 +6,7 @@
   if (!box) return;
   var WORDS = { green: "ready", amber: "check this", red: "fix this first" };
   var LABELS = { light: "Light", glare: "Glare", reads: "Reads", size: "Code size" };
-  var OVERALL = { green: "Ready to play.", amber: "Playable: check the lines below.",
+  var OVERALL = { green: "Ready to play.", amber: "Not ready yet: see the lines marked \u201ccheck this\u201d.",
                   red: "Fix the red lines before playing." };
 
   function line(tag, cls, bold, text) {
