@@ -63,7 +63,7 @@ class FakeNetworkManager:
 
     def __init__(self, in_reach: Sequence[FakeAP] = (), *, device: str | None = "wlan0",
                  profiles: Sequence[str] = (), active: str | None = None,
-                 address: str = "192.168.1.23/24") -> None:
+                 address: str = "192.0.2.23/24") -> None:
         self.in_reach = list(in_reach)
         self.device = device
         # a saved profile joins: it holds its network's password, if the network has one

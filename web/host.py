@@ -18,7 +18,7 @@ from companion.records import export_lines
 from companion.snapshot import Snapshot
 from companion.store import StoreError
 from web import render
-from web.auth import HOST_COOKIE, HOST_COOKIE_SAMESITE, host_token
+from web.auth import HOST_COOKIE, HOST_COOKIE_SAMESITE
 from web.context import state
 from web.guards import HOST_ONLY, csrf_token, host_required, is_host, set_cookie
 from web.joins import base_url as base_url  # web.network draws codes through the host
@@ -33,8 +33,10 @@ def idle_tv() -> dict[str, Any] | None:
     """What the TV shows while no game runs (``tv.html``), or None during a game.
 
     ``{address, address_qr}``: the table's address for every phone; ``host_url`` and
-    ``host_qr`` only on the host's own screen: the host's phone scans it to sign in and
-    start a game (the same link ``./run`` prints; never on a guest's TV).
+    ``host_qr`` only on the host's own screen: the host's page, where the host's phone
+    (signed in once, with the link ``./run`` prints) starts a game. The code carries no
+    sign-in token: a TV is seen by the whole room, and whoever scanned a token from it
+    would be the host.
     """
     st = state()
     if st.table.hub.latest().game_id is not None:
@@ -42,7 +44,7 @@ def idle_tv() -> dict[str, Any] | None:
     address = base_url()
     out: dict[str, Any] = {"address": address, "address_qr": qr_svg(address)}
     if is_host():
-        link = f"{address}host?token={host_token(st.state_dir)}"
+        link = f"{address}host"
         out.update(host_url=link, host_qr=qr_svg(link))
     return out
 

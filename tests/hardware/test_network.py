@@ -123,7 +123,7 @@ def test_joining_a_new_home_network_with_its_password(tmp_path: Path) -> None:
     choice = load_choice(tmp_path)
     assert choice is not None and (choice.mode, choice.ssid) == (Mode.HOME, "Flat 3")
     st = net.status()
-    assert (st.mode, st.ssid, st.signal, st.address) == (Mode.HOME, "Flat 3", 71, "192.168.1.23")
+    assert (st.mode, st.ssid, st.signal, st.address) == (Mode.HOME, "Flat 3", 71, "192.0.2.23")
     assert net.captive_address() is None
 
 

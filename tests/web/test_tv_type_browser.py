@@ -139,7 +139,7 @@ def decode(page: Any, selector: str) -> str:
 def test_an_idle_tv_invites_with_the_tables_code_and_the_hosts(
         live_url: str, browser: Any, state_dir: Path) -> None:
     """No game yet: the table's address as a large code every phone can scan (a guest's
-    TV too); on the host's screen also the host's code, which signs a phone in."""
+    TV too); on the host's screen also the host's page (no sign-in token: the room sees the TV)."""
     for width, height in SIZES:
         ctx = browser.new_context(viewport={"width": width, "height": height},
                                   color_scheme="dark")
@@ -154,7 +154,7 @@ def test_an_idle_tv_invites_with_the_tables_code_and_the_hosts(
         assert re.fullmatch(rf"http://[\w.:\[\]-]+:{port}/", address), address
         assert address in page.inner_text(".idle-join")
         host = decode(page, ".idle-host svg")
-        assert host == f"{address}host?token={host_token(state_dir)}"
+        assert host == f"{address}host", "the host's code must not carry the sign-in token"
         side = page.locator(".idle-join svg").bounding_box()
         assert side is not None and side["height"] >= height / 3, "too small to scan"
         found = page.evaluate(MEASURE, [])

@@ -49,7 +49,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
         ),
     ),
     "deck_size": OptionSpec(
-        "Cards dealt",
+        "Cards dealt in all (not per player)",
         "0 deals the whole deck (without the twins in the younger players' version); "
         "leftovers go back in the box.",
         minimum=0,
