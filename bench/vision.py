@@ -19,8 +19,15 @@ run, on both splits (``held`` is the one that counts: the retry was tuned on ``t
 - a child process: the pipeline on a 30 fps 2304x1296 feed decoding its zones (keeps
   up? frames dropped, peak memory), and the realtime latency run on the demo feed.
 
+- the held-apart conditions of issue 36 (``bench.vision_conditions``: a lamp's glare over
+  part of the pile, a knocked camera, cards beside the pile towards a seat, fast plays):
+  cards read, tags under glare flagged by the check, knocks noticed and followed, growths
+  into a seat's area.
+
 ``COMPANION_BENCH_SCALE`` (default 1) scales the frame and video counts (0.1 while
-developing). ``COMPANION_BENCH_ONLY=table`` runs the table set alone at full scale
+developing). ``COMPANION_BENCH_ONLY=conditions`` runs the conditions alone
+(``COMPANION_BENCH_CONDITION_VIDEOS`` videos a condition and split, default 1).
+``COMPANION_BENCH_ONLY=table`` runs the table set alone at full scale
 (``main_table``: 12 videos a split in worker processes, one core each). The full run takes about 10 minutes on a loaded 2-core machine.
 """
 
@@ -343,6 +350,8 @@ def main(as_json: bool) -> int:
     k = scale()
     if os.environ.get("COMPANION_BENCH_ONLY") == "table":
         return main_table(as_json, progress)
+    if os.environ.get("COMPANION_BENCH_ONLY") == "conditions":
+        return main_conditions(as_json, progress)
     frames, videos, per_size = max(4, int(FRAMES * k)), max(1, int(VIDEOS * k)), \
         max(2, int(PER_SIZE * k))
     report: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg(),
@@ -361,6 +370,10 @@ def main(as_json: bool) -> int:
             progress(f"{split}: {videos} Nasty 7 videos")
         report["table"] = run_table_set(max(1, int(TABLE_VIDEOS * k)), 21 if k >= 0.25 else 2)
         progress("the table set")
+        # a smoke run (COMPANION_BENCH_SCALE=0.01): two cards a video, the held split only
+        report["conditions"] = (_conditions(12) if k >= 0.25 else
+                                _conditions(2, ("cond-held",)))
+        progress("the conditions of issue 36")
         report["resolutions"] = run_resolutions(per_size)
         progress("resolutions")
     finally:
@@ -412,6 +425,38 @@ def main_table(as_json: bool, progress: Callable[[str], None]) -> int:
     return 0
 
 
+def _conditions(cards: int, splits: tuple[str, ...] = ("cond-held", "cond-tune")
+                ) -> dict[str, Any]:
+    from bench.vision_conditions import run_conditions
+
+    return run_conditions(_env_int("COMPANION_BENCH_CONDITION_VIDEOS", 1), cards, splits)
+
+
+def main_conditions(as_json: bool, progress: Callable[[str], None]) -> int:
+    """``COMPANION_BENCH_ONLY=conditions``: the held-apart conditions of issue 36 alone."""
+    from bench.vision_conditions import print_conditions
+
+    before = _pin_one_core()
+    report: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg()}
+    t0 = time.monotonic()
+    try:
+        report["conditions"] = _conditions(12)
+    finally:
+        if before is not None:
+            os.sched_setaffinity(0, before)
+    report["seconds"] = round(time.monotonic() - t0)
+    report["load_after"] = os.getloadavg()
+    progress(f"the conditions in {report['seconds']} s")
+    if as_json:
+        print(json.dumps(report))
+    else:
+        print(f"vision benchmark, the conditions of issue 36, on {report['machine']}; load "
+              f"average {_load(report['load_before'])} before, {_load(report['load_after'])} "
+              f"after; {report['seconds']} s")
+        print_conditions(report["conditions"])
+    return 0
+
+
 def _env_int(name: str, default: int) -> int:
     try:
         return max(1, int(os.environ.get(name, default)))
@@ -449,6 +494,10 @@ def print_report(report: dict[str, Any]) -> None:
                 f"false events {r['false_events']}, at = first read frame {r['at_first_read']}, "
                 f"TagSeen.at after landing median {d['median']} ms, p95 {d['p95']} ms")
     print_table(report.get("table", {}))
+    if "conditions" in report:
+        from bench.vision_conditions import print_conditions
+
+        print_conditions(report["conditions"])
     out("\nCPU ms a frame (shipped decoder, one core, Y plane): whole frame | zones only "
         "(a pile and four seats) | Pi 4 / Pi 5 estimate of the zones median "
         f"(ratios {PI_RATIO})")

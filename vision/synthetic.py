@@ -53,8 +53,13 @@ class CardPlay:
 @dataclass(frozen=True)
 class Patch:
     """Something over the table from ``at`` to ``until`` seconds: a resting ``hand`` (a
-    skin-coloured blob that hides what is under it) or a lamp's ``glare`` (a spot washed
-    out to white). ``center`` is normalised; ``radius`` a share of the frame's width.
+    skin-coloured blob that hides what is under it), a lamp's ``glare`` (a reflection:
+    a spot washed out to white, black print as white as the rest) or a ``lamp``'s pool of
+    light (the table and the cards under it brighter, black print still dark: no
+    reflection). ``center`` is normalised; ``radius`` a share of the frame's width.
+    ``strength``: for ``glare``, how far past white its centre is (1.6 when None; under 1
+    a veil that washes nothing out to white); for ``lamp``, how much brighter the table is
+    at its centre (0.8 when None: 1.8 times).
     """
 
     kind: str
@@ -62,6 +67,7 @@ class Patch:
     until: float
     center: Point
     radius: float = 0.08
+    strength: float | None = None
 
     def active(self, t: float) -> bool:
         return self.at <= t < self.until
@@ -304,6 +310,21 @@ class Renderer:
                 poly = np.round(p.polygon(self.width, self.height)).astype(np.int32)
                 cv2.fillPoly(canvas, [poly], (120, 150, 205))
 
+    def lamp(self, canvas: Image, patches: Sequence[Patch]) -> Image:
+        """Pools of a lamp's light (before the camera's lighting and noise): brighter, and
+        fading over a radius; whatever is dark stays dark. No lamp: ``canvas`` itself."""
+        for p in patches:
+            if p.kind != "lamp":
+                continue
+            flat = np.zeros((self.height, self.width), np.float32)
+            poly = np.round(p.polygon(self.width, self.height)).astype(np.int32)
+            cv2.fillPoly(flat, [poly], 1.0)
+            soft = cv2.GaussianBlur(flat, (0, 0), p.radius * self.width / 3)
+            strength = 0.8 if p.strength is None else p.strength
+            gain = 1.0 + strength * soft / max(float(soft.max()), 1e-6)
+            canvas = np.clip(canvas * gain[:, :, None], 0, 255).astype(np.uint8)
+        return canvas
+
     def glare(self, image: Image, patches: Sequence[Patch]) -> Image:
         """Lamp spots: washed out to white at the centre, fading at the edge."""
         for p in patches:
@@ -313,7 +334,8 @@ class Renderer:
             poly = np.round(p.polygon(self.width, self.height)).astype(np.int32)
             cv2.fillPoly(flat, [poly], 1.0)
             soft = cv2.GaussianBlur(flat, (0, 0), p.radius * self.width / 6)
-            spot = (np.clip(soft * 1.6, 0, 1) * 255).astype(np.uint8)
+            strength = 1.6 if p.strength is None else p.strength
+            spot = (np.clip(soft * strength, 0, 1) * 255).astype(np.uint8)
             image = cv2.max(image, cv2.merge([spot, spot, spot]))
         return image
 
@@ -511,6 +533,7 @@ class SyntheticTable:
                      for c in cards]
         self.renderer.draw_cards(canvas, cards)
         self.renderer.draw_patches(canvas, patches)
+        canvas = self.renderer.lamp(canvas, patches)
         image = self.renderer.finish(canvas, np.random.default_rng([self.seed, 4, index]))
         image = self.renderer.glare(image, patches)
         return SyntheticFrame(index, t, image, self.renderer.truth(cards, patches))

@@ -103,3 +103,47 @@ def test_demo_script_clears_the_pile() -> None:
 def test_needs_payloads() -> None:
     with pytest.raises(ValueError, match="payloads"):
         SyntheticTable([])
+
+
+def test_a_lamps_pool_brightens_the_table_and_leaves_print_dark(payloads: list[str]) -> None:
+    from vision.synthetic import Patch
+
+    script = [CardPlay(payloads[0], at=0.0, position=(0.5, 0.5), angle=0, tag_px=100,
+                       slide_s=0.01)]
+    plain = SyntheticTable(payloads, script, seed=2, realtime=False).render(3)
+    lamp = Patch("lamp", 0.0, 9.0, (0.5, 0.5), 0.3, 1.0)
+    lit = SyntheticTable(payloads, script, seed=2, realtime=False, patches=[lamp]).render(3)
+    (x0, y0), _, (x1, y1), _ = np.array(lit.truth[0].corners).astype(int)
+    centre = (slice(300, 420), slice(400, 480))  # the table left of the card
+    assert lit.image[centre].mean() > 1.6 * plain.image[centre].mean()
+    assert np.percentile(lit.image[y0:y1, x0:x1], 5) < 60  # black print stays dark
+    assert payloads[0] in {d.text for d in default_decoder().decode(lit.image)}
+    assert lit.truth == plain.truth
+
+
+def test_a_weak_glare_veils_without_washing_out(payloads: list[str]) -> None:
+    from vision.synthetic import Patch
+
+    strong = Patch("glare", 0.0, 9.0, (0.5, 0.5), 0.08)
+    weak = Patch("glare", 0.0, 9.0, (0.5, 0.5), 0.08, 0.7)
+    a = SyntheticTable(payloads, [], seed=2, realtime=False, patches=[strong]).render(3)
+    b = SyntheticTable(payloads, [], seed=2, realtime=False, patches=[weak]).render(3)
+    assert a.image[360, 640].min() == 255
+    assert 150 < b.image[360, 640].max() < 200
+
+
+def test_options_left_alone_render_as_before(payloads: list[str]) -> None:
+    """Options were added to ``Patch``; a scene with none of them is the same pixels as
+    before they were (the digest was taken from the renderer before the change)."""
+    import hashlib
+
+    from vision.synthetic import Bump, Patch
+
+    cards = [f"K7Q2M9XH{i:04d}" for i in range(8)]
+    table = SyntheticTable(cards, seed=3, realtime=False,
+                           patches=[Patch("glare", 0, 9, (0.6, 0.6), 0.07),
+                                    Patch("hand", 1, 2, (0.4, 0.5))],
+                           table=(0.08, 0.1, 0.92, 0.9), bumps=[Bump(2.0, (30.0, 10.0), 1.0)])
+    pixels = b"".join(table.render(i).image.tobytes() for i in (10, 45, 80))
+    assert hashlib.sha256(pixels).hexdigest() == \
+        "a6cac5c47e4b78b9f3af2c7eed757c89d5b208e9f78ba5dd187f7aeca0b0b0e0"
