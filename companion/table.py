@@ -410,14 +410,18 @@ class Table:
              request_id: str | None = None, sender: SentBy | None = None) -> Result:
         """Run ``action`` sent by ``sender`` (by default: ``source``'s, ``Source.sender``)."""
         assert self.session is not None
-        self._commit_deadlines(t)
         sent_by = source.sender if sender is None else sender
-        # IllegalAction (the sender may not send it, or the rules refuse it): nothing changes
-        session, batches = self.session.preview(action, t, sent_by)
-        self._commit(session, batches, request_id)
+        # the deadlines due by t and the action, stored at once: one commit, one snapshot
+        step = self.session.step(action, t, sent_by)
+        if step.refused is not None:  # the sender may not, or the rules refuse: only the
+            if step.batches:  # deadlines that fell before it are stored, then it is refused
+                self._commit(step.session, step.batches)
+                self._publish(self._signals(step.batches + self._follow_up(step.batches)))
+            raise step.refused
+        self._commit(step.session, step.batches, request_id)
         seq = self._next_seq - 1
         self._refusal = None
-        self._publish(self._signals(batches + self._follow_up(batches)))
+        self._publish(self._signals(step.batches + self._follow_up(step.batches)))
         return Result(True, seq=seq)
 
     def _commit_deadlines(self, t: float) -> None:
