@@ -83,6 +83,17 @@ class Batch:
 
 
 @dataclass(frozen=True)
+class Step:
+    """What one input does to a session: the deadlines due by its time, then its own
+    batch, to be stored at once (``Session.step``). ``refused``: the rules or the sender
+    check refused the input; ``batches`` then holds only the deadlines, which happened."""
+
+    session: Session
+    batches: list[Batch]
+    refused: IllegalAction | None = None
+
+
+@dataclass(frozen=True)
 class Session:
     """A game in progress: engine, setup, every batch, and the folded state."""
 
@@ -127,6 +138,19 @@ class Session:
         state = self.engine.fold(self.state, events)
         batch = Batch("action", t, typed, tuple(events), sender=sender)
         return self._with(state, batch), [batch]
+
+    def step(self, action: Mapping[str, Any] | GameAction, t: float,
+             sender: SentBy | None = None) -> Step:
+        """One input, whole: the deadlines due by ``t``, then ``action`` sent by ``sender``
+        (``preview``); the table stores ``Step.batches`` in one go and publishes once.
+        Never raises ``IllegalAction``: a refusal is ``Step.refused``, with the deadlines
+        that fell before it still to store."""
+        session, batches = self.preview_deadlines(t)
+        try:
+            after, added = session.preview(action, t, sender)
+        except IllegalAction as exc:
+            return Step(session, batches, exc)
+        return Step(after, batches + added)
 
     def preview_deadlines(self, until: float) -> tuple[Session, list[Batch]]:
         """The session after every deadline due at or before ``until``."""

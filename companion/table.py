@@ -4,7 +4,9 @@ Camera, buttons and the dashboard ``submit`` inputs; the loop asks the game's en
 to decide, appends the events to the store (committed before anything is told),
 folds them, and publishes a seq-numbered ``Snapshot``. A refused input is published
 too, with its reason. Deadlines from the engine (the 3-second rule) are delivered on
-time by the same thread, on the injected clock.
+time by the same thread, on the injected clock. After each committed batch the
+reactions (``companion.reactions``) may send follow-up actions as the table, in the
+same turn, and the edges hear the features' events (``on_feature_event``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import queue
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any
@@ -49,6 +51,7 @@ from companion.inputs import (
     source_of,
 )
 from companion.players import SCANS as PLAYER_CARDS
+from companion.reactions import MAX_FOLLOW_UPS, Committed, Reaction, standard_reactions
 from companion.records import seat_names
 from companion.session import CLOCK, Batch, Session, Undo
 from companion.snapshot import Hub, Notice, Refusal, Snapshot
@@ -60,6 +63,8 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
 Listener = Callable[[Snapshot, list[SignalOut]], None]
+#: an edge hearing one of a feature's events (``Table.on_feature_event``)
+EventListener = Callable[[Any], None]
 
 #: the answer to an input whose handling failed in a way nobody foresaw (logged in full)
 UNEXPECTED = ("Something went wrong with that request and nothing changed; the game goes "
@@ -72,8 +77,12 @@ class Table:
     """The one writer: inputs in, committed events and snapshots out."""
 
     def __init__(self, store: EventStore, clock: Clock = time.monotonic,
-                 notice: Notice | None = None) -> None:
+                 notice: Notice | None = None,
+                 reactions: Sequence[Reaction] | None = None) -> None:
         self.store = store
+        #: what the table does itself after a committed batch (None: the standard ones)
+        self.reactions = list(standard_reactions() if reactions is None else reactions)
+        self._feature_listeners: dict[str, list[EventListener]] = {}
         self.notice = notice  # said on the TV and host page while no game runs
         self.clock = clock
         self.epoch = uuid.uuid4().hex[:8]
@@ -178,6 +187,16 @@ class Table:
         Listeners must return quickly (hand slow work to another thread).
         """
         self._listeners.append(listener)
+
+    def on_feature_event(self, feature: str, listener: EventListener) -> None:
+        """Call ``listener(event)`` on the loop thread for each committed event that the
+        running game's engine declares as ``feature``'s moment (``Engine.feature_events``),
+        whoever sent the action (a phone, the host, a button, the camera, the demo).
+
+        The event is the game's value; an edge need not read it. Listeners must return
+        quickly; one that fails is logged and the game goes on.
+        """
+        self._feature_listeners.setdefault(feature, []).append(listener)
 
     # --- inputs ---------------------------------------------------------------------
 
@@ -391,21 +410,104 @@ class Table:
              request_id: str | None = None, sender: SentBy | None = None) -> Result:
         """Run ``action`` sent by ``sender`` (by default: ``source``'s, ``Source.sender``)."""
         assert self.session is not None
-        self._commit_deadlines(t)
         sent_by = source.sender if sender is None else sender
-        # IllegalAction (the sender may not send it, or the rules refuse it): nothing changes
-        session, batches = self.session.preview(action, t, sent_by)
-        self._commit(session, batches, request_id)
+        # the deadlines due by t and the action, stored at once: one commit, one snapshot
+        step = self.session.step(action, t, sent_by)
+        if step.refused is not None:  # the sender may not, or the rules refuse: only the
+            if step.batches:  # deadlines that fell before it are stored, then it is refused
+                self._commit(step.session, step.batches)
+                self._publish(self._signals(step.batches + self._follow_up(step.batches)))
+            raise step.refused
+        self._commit(step.session, step.batches, request_id)
+        seq = self._next_seq - 1
         self._refusal = None
-        self._publish(self._signals(batches))
-        return Result(True, seq=self._next_seq - 1)
+        self._publish(self._signals(step.batches + self._follow_up(step.batches)))
+        return Result(True, seq=seq)
 
     def _commit_deadlines(self, t: float) -> None:
         assert self.session is not None
         session, batches = self.session.preview_deadlines(t)
         if batches:
             self._commit(session, batches)
-            self._publish(self._signals(batches))
+            self._publish(self._signals(batches + self._follow_up(batches)))
+
+    # --- reactions: what the table does itself after a batch ------------------------
+
+    def _follow_up(self, batches: list[Batch], started: bool = False) -> list[Batch]:
+        """Tell the edges the features' events, then run what the reactions send as the
+        table, each committed like any action, until none sends more; their batches.
+
+        Never raises: the input that caused them is stored already. A refused or failed
+        follow-up is logged (a player then does by hand what it would have done).
+        """
+        added: list[Batch] = []
+        todo = batches
+        for _ in range(MAX_FOLLOW_UPS):
+            self._announce(todo)
+            actions = self._reactions_to(todo, started)
+            started = False
+            if not actions:
+                return added
+            todo = []
+            for action in actions:
+                todo += self._send_follow_up(action)
+            added += todo
+        log.error("the reactions went on for %d rounds; the table stopped them", MAX_FOLLOW_UPS)
+        return added
+
+    def _reactions_to(self, batches: list[Batch], started: bool) -> list[Mapping[str, Any]]:
+        if self.session is None:
+            return []
+        done = [Committed(self.session.engine, self.session.state, b.events)
+                for b in batches if b.kind != "undo"]  # what the host took back stays so
+        if started:
+            done.insert(0, Committed(self.session.engine, self.session.state, started=True))
+        actions: list[Mapping[str, Any]] = []
+        for committed in done:
+            for reaction in self.reactions:
+                try:
+                    actions += reaction(committed)
+                except Exception:
+                    log.exception("a reaction failed; the game goes on")
+        return actions
+
+    def _send_follow_up(self, action: Mapping[str, Any]) -> list[Batch]:
+        assert self.session is not None
+        try:
+            session, batches = self.session.preview(action, self.session.last_t, BY_TABLE)
+            self._commit(session, batches)
+        except IllegalAction as exc:
+            log.info("the table's own %s was refused: %s", action.get("do"), exc.reason)
+            return []
+        except StoreError as exc:
+            log.error("the table's own %s was not stored: %s", action.get("do"), exc)
+            return []
+        except Exception:
+            log.exception("the table's own %s failed", action.get("do"))
+            self._recover()
+            return []
+        return batches
+
+    def _announce(self, batches: list[Batch]) -> None:
+        """Each committed event a feature's edges listen for, to those edges."""
+        if self.session is None or not self._feature_listeners:
+            return
+        declared = self.session.engine.feature_events
+        for feature, listeners in self._feature_listeners.items():
+            test = declared.get(feature)
+            if test is None:
+                continue
+            for event in (e for b in batches if b.kind != "undo" for e in b.events):
+                try:
+                    heard = test(event)
+                except Exception:
+                    log.exception("the game's test of a %s event failed", feature)
+                    continue
+                for listener in list(listeners) if heard else []:
+                    try:
+                        listener(event)
+                    except Exception:  # a broken camera must not stop the game
+                        log.exception("the %s listener failed", feature)
 
     def _commit(self, session: Session, batches: list[Batch],
                 request_id: str | None = None) -> None:
@@ -459,7 +561,8 @@ class Table:
         self._origin = self.clock()
         self._refusal = None
         self.notice = None  # a new game: what could not be resumed has been read
-        self._publish([])
+        added = self._follow_up([], started=True)  # e.g. the deck's known cards
+        self._publish(self._signals(added) if added else [])
         return Result(True, seq=0)
 
     def _end_game(self) -> Result:

@@ -2,18 +2,18 @@
 and the actions that carry a physical card's printed stats.
 
 ``POST /cards/act/seat/<n>`` and ``/cards/act/host`` take ``{"action": {...}}`` like the
-game API, with two additions: an action naming a card whose stats the deck already holds
-gets them filled in, and the stats an accepted action carried are kept in the deck for
+game API, with one addition: the stats an accepted action carried are kept in the deck for
 that physical card (``companion.decks.store_stats``), so the next game scanning the card
-is enough. A table listener does the same for a camera draw: when the game asks for a
-card's stats (``pending`` in the view) and the deck holds them, it sends them as the host.
+is enough. Filling in the stats the deck holds is the table's own reaction
+(``companion.reactions.DeckStats``), whoever drew the card: nothing here posts to the table
+on its own.
 ``GET /cards`` (host) lists every card of the deck with its stats, each correctable, the
 district, Racket type and Weakness picked from lists; "Save and next" opens the next card
 not entered yet, so a whole deck is entered in one sitting. ``GET /cards/<deck>.csv``
 exports the stats as a sheet, ``POST /cards/<deck>/import`` takes one back (every row
 checked first: a bad row is refused by number, nothing half-imported).
-``GET /cards/print`` is the printable card list. When a game starts, a table listener
-sends the stats the deck holds (``deck_cards``): those cards are then picked by name.
+``GET /cards/print`` is the printable card list. When a game starts, the table sends the
+stats the deck holds (the same reaction): those cards are then picked by name.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Flask,
     Response,
     abort,
     current_app,
@@ -32,15 +31,12 @@ from flask import (
     request,
     url_for,
 )
-from flask.blueprints import BlueprintSetupState
 
 from companion import games
 from companion.decks import Deck, DeckError, list_decks, stats_deck, store_stats, stored_stats
 from companion.decks.games import stats_choices, stats_fields
 from companion.decks.sheet import export_sheet, import_sheet
-from companion.inputs import HOST, Command, Result, Source
-from companion.snapshot import Snapshot
-from companion.table import Table
+from companion.inputs import HOST, Result, Source
 from web.api import _answer, _json_body, request_id
 from web.context import WebState, state, state_of
 from web.guards import host_required, seat_required
@@ -57,8 +53,8 @@ def _game() -> str:
 
 
 def stats_actions() -> tuple[str, ...]:
-    """The actions whose card's stats the deck can fill in (and keep): those that
-    declare a ``stats`` field."""
+    """The actions whose card's stats the deck keeps: those that declare a ``stats``
+    field."""
     actions = games.first_with(FEATURE).actions
     if actions is None:
         return ()
@@ -68,19 +64,6 @@ def stats_actions() -> tuple[str, ...]:
 
 def _deck(st: WebState, name: str | None = None) -> Deck | None:
     return stats_deck(_game(), st.state_dir, name)
-
-
-def with_stored_stats(action: dict[str, Any], deck: Deck | None) -> dict[str, Any]:
-    """``action`` with the deck's stats for its card when it names one and sends none
-    (or an empty form); the action is returned unchanged otherwise."""
-    card = action.get("card")
-    if deck is None or action.get("do") not in stats_actions() or not isinstance(card, str):
-        return action
-    sent = action.get("stats")
-    if isinstance(sent, dict) and any(v not in (None, "") for v in sent.values()):
-        return action
-    known = stored_stats(deck, card)
-    return {**action, "stats": known} if known else action
 
 
 def keep_stats(action: dict[str, Any], deck: Deck | None) -> str | None:
@@ -104,7 +87,6 @@ def _act(source: Source) -> tuple[Response, int]:
         abort(400, description='Send {"action": {"do": ...}}.')
     st = state()
     deck = _deck(st)
-    action = with_stored_stats(action, deck)
     result = st.submit("action", {"action": action}, source=source, request_id=request_id(body))
     if result.accepted and action.get("do") in stats_actions():
         problem = keep_stats(action, deck)
@@ -298,73 +280,3 @@ def _stored_cards() -> dict[str, Any]:
 
     return {"stored_cards": stored_cards}
 
-
-# --- a camera draw of a card the deck knows: its stats, without asking ---------------
-
-
-class StatsFiller:
-    """Table listener: when the game waits for a drawn card's stats and the deck holds
-    them, send them as the host (once per card and game)."""
-
-    def __init__(self, table: Table, web_state: WebState) -> None:
-        self.table, self.web_state = table, web_state
-        self.sent: set[tuple[str | None, str]] = set()
-
-    def __call__(self, snap: Snapshot, _signals: list[Any]) -> None:
-        if snap.game != _game():
-            return
-        pending = snap.public.get("pending")
-        if not isinstance(pending, dict) or not isinstance(pending.get("card"), str):
-            return
-        key = (snap.game_id, pending["card"])
-        if key in self.sent:
-            return
-        try:
-            deck = _deck(self.web_state)
-            known = stored_stats(deck, pending["card"]) if deck else None
-        except (DeckError, OSError):
-            return
-        if not known:
-            return
-        self.sent.add(key)
-        action = {"do": "stats", "seat": pending.get("seat"), "card": pending["card"],
-                  "stats": known}
-        self.table.submit(Command("action", {"action": action}, source=HOST))
-
-
-class DeckLoader:
-    """Table listener: once per game (and server run), send the stats the deck holds as
-    the host (``deck_cards``), so its cards are picked by name and need nothing typed."""
-
-    def __init__(self, table: Table, web_state: WebState) -> None:
-        self.table, self.web_state = table, web_state
-        self.sent: set[str | None] = set()
-
-    def __call__(self, snap: Snapshot, _signals: list[Any]) -> None:
-        if snap.game != _game() or snap.game_id is None or snap.game_id in self.sent:
-            return
-        self.sent.add(snap.game_id)
-        try:
-            deck = _deck(self.web_state)
-            cards = [] if deck is None else [
-                {"card": card.id, "stats": stats} for serial, card in deck.physical()
-                if (stats := deck.card_stats(serial))]
-        except (DeckError, OSError):
-            return
-        if cards:
-            self.table.submit(Command("action", {"action": {"do": "deck_cards",
-                                                            "cards": cards}}, source=HOST))
-
-
-def _install(setup: BlueprintSetupState) -> None:
-    app = setup.app
-    assert isinstance(app, Flask)
-    web_state = state_of(app)
-    if web_state is not None:
-        web_state.table.subscribe(StatsFiller(web_state.table, web_state))
-        loader = DeckLoader(web_state.table, web_state)
-        web_state.table.subscribe(loader)
-        loader(web_state.table.hub.latest(), [])  # a game already on: its deck now
-
-
-bp.record_once(_install)

@@ -103,9 +103,6 @@ class WebState:
             result = future.result(timeout=SUBMIT_TIMEOUT_S)
         except FutureTimeout:
             return Result(False, reason="The table did not answer in time; try again.")
-        after = getattr(self.camera, "after_action", None)  # a counted card grows a zone
-        if result.accepted and name == "action" and after is not None:
-            after((args or {}).get("action"))
         return result
 
 

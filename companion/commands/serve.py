@@ -247,9 +247,21 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
     table.input_delay_s = pipeline.delay_s  # a card in time reaches the table before its deadline
     saver = ZoneSaver(pipeline, drawn_zones(zones))
     pipeline.on_zones = saver.save_grown  # zones grown as cards land survive a restart
+    grow_zones(table, pipeline)
     pipeline.start()
     parts.append(pipeline)
     return saver
+
+
+#: the feature whose events grow a camera zone (``Engine.feature_events``)
+ZONE_GROWTH = "zone_growth"
+
+
+def grow_zones(table: Table, pipeline: Any) -> None:
+    """The camera hears the table: whenever the running game says the host counted a card
+    seen beside the pile (its ``zone_growth`` event), whoever sent that (a phone, a seat
+    button, the demo), the zone nearest the card grows to take it in."""
+    table.on_feature_event(ZONE_GROWTH, lambda _event: pipeline.count_beside())
 
 
 NO_CAMERA = ("No camera found: this table runs without one. The host enters each card on "
@@ -346,12 +358,6 @@ class ZoneSaver:
                          what="the camera zones")
         except (SaveError, ValueError) as exc:
             log.error("the grown camera zones were not saved: %s", exc)
-
-    def after_action(self, action: Any) -> None:
-        """An action the table accepted: the host counted a card seen beside the pile,
-        so the zone nearest it grows to take it in (The Nasty 7's ``count_seen``)."""
-        if isinstance(action, dict) and action.get("do") == "count_seen" and action.get("count"):
-            self.pipeline.count_beside()
 
     def stop(self) -> None:
         self.pipeline.stop()

@@ -43,6 +43,11 @@ function against the contract when the engine is built.
   read then (a key that was ignored then is dropped).
 - ``features``: what the game brings to the table beyond its rules (``FEATURES``); the
   web and the command line ask for a feature, never for a game by name.
+  ``feature_events`` (feature name -> a test of one event) says which of the game's
+  events is a feature's moment: the table publishes it to the edges that subscribed
+  (``Table.on_feature_event``: the camera grows a zone), naming no action. ``card_stats``
+  (a ``CardStats``, with the feature of that name) says how the table's reaction fills a
+  drawn card's printed stats from the deck (``companion.reactions``).
 """
 
 from __future__ import annotations
@@ -78,7 +83,24 @@ FEATURES: Mapping[str, str] = {
     "board_editor": "the host may draw the board (/host/board)",
     "card_stats": "each physical card's printed stats are entered once and kept in its deck",
     "editable_counts": "a deck's owner may edit how many of each card it has",
+    "zone_growth": "a card the host counts beside the pile grows the camera zone nearest it",
 }
+
+
+@dataclass(frozen=True)
+class CardStats:
+    """How a game with ``card_stats`` asks for a card's printed stats and takes them.
+
+    The table's reaction (``companion.reactions.DeckStats``) reads them; each returns an
+    action line the table sends itself, so no action is named outside the game.
+    """
+
+    #: an event -> ``(seat, card)`` when it asks for that drawn card's stats, else None
+    asked: Callable[[Any], tuple[int, str] | None]
+    #: ``(seat, card, stats)`` -> the action line entering the stats the deck holds
+    enter: Callable[[int, str, Mapping[str, Any]], dict[str, Any]]
+    #: ``[(card, stats), ...]`` -> the action line loading the deck's known cards
+    load: Callable[[Sequence[tuple[str, Mapping[str, Any]]]], dict[str, Any]]
 
 
 def _no_moves(state: Any, seat: int | None) -> list[Move]:
@@ -141,11 +163,21 @@ class Engine(Generic[S, E]):
     upgrade_options: Callable[[int, Mapping[str, Any]], dict[str, Any]] = _same_options
     upgrade_action: Callable[[int, Mapping[str, Any]], dict[str, Any]] = _same_line
     features: frozenset[str] = frozenset()
+    #: feature name -> which of the game's events is that feature's moment (for the edges)
+    feature_events: Mapping[str, Callable[[E], bool]] = field(default_factory=dict)
+    #: how the deck's stats reach a card (with the ``card_stats`` feature)
+    card_stats: CardStats | None = None
 
     def __post_init__(self) -> None:
         unknown = set(self.features) - set(FEATURES)
         if unknown:
             raise ValueError(f"{self.name}: unknown features {sorted(unknown)}")
+        undeclared = set(self.feature_events) - set(self.features)
+        if undeclared:
+            raise ValueError(f"{self.name}: events for features it lacks {sorted(undeclared)}")
+        if (self.card_stats is not None) != self.has("card_stats"):
+            raise ValueError(f"{self.name}: the card_stats feature needs its CardStats, "
+                             "and CardStats the feature")
 
     def has(self, feature: str) -> bool:
         """Whether this game brings ``feature`` (a name from ``FEATURES``)."""
@@ -268,4 +300,4 @@ class Engine(Generic[S, E]):
 #: An engine of any game, as the registry and the table loop hold it.
 AnyEngine = Engine[Any, Any]
 
-__all__ = ["AnyEngine", "Engine", "normalise"]
+__all__ = ["AnyEngine", "CardStats", "Engine", "normalise"]

@@ -54,10 +54,10 @@ the roll), ``mob`` (Power, control, pay-off, Unhappy markers, victory) and ``led
 
 from __future__ import annotations
 
-from companion.games.crime_lords.actions import ACTIONS
+from companion.games.crime_lords.actions import ACTIONS, CardStatsEntered, LoadDeck
 from companion.games.crime_lords.decide import decide, next_deadline, outcome
 from companion.games.crime_lords.describe import OPTION_SPECS, describe
-from companion.games.crime_lords.events import EVENT_TYPES, Event
+from companion.games.crime_lords.events import EVENT_TYPES, Event, StatsAsked
 from companion.games.crime_lords.fold import apply
 from companion.games.crime_lords.inputs import action_for_input
 from companion.games.crime_lords.moves import moves, waiting
@@ -70,7 +70,7 @@ from companion.games.crime_lords.views import (
     signals,
     state_json,
 )
-from companion.games.engine import Engine
+from companion.games.engine import CardStats, Engine
 
 engine: Engine[State, Event] = Engine(
     name="crime_lords",
@@ -99,6 +99,13 @@ engine: Engine[State, Event] = Engine(
     scores=scores,
     upgrade_options=upgrade_options,
     features=frozenset({"card_stats"}),
+    card_stats=CardStats(  # the table fills a drawn card's stats from the deck
+        asked=lambda e: (e.seat, e.card) if isinstance(e, StatsAsked) else None,
+        enter=lambda seat, card, stats: {"do": CardStatsEntered.do, "seat": seat,
+                                         "card": card, "stats": dict(stats)},
+        load=lambda cards: {"do": LoadDeck.do,
+                            "cards": [{"card": c, "stats": dict(s)} for c, s in cards]},
+    ),
 )
 
 __all__ = ["Event", "State", "engine", "outcome"]

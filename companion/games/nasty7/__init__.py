@@ -22,7 +22,7 @@ from companion.games.engine import Engine
 from companion.games.nasty7.actions import ACTIONS
 from companion.games.nasty7.decide import decide, next_deadline, outcome
 from companion.games.nasty7.describe import OPTION_SPECS, describe
-from companion.games.nasty7.events import EVENT_TYPES, Event
+from companion.games.nasty7.events import EVENT_TYPES, Event, SeenCardSettled
 from companion.games.nasty7.fold import apply
 from companion.games.nasty7.inputs import action_for_input
 from companion.games.nasty7.moves import moves, waiting
@@ -84,5 +84,7 @@ engine: Engine[State, Event] = Engine(
     scores=scores,
     upgrade_options=upgrade_options,
     upgrade_action=upgrade_action,
-    features=frozenset({"camera_demo", "dispute_clips", "editable_counts"}),
+    features=frozenset({"camera_demo", "dispute_clips", "editable_counts", "zone_growth"}),
+    # the host counted the card seen beside the pile: the camera's nearest zone grows
+    feature_events={"zone_growth": lambda e: isinstance(e, SeenCardSettled) and e.counted},
 )
