@@ -82,6 +82,8 @@ def create_app(
     camera: Camera | None = None,
     testing: bool = False,
     game: str = "",
+    players: tuple[str, ...] = (),
+    demo: bool = False,
 ) -> Flask:
     """The dashboard app for ``table``; serve it with ``web.server.serve``."""
     app = Flask(__name__, static_folder="static", template_folder="templates")
@@ -101,7 +103,8 @@ def create_app(
     host_token(state_dir)  # made once now: concurrent first requests would race to create it
     app.secret_key = secrets.token_hex(16)  # Flask's session is unused; cookies are ours
     context.install(app, context.WebState(table, web_config, state_dir, guard, camera,
-                                         default_game=game))
+                                         default_game=game, default_players=tuple(players),
+                                         demo=demo))
     for bp in BLUEPRINTS:
         app.register_blueprint(bp)
     app.before_request(guards.check_csrf)

@@ -52,6 +52,10 @@ class WebState:
     camera: Camera | None = None
     #: the configured game (``[table] game`` or ``serve --game``): the setup page's first choice
     default_game: str = ""
+    #: the config's player names (``[table] players``): the setup page's first names
+    default_players: tuple[str, ...] = ()
+    #: ``serve --demo``: the host page and the TV say it is a demo
+    demo: bool = False
     closing: threading.Event = field(default_factory=threading.Event)
     cache: RenderCache = field(default_factory=RenderCache)
     zones: Polygons = field(default_factory=dict)

@@ -7,9 +7,19 @@ without the cookie or the token every host page answers 403.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from companion import games
 from companion.games.engine import AnyEngine
@@ -19,13 +29,24 @@ from companion.snapshot import Snapshot
 from companion.store import StoreError
 from web import render
 from web.auth import HOST_COOKIE, HOST_COOKIE_SAMESITE
-from web.context import state
+from web.context import EXTENSION, state
 from web.guards import HOST_ONLY, csrf_token, host_required, is_host, set_cookie
 from web.joins import base_url as base_url  # web.network draws codes through the host
 from web.joins import qr_svg as qr_svg
 from web.public import undo_target
 
 bp = Blueprint("host", __name__, url_prefix="/host")
+
+
+@bp.app_context_processor
+def _demo_table() -> dict[str, Any]:
+    """``demo_table`` in templates: the table runs the demo (``serve --demo``)."""
+    st = current_app.extensions.get(EXTENSION)
+    return {"demo_table": bool(getattr(st, "demo", False))}
+
+
+#: the names the config gives when nobody wrote any (``Seat 1``, ``Seat 2``, ...)
+PLACEHOLDER = re.compile(r"Seat \d+")
 
 
 @bp.app_template_global()
@@ -176,9 +197,9 @@ def setup() -> tuple[str, int]:
     """
     current = state().table.hub.latest()
     players = [p.strip() for p in request.args.getlist("player")] or list(current.players)
-    # the config's names ([table] players) until a game has seated others; WebState gets
-    # ``default_players`` from the lead's merge (serve passes config.table.players)
-    configured = list(getattr(state(), "default_players", None) or [])
+    # the config's names ([table] players) until a game has seated others; the config's
+    # own placeholders ("Seat 1", ...) are not names: the fields stay empty then
+    configured = [n for n in state().default_players if not PLACEHOLDER.fullmatch(n)]
     return _setup_page(players or configured or ["", "", ""],
                        request.args.get("game") or current.game or state().default_game)
 

@@ -112,7 +112,8 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
         parts.append(BootCheck(appliance.player, camera.status))
     if args.demo:
         parts.append(_start_demo(table, game, press))
-    app = create_app(table, web_config=config.web, state_dir=folder, camera=camera, game=game)
+    app = create_app(table, web_config=config.web, state_dir=folder, camera=camera, game=game,
+                     players=tuple(config.table.players), demo=args.demo)
     network = _start_network(config, folder, args.demo)
     if network is not None:
         app.extensions[NETWORK] = network
@@ -132,9 +133,10 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
         if args.demo:
             print(_demo_text(game), flush=True)
         print(f"Buttons: {appliance.status().summary}", flush=True)
-        if network is not None:
-            simulated = " (simulated in the demo)" if args.demo else ""
-            print(f"Wi-Fi{simulated}: {network.status().summary()}", flush=True)
+        if network is not None and args.demo:  # a made-up network is never shown as real
+            print("Wi-Fi: simulated in the demo (the real Wi-Fi is not touched).", flush=True)
+        elif network is not None:
+            print(f"Wi-Fi: {network.status().summary()}", flush=True)
         sdnotify.notify("READY=1\nSTATUS=serving the table on port " + str(port))
         if watchdog is not None:
             watchdog.start()
