@@ -314,9 +314,9 @@ def _rolls(state: State, seat: int, a: Attack) -> list[Move]:
 
 
 #: the attacker's one move when no roll can succeed (the number is below 2)
+_END_ATTEMPT = "End the attempt: it cannot succeed (no dice)"
 NO_DICE = {"hit": "Fire the warning shot: it cannot succeed (no dice)",
-           "recruit": "End the attempt: it cannot succeed (no dice)",
-           "takeover": "End the attempt: it cannot succeed (no dice)"}
+           "recruit": _END_ATTEMPT, "takeover": _END_ATTEMPT}
 
 
 def chance(needed: int) -> str:
