@@ -139,7 +139,7 @@ def _more(do: str, action: Action, events: Sequence[Event], who: Any, card: Any,
         return _roll(events, who)
     if do == "give":
         given = _first(events, Given)
-        if given is not None and given.money:
+        if (given is not None and given.money) or "money" in action:
             return f"{who()} gave money to {who('to')}."
         return f"{who()} gave {card()} to {who('to')}."
     if do == "accept_crook":
@@ -166,7 +166,8 @@ def _attack(action: Action, events: Sequence[Event], who: Any) -> str:
     announced = _first(events, AttackAnnounced)
     kind = announced.kind if announced is not None else action.get("kind")
     verb = VERBS.get(str(kind), "attack")
-    attacker = _card(announced.attacker, events) if announced is not None else "a Crook"
+    attacker = _card(announced.attacker if announced is not None else action.get("attacker"),
+                     events)
     target = _card(action.get("target"), events)
     return f"{who()}: {attacker} tries to {verb} {target}."
 
