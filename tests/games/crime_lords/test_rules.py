@@ -25,7 +25,7 @@ def test_a_card_drawn_without_stats_waits_for_them() -> None:
     t.do(do="draw", seat=0, card="crook_20")
     view = engine.public_view(t.state)
     assert view["pending"] == {"seat": 0, "card": "crook_20", "kind": "crook",
-                               "name": "Crook 20"}
+                               "name": "Crook not yet entered"}  # never its slot
     assert "enter its stats" in view["status"]
     with pytest.raises(IllegalAction, match="Enter the stats of the card just drawn"):
         t.do(do="end_turn", seat=0)
