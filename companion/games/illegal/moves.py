@@ -127,20 +127,8 @@ def _reveal(state: State, seat: int) -> list[Move]:
     kinds = [c for c in card_ids()
              if availability_reason(state, c, extra=shown.count(c) + 1, seat=seat) is None]
     left = s.hand - len(shown)
-    out = []
-    if not shown:  # the whole hand in one go; card by card stays possible
-        out.append(Move("reveal", f"Show your whole hand ({_count(s.hand)})", {"seat": seat},
-                        (Param("hand", f"Tap each of your {_count(s.hand)}", "some",
-                               choices=_cards(kinds), fewest=s.hand, most=s.hand,
-                               repeat=True),), group="reveal"))
-    out.append(Move("reveal_card", f"Show one card of your hand ({left} to go)",
-                    {"seat": seat}, (Param("card", "Which card?", choices=_cards(kinds)),),
-                    group="reveal"))
-    return out
-
-
-def _count(n: int) -> str:
-    return f"{n} card{'' if n == 1 else 's'}"
+    return [Move("reveal_card", f"Show one card of your hand ({left} to go)", {"seat": seat},
+                 (Param("card", "Which card?", choices=_cards(kinds)),), group="reveal")]
 
 
 # --- plays -------------------------------------------------------------------------------
