@@ -160,6 +160,9 @@ def _attack_waiting(state: State, a: Attack) -> Waiting:
                        asks={x: "Put your showdown hand on the table: an amount"
                              + ("" if x in (a.seat, a.defender) else " and a side")
                              + " (0 is fine)." for x in seats})
+    if sum(v for _, v in breakdown(state, a)) < 2:
+        return Waiting((a.seat,), "roll", f"{names[a.seat]} adds aid if any: as it stands "
+                       f"the attack on {target} cannot succeed, and no dice are rolled.")
     return Waiting((a.seat,), "roll", f"{names[a.seat]} adds aid if any, then rolls the dice "
                    f"against {target}.")
 
@@ -301,13 +304,30 @@ def _rolls(state: State, seat: int, a: Attack) -> list[Move]:
                   if placement_problem(state, seat, strength, u) is None]
         if unders:
             params.append(one_card("under", "If he joins, under whom?", state, unders))
-    label = f"Enter the dice (needs {needed} or less)"
+    if needed < 2:  # the rulebook's Warning Shots: no dice, it does not count
+        return [Move("roll", NO_DICE[a.kind], fixed)]
+    label = f"Enter the dice ({chance(needed)})"
     out = [Move("roll", label, fixed, tuple(params), group="enter the dice")]
     if len(params) > 1:
         out.append(Move("roll", label, fixed, (dice,), group="enter the dice"))
-    if needed < 2:
-        out.insert(0, Move("roll", "Fire the warning shot (no dice)", fixed))
     return out
+
+
+#: the attacker's one move when no roll can succeed (the number is below 2)
+_END_ATTEMPT = "End the attempt: it cannot succeed (no dice)"
+NO_DICE = {"hit": "Fire the warning shot: it cannot succeed (no dice)",
+           "recruit": _END_ATTEMPT, "takeover": _END_ATTEMPT}
+
+
+def chance(needed: int) -> str:
+    """What a success number means on two dice: "needs 7 or less", "only 11 or 12 fail",
+    or how far it is from any chance (below 2 no roll succeeds: the rulebook's Warning
+    Shots)."""
+    if needed < 2:
+        return f"cannot succeed as it stands: {2 - needed} short of a chance"
+    if needed > 10:
+        return f"number {needed}: only 11 or 12 fail"
+    return f"needs {needed} or less"
 
 
 def _turn_moves(state: State, seat: int) -> list[Move]:
@@ -409,7 +429,8 @@ def _attacks(state: State, seat: int) -> list[Move]:
     for kind, attacker, target, a in attack_options(state, seat):
         needed = sum(v for _, v in breakdown(state, a))
         label = (f"{state.label(attacker)} {VERBS[kind]} {state.label(target)} "
-                 f"(needs {needed})")
+                 f"({chance(needed)})")
+        label = label[:1].upper() + label[1:]
         fixed: dict[str, Any] = {"seat": seat, "kind": kind, "attacker": attacker,
                                  "target": target}
         out.append(Move("attack", label, fixed, group=ATTACK_GROUPS[kind]))

@@ -57,7 +57,11 @@ SETTING_UP = "Setting up: Mobs, the auction, Bosses."
 def war_begins(first: str) -> str:
     """The log's and the history's sentence for the start of the game."""
     return f"The war for the city begins: {first} plays first."
+
+
 CARD_KINDS: tuple[CardKind, ...] = get_args(CardKind)
+#: how a card nobody named is called, by its catalog kind (``State.unnamed``)
+UNNAMED_WORDS = {"crook": "Crook", "racket": "Racket"}
 
 
 def is_card_kind(kind: str) -> TypeGuard[CardKind]:
@@ -409,16 +413,43 @@ class State:
 
     def label(self, card_id: str) -> str:
         """A card as a player reads it: its entered name (or the name the deck holds),
-        else its catalog name ("Crook 07"), never its id."""
+        else what is printed on it ("Crook of Power 4", "Casinos Racket of North Side",
+        ``unnamed``), never its id nor its catalog slot. Version-1 records keep the
+        catalog slot ("Crook 07") their logs and replays were written with."""
         if self.known(card_id) and self.card(card_id).name != card_id:
             return self.card(card_id).name
         held = self.registered_stats(card_id)
         if held and isinstance(held.get("name"), str) and held["name"].strip():
             return str(held["name"]).strip()
+        if self.options.wording == "v1":
+            try:
+                return catalog("crime_lords").by_id(card_id).label()
+            except KeyError:
+                return "this card"
+        return self.unnamed(card_id)
+
+    def unnamed(self, card_id: str) -> str:
+        """A card nobody named, by what is printed on it: "Crook of Power 4", "Casinos
+        Racket of North Side", "Racket of Income 3"; a card whose stats are not in yet
+        "Crook not yet entered"; a Special "Special card" (its text is its owner's)."""
         try:
-            return catalog("crime_lords").by_id(card_id).label()
+            kind = catalog("crime_lords").by_id(card_id).kind
         except KeyError:
             return "this card"
+        if kind == "mob":
+            return "an unnamed Mob"
+        if kind == "special":
+            return "Special card"
+        if not self.known(card_id):
+            return f"{UNNAMED_WORDS.get(kind, 'card')} not yet entered"
+        card = self.card(card_id)
+        if card.kind == "crook":
+            return f"Crook of Power {card.power}"
+        kind_of = card.type if card.type and card.type != card_id else ""
+        where = f" of {card.district}" if card.district else ""
+        if kind_of or where:
+            return f"{kind_of} Racket{where}".strip()
+        return f"Racket of Income {card.income}"
 
     def next_seat(self, seat: int) -> int:
         """The next player still in the game: play goes counterclockwise."""

@@ -46,10 +46,9 @@ KIND_LABELS = {"recruit": "Recruit", "takeover": "Take over", "hit": "Hit"}
 
 
 def card_name(state: State, card: str) -> str:
-    """A card's entered name, else its catalog name ("Crook 07"), never its id."""
-    if state.known(card):
-        return state.card(card).name if state.card(card).name != card else _slot(card)
-    return _slot(card)
+    """A card as a player reads it (``State.label``): its entered name, else what is
+    printed on it, never its id."""
+    return state.label(card)
 
 
 def _slot(card: str) -> str:
@@ -60,13 +59,52 @@ def _slot(card: str) -> str:
 
 
 _ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+#: a card's catalog slot ("Crook 07"), as older log lines hold it
+_SLOT = re.compile(r"\b(?:Crook|Racket|Special|Mob) \d+\b")
 _TERM = re.compile(r"^(you have|defender has) (.*)$")
+_PLAYED = re.compile(r"played a Special \(([^)]*)\)")
+#: a roll that could not succeed (below 2): "Rolled no roll, needed -43 or less: ..."
+_NO_CHANCE = re.compile(r"Rolled ([^,]+), needed (-?\d+) or less: the attack (?:fails|succeeds)\.")
 
 
-def line(text: str) -> str:
-    """A log line as the table reads it: card ids by their names ("Special 03", not
-    ``special_03``), plurals written out ("1 Racket", not "1 Racket(s)")."""
-    return plurals(_ID.sub(lambda m: _slot(m.group(0)), text))
+def _by_slot() -> dict[str, str]:
+    return {c.label(): c.id for c in catalog("crime_lords").cards}
+
+
+def line(state: State, text: str) -> str:
+    """A log line as the table reads it: cards by their names (``State.label``), not by
+    id nor catalog slot ("Crook 07"); a played Special by name only when it has one;
+    a roll that could not succeed said so; plurals written out ("1 Racket", not "1
+    Racket(s)"); the first letter a capital."""
+    slots = _by_slot()
+
+    def played(m: re.Match[str]) -> str:
+        card = slots.get(m.group(1), m.group(1))
+        name = state.label(card)
+        return "played a Special" if name in (state.unnamed(card), card) else \
+            f"played a Special ({name})"
+
+    def no_chance(m: re.Match[str]) -> str:
+        if int(m.group(2)) >= 2:
+            return m.group(0)
+        rolled = "No dice" if m.group(1) == "no roll" else f"Rolled {m.group(1)}"
+        return f"{rolled}: the attack could not succeed, so it does not count."
+
+    text = _PLAYED.sub(played, text)
+    text = _ID.sub(lambda m: state.label(m.group(0)) if _known_id(m.group(0)) else m.group(0),
+                   text)
+    text = _SLOT.sub(lambda m: state.label(slots[m.group(0)]) if m.group(0) in slots
+                     else m.group(0), text)
+    text = plurals(_NO_CHANCE.sub(no_chance, text))
+    return text[:1].upper() + text[1:]
+
+
+def _known_id(card: str) -> bool:
+    try:
+        catalog("crime_lords").by_id(card)
+    except KeyError:
+        return False
+    return True
 
 
 def _term(state: State, a: Attack, why: str) -> str:
@@ -133,8 +171,8 @@ def _mob(state: State, seat: int) -> dict[str, Any]:
     crooks = _crooks(state, seat)
     return {
         "seat": seat, "name": state.seats[seat],
-        "mob": line(mob.mob_name) if mob.mob_name else (_slot(mob.mob_card) if mob.mob_card
-                                                        else None),
+        "mob": line(state, mob.mob_name) if mob.mob_name else (
+            state.label(mob.mob_card) if mob.mob_card else None),
         "boss_bonus": mob.boss_bonus, "boss": mob.boss, "crooks": crooks,
         "boss_name": card_name(state, mob.boss) if mob.boss else None,
         "tree": _tree(state, seat, crooks), "left": mob.left,
@@ -249,7 +287,7 @@ def public_view(state: State) -> dict[str, Any]:
         "draws_owed": draws_owed(state), "drawn": state.drawn, "deck_empty": state.deck_empty,
         "pending": None if state.pending is None else {
             "seat": state.pending[0], "card": state.pending[1], "kind": state.pending[2],
-            "name": _slot(state.pending[1]),
+            "name": state.label(state.pending[1]),
         },
         "offer": None if state.offer is None else {
             "from": state.offer[0], "to": state.offer[1], "card": state.offer[2],
@@ -282,13 +320,13 @@ def secrets(state: State, seat: int) -> dict[str, Any]:
         )
     return {
         "money": mob.money, "auction_money": mob.auction_money, "showdown": hand,
-        "specials": [{"card": c, "name": _slot(c)} for c in mob.specials],
+        "specials": [{"card": c, "name": state.label(c)} for c in mob.specials],
     }
 
 
 def log(state: State) -> list[str]:
     """The game's recent lines, oldest first, as the table reads them (``line``)."""
-    return [line(x) for x in state.log[-12:]]
+    return [line(state, x) for x in state.log[-12:]]
 
 
 def scores(state: State) -> Scores | None:

@@ -6,12 +6,14 @@ and card names); ``OPTION_SPECS`` label the options of ``state.DEFAULT_OPTIONS``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import OptionSpec
-from companion.games.illegal.events import CardDrawn, Event, TurnStarted
+from companion.games.illegal.deck import label
+from companion.games.illegal.events import CardDrawn, Event, HandRevealed, TurnStarted
 from companion.games.illegal.fold import sentence
+from companion.games.words import plurals
 
 
 def describe(action: Mapping[str, Any], events: Sequence[Event],
@@ -21,8 +23,18 @@ def describe(action: Mapping[str, Any], events: Sequence[Event],
     def n(seat: int) -> str:
         return players[seat] if 0 <= seat < len(players) else f"Player {seat + 1}"
 
-    said = [sentence(n, e) for e in events if not isinstance(e, TurnStarted | CardDrawn)]
-    return "; ".join(x for x in said if x) or None
+    said = [_shown(n, action, e) if isinstance(e, HandRevealed) else sentence(n, e)
+            for e in events if not isinstance(e, TurnStarted | CardDrawn)]
+    return plurals("; ".join(x for x in said if x)) or None
+
+
+def _shown(n: Callable[[int], str], action: Mapping[str, Any], e: HandRevealed) -> str:
+    """A hand shown after the hand: one card ("Dee showed Weapons"), or the whole hand."""
+    if action.get("do") == "reveal_card" and e.cards:
+        return f"{n(e.seat)} showed {label(e.cards[-1])}"
+    if not e.cards:
+        return f"{n(e.seat)} showed an empty hand"
+    return f"{n(e.seat)} showed the hand: {', '.join(label(c) for c in e.cards)}"
 
 
 OPTION_SPECS = {

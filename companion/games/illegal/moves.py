@@ -36,6 +36,7 @@ from companion.games.illegal.legality import (
 from companion.games.illegal.state import CHOOSE, MORE, OVER, State
 from companion.games.illegal.views import status
 from companion.games.moves import Choice, Move, Param, Waiting
+from companion.games.words import plurals
 
 WHOSE_HASSLE = "Whose hassle does it remove?"
 WHICH_COST = "Which business card from your hand does it cost?"
@@ -69,8 +70,18 @@ def moves(state: State, seat: int | None) -> list[Move]:
         return []
     if state.phase == OVER:
         return _reveal(state, seat)
-    return [*_plays(state, seat), *_discards(state, seat), *_turn_end(state, seat),
-            *_trades(state, seat), *_open_hand(state, seat)]
+    out = [*_plays(state, seat), *_discards(state, seat), *_turn_end(state, seat),
+           *_trades(state, seat), *_open_hand(state, seat)]
+    return [replace(m, why=plurals(m.why)) if "(s)" in m.why else m for m in out]
+
+
+def _after(cid: str) -> str:
+    """What a card laid down alone still needs: its target, its cost or its victim."""
+    if cid == "bribe":
+        return "whose hassle it removes and its cost"
+    return {"hassle": "against whom", "solution": "whose hassle it removes",
+            "paranoia": "which business you lose",
+            "takeover": "from whom and what it takes"}.get(kind(cid), "the rest")
 
 
 def _open_hand(state: State, seat: int) -> list[Move]:
@@ -116,7 +127,7 @@ def _reveal(state: State, seat: int) -> list[Move]:
     kinds = [c for c in card_ids()
              if availability_reason(state, c, extra=shown.count(c) + 1, seat=seat) is None]
     left = s.hand - len(shown)
-    return [Move("reveal_card", f"Reveal a card of your hand ({left} to go)", {"seat": seat},
+    return [Move("reveal_card", f"Show one card of your hand ({left} to go)", {"seat": seat},
                  (Param("card", "Which card?", choices=_cards(kinds)),), group="reveal")]
 
 
@@ -157,7 +168,7 @@ def _play_forms(st: State, seat: int, cid: str) -> list[Move]:
     if all(not m.params and set(m.fixed) == set(fixed) for m in full):
         return [*first, *full]
     bare = Move("play", "It is my Magnum" if st.unclaimed and cid == "magnum"
-                else f"Show {name} (choose after)", fixed, group="play")
+                else f"Lay down {name} now, choose {_after(cid)} next", fixed, group="play")
     return [*first, *full, bare]
 
 

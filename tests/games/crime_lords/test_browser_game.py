@@ -177,7 +177,7 @@ def test_a_registered_deck_to_a_victory_without_typing(rig: Rig, phone: Any,
     # the attack: announced, hands shown at once, two dice, the win at the end of the turn
     c.tap(ann, "Collect income and pay the gang", sends=True)
     c.tap(ann, "Take over a Racket…")
-    c.tap(ann, "Mom Parker takes over North Side Numbers (needs 10)", sends=True)
+    c.tap(ann, "Mom Parker takes over North Side Numbers (needs 10 or less)", sends=True)
     expect(c.card(ann)).to_contain_text("Put your showdown hand on the table: an amount (0")
     shot(ann, "crime-lords-phone-showdown-1")
     c.tap(ann, "Now! Show all hands", sends=True)

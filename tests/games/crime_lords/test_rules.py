@@ -4,6 +4,7 @@ builder's numbers, what a seat can do, the history sentences, the setup controls
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -11,7 +12,9 @@ import pytest
 from companion.games.base import IllegalAction, TagInput
 from companion.games.crime_lords import engine
 from companion.games.crime_lords.attack import breakdown
+from companion.games.crime_lords.events import GameStarted, Given
 from companion.games.crime_lords.legality import draws_owed
+from companion.games.crime_lords.moves import chance
 from companion.games.crime_lords.state import DEFAULT_OPTIONS as default_options
 from tests.games.crime_lords.helpers import ANITA, Table, deep_mobs, two_mobs
 
@@ -22,7 +25,7 @@ def test_a_card_drawn_without_stats_waits_for_them() -> None:
     t.do(do="draw", seat=0, card="crook_20")
     view = engine.public_view(t.state)
     assert view["pending"] == {"seat": 0, "card": "crook_20", "kind": "crook",
-                               "name": "Crook 20"}
+                               "name": "Crook not yet entered"}  # never its slot
     assert "enter its stats" in view["status"]
     with pytest.raises(IllegalAction, match="Enter the stats of the card just drawn"):
         t.do(do="end_turn", seat=0)
@@ -107,7 +110,8 @@ def test_the_builders_number_is_the_number_once_announced() -> None:
     recruit = [o for o in options if o["kind"] == "recruit"]
     assert all(o["target"] != "crook_03" for o in recruit)  # a rival Boss is never offered
     labels = [m["label"] for m in engine.seat_view(t.state, 0)["moves"] if m["do"] == "attack"]
-    assert f"Mom Parker hits Shyster Shatner (needs {hit['needed']})" in labels
+    assert f"Mom Parker hits Shyster Shatner ({chance(hit['needed'])})" in labels
+    assert not [x for x in labels if re.search(r"needs -?\d+\)", x)]  # never "needs -10"
     assert not [m for m in engine.seat_view(t.state, 1)["moves"]
                 if m["do"] == "attack" and m["allowed"]]  # not Ben's turn
     t.do(do="attack", seat=0, kind="hit", attacker="crook_01", target="crook_04")
@@ -138,13 +142,21 @@ def test_history_sentences_name_players_and_cards_and_hide_amounts() -> None:
     said = engine.describe({"do": "buy", "seat": 0, "card": "crook_05", "price": 3},
                            events, players)
     assert said == "Ann won Anita Callahan in the auction for 3 G."
+    # the dashboard hands over only the public keys: the price comes from the events
+    assert engine.describe({"do": "buy", "seat": 0, "card": "crook_05"}, events, players) == (
+        "Ann won Anita Callahan in the auction for 3 G.")
+    assert engine.describe({"do": "start"}, [GameStarted(1, 50)], players) == (
+        "The war for the city begins: Ben plays first.")
     assert engine.describe({"do": "showdown", "seat": 1, "amount": 9}, [], players) == (
         "Ben put a showdown hand on the table.")
     assert engine.describe({"do": "give", "seat": 1, "to": 0, "money": 9}, [], players) == (
         "Ben gave money to Ann.")
     assert engine.describe({"do": "attack", "seat": 0, "kind": "hit", "attacker": "crook_01",
                             "target": "crook_02"}, [], players) == (
-        "Ann: Crook 01 tries to Hit Crook 02.")
+        "Ann: a Crook tries to Hit a Crook.")  # no events name them: never "Crook 01"
+    assert engine.describe({"do": "give", "seat": 0, "to": 1}, [Given(0, 1, money=2)],
+                           players) == (
+        "Ann gave money to Ben.")
 
 
 def test_every_option_has_a_labelled_control_with_its_default_offered() -> None:
