@@ -2,15 +2,17 @@
 
 A pure engine (``engine``, a ``companion.games.engine.Engine``); the rules and every
 interpretation are in ``docs/rules/nasty7.md``. Every action is declared once in
-``actions.py`` (``ACTIONS``; record lines without ``t``): ``play`` (the camera, or the
-host by hand), ``accuse`` (a seat, or the host entering a whole accusation), the host's
-``rule``, ``withdraw``, ``mistake``, ``hesitation`` and corrections (``reassign``,
-``replace_card``, ``missed_card``), a seat's ``word`` (the nasty rule) and
-``deadline`` (the 3-second rule, or the end of the game after a seat's last card).
+``actions.py`` (``ACTIONS``; record lines without ``t``): ``play`` (the camera; the
+host enters a card by hand as ``missed_card``), ``accuse`` (a seat, or the host entering a whole accusation), the host's
+``rule``, ``withdraw``, ``mistake``, ``hesitation``, ``count_seen`` and corrections
+(``reassign``, ``replace_card``, ``missed_card``), a seat's ``word`` (the nasty rule), the
+camera's ``seen_beside`` and ``deadline`` (the 3-second rule, or the end of the game after a seat's last card).
 
 The package, one role per module: ``state`` (``Options``, ``parse_options``,
 ``upgrade_options``, ``upgrade_action``, ``State``, ``start``, the count), ``actions``,
-``events``, ``decide`` (the rules and penalties; ``outcome``, ``next_deadline``),
+``events``, ``legality`` (who may do what now: one check per action, returning ``None`` or
+the sentence a player reads; every refusal of the game is written there, once),
+``decide`` (the events of an allowed action, the penalties; ``outcome``, ``next_deadline``),
 ``fold`` (``apply`` through ``_APPLY``), ``moves`` (what each seat and the host may do now, what
 the table waits for), ``views`` (public view, secrets, log, scores, referee, signals),
 ``inputs`` (camera tags and buttons) and ``describe`` (sentences, option labels).

@@ -23,7 +23,8 @@ class Play(GameAction):
     """A card landed on the pile: by the player to play, or by ``seat`` out of turn.
 
     ``serial`` is the physical card's number (the camera's): the same card cannot be on
-    the pile twice. The host may enter a card by hand (the camera missed or is off).
+    the pile twice. The camera sends it (``seat`` only in a record or a post); the host
+    enters a card by hand with ``missed_card`` (and ``reassign`` for another player).
     """
 
     do: ClassVar[str] = "play"

@@ -1,9 +1,10 @@
 """The Nasty 7 at the table: camera tags and buttons turned into engine actions.
 
-A card whose tag is seen in zone ``pile`` is played by the seat whose turn it is (an
-out-of-turn play is entered by the host with ``"seat"``); a card already on the pile seen
+A card whose tag is seen in zone ``pile`` is played by the seat whose turn it is (the
+host gives it to another player afterwards: ``reassign``); a card already on the pile seen
 again is nothing; a card seen outside every zone is put to the host. A seat's button accuses the
-player of the last card; the host's ``confirm`` button upholds, ``next`` rejects.
+player of the last card; the host's ``confirm`` button upholds, ``next`` rejects. What
+the rules refuse is refused with ``legality``'s sentence.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 from companion.games.actions import GameAction
 from companion.games.base import ButtonInput, IllegalAction, TableInput, TagInput
 from companion.games.nasty7.actions import ACTIONS, Accuse, Play, Rule, SeenBeside
-from companion.games.nasty7.state import FIGURES, State
+from companion.games.nasty7.legality import accuse_reason, accused, figure_reason, rule_reason
+from companion.games.nasty7.state import State
 
 #: the zone names where a card is played: the configuration's ``pile``, or the ``play``
 #: zone the host draws on the camera page
@@ -27,7 +29,8 @@ def action_for_input(state: State, inp: TableInput) -> GameAction | None:
     a moment) is no play and no refusal. A card of the game seen outside every zone is
     shown to the host (``seen_beside``), who says whether it counts. The host's
     ``confirm`` button upholds a waiting accusation, ``next`` rejects it. Raises
-    ``IllegalAction`` for a foreign card on the pile or a seat accusing itself.
+    ``IllegalAction`` for a foreign card on the pile or a seat's button the rules refuse
+    now (no card on the pile, the seat played the last card or has accused already).
     """
     if state.over:
         return None
@@ -38,7 +41,7 @@ def action_for_input(state: State, inp: TableInput) -> GameAction | None:
     role = inp.role
     if role == "seat" and isinstance(inp.seat, int):
         return _button_accuse(state, int(inp.seat))
-    if role in ("confirm", "next") and state.accusation is not None:
+    if role in ("confirm", "next") and rule_reason(state) is None:
         return Rule(upheld=role == "confirm")
     return None
 
@@ -49,7 +52,7 @@ def _tag(state: State, inp: TagInput) -> GameAction | None:
         return None  # still on the pile, under a hand or another card: not a play
     if inp.zone in PILE_ZONES:
         return _tag_play(state, inp)
-    if inp.zone is not None or inp.card not in FIGURES or state.accusation is not None:
+    if inp.zone is not None or figure_reason(inp.card) or state.accusation is not None:
         return None  # another zone the host drew, or a foreign card off the pile
     if isinstance(serial, int) and serial in state.swept:
         return None  # the last pile, being picked up
@@ -61,8 +64,9 @@ def _tag(state: State, inp: TagInput) -> GameAction | None:
 
 def _tag_play(state: State, inp: TagInput) -> GameAction:
     card = inp.card
-    if card not in FIGURES:
-        raise IllegalAction("That card is not a card of The Nasty 7: take it off the pile.")
+    why = figure_reason(card)
+    if why is not None:
+        raise IllegalAction(why)
     serial = inp.serial
     action: dict[str, Any] = {"do": Play.do, "card": card}
     if isinstance(serial, int) and not isinstance(serial, bool):
@@ -71,12 +75,8 @@ def _tag_play(state: State, inp: TagInput) -> GameAction:
 
 
 def _button_accuse(state: State, seat: int) -> GameAction:
-    pending = state.accusation
-    against = pending.against if pending is not None else state.last_player
-    if against is None:
-        raise IllegalAction("No card is on the pile: there is nothing to accuse anyone of yet.")
-    if seat == against:
-        raise IllegalAction(
-            f"{state.seats[seat]} played the last card and cannot accuse themselves."
-        )
+    against = accused(state)
+    why = accuse_reason(state, (seat,), against)
+    if why is not None:
+        raise IllegalAction(why)
     return Accuse(by_=(seat,), against=against)

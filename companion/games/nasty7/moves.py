@@ -6,7 +6,12 @@ the table), so a seat's only moves are to accuse the player of the last card (wi
 without saying what is wrong) or to join a waiting accusation. The host (``seat=None``)
 rules on an accusation, records mistakes and hesitations, corrects the last card, adds a
 card the camera missed, enters a card by hand and may enter a whole accusation (the
-accusers, and the ruling at once).
+accusers, and the ruling at once). ``play`` is the camera's action: a card by hand is a
+``missed_card`` of the player to play (and "the last card was played by", ``reassign``,
+when another player put it down).
+
+Every move is what ``legality`` allows: the same ``..._reason`` functions ``decide``
+calls pick the choices, and a move that is not allowed shows their sentence.
 
 Under the nasty rule the player of the round's first phone also chooses the round's
 phone word: a ``word`` move with a ``text`` parameter (1 to 60 characters), offered to
@@ -17,11 +22,27 @@ from __future__ import annotations
 
 from companion.games.moves import Choice, Move, Param, Waiting
 from companion.games.nasty7.fold import ALLEGED, WHY
+from companion.games.nasty7.legality import (
+    WORD_MOST,
+    accuse_reason,
+    accused,
+    card_reason,
+    count_seen_reason,
+    hesitation_reason,
+    last_card_reason,
+    missed_reason,
+    mistake_reason,
+    reassign_reason,
+    replace_reason,
+    rule_reason,
+    withdraw_reason,
+    word_chooser,
+    word_reason,
+)
 from companion.games.nasty7.state import (
     ACCUSE_KINDS,
     CARDS,
     MISTAKES,
-    TWINS,
     Accusation,
     State,
     card_name,
@@ -59,24 +80,6 @@ def moves(state: State, seat: int | None) -> list[Move]:
 # --- a seat ---------------------------------------------------------------------------
 
 
-def accuse_why_not(state: State, seat: int) -> str | None:
-    """Why ``seat`` cannot accuse now, in words; ``None`` when the rules allow it."""
-    if state.over:
-        return "The game is over."
-    pending = state.accusation
-    if pending is not None:
-        if pending.against == seat:
-            return "You are the one accused: wait for the host's ruling."
-        if seat in pending.by:
-            return "You have accused: wait for the host's ruling."
-        return None
-    if not state.pile or state.last_player is None:
-        return "No card is on the pile: there is nothing to accuse anyone of yet."
-    if state.last_player == seat:
-        return "You played the last card: only the next card can be accused by you."
-    return None
-
-
 def _kind_param(state: State, kinds: tuple[str, ...]) -> Param:
     return Param(
         "kind",
@@ -89,33 +92,38 @@ def _kind_param(state: State, kinds: tuple[str, ...]) -> Param:
 
 def _accuse_moves(state: State, seat: int) -> list[Move]:
     """Accuse the player of the last card (saying what is wrong, or not), or join."""
-    why = accuse_why_not(state, seat)
+    against = accused(state)
+    why = accuse_reason(state, (seat,), against)
     if why is not None:
         return [Move("accuse", "Accuse", {"seat": seat}, group="accuse", allowed=False, why=why)]
-    pending = state.accusation
-    against = pending.against if pending is not None else state.last_player
     assert against is not None
+    pending = state.accusation
     name = state.seats[against]
     fixed = {"seat": seat, "by": [seat], "against": against}
     if pending is None:
-        plain, kinds = f"Accuse {name}", ACCUSE_KINDS
-        which = f"Accuse {name} of a mistake"
+        plain, which = f"Accuse {name}", f"Accuse {name} of a mistake"
     else:  # joining: the same allegation, or none
-        plain, kinds = f"Join the accusation against {name}", (pending.kind,)
+        plain = f"Join the accusation against {name}"
         which = f"Join: {name} is accused of {ALLEGED.get(pending.kind, 'a mistake')}"
     out = [Move("accuse", plain, fixed, group="accuse")]
-    if all(kinds):
+    kinds = _kinds(state, (seat,))
+    if kinds:
         out.append(Move("accuse", which, fixed, (_kind_param(state, kinds),), group="accuse"))
     return out
 
 
-#: how long a phone word may be (``decide`` counts it without the spaces around it)
-WORD_MOST = 60
+def _kinds(state: State, by: tuple[int, ...]) -> tuple[str, ...]:
+    """What ``by`` may allege now. Joining an accusation that alleges nothing in particular
+    they allege nothing either: ``decide`` would take a named mistake and drop it."""
+    pending = state.accusation
+    if pending is not None and not pending.kind:
+        return ()
+    return tuple(k for k in ACCUSE_KINDS if accuse_reason(state, by, accused(state), k) is None)
 
 
 def _word_moves(state: State, seat: int) -> list[Move]:
     """Nasty rule: the player of the round's first phone chooses the round's word."""
-    if word_chooser(state) != seat:
+    if word_reason(state, seat) is not None:
         return []
     text = Param("text", "What do phones say this round?", "text", minimum=1, maximum=WORD_MOST)
     return [Move("word", "Choose the phone word", {"seat": seat}, (text,))]
@@ -125,18 +133,20 @@ def _word_moves(state: State, seat: int) -> list[Move]:
 
 
 def _host_moves(state: State) -> list[Move]:
-    if state.accusation is not None:
+    if rule_reason(state) is None:  # an accusation waits for the host's ruling
+        assert state.accusation is not None
         return _ruling_moves(state, state.accusation)
-    out = [*_seen_moves(state), _play_move(state), *_host_accusations(state)]
-    if state.pile:
-        out += [
-            _mistake_move(state),
+    out = [*_seen_moves(state), _hand_move(state), *_host_accusations(state)]
+    if mistake_reason(state) is None:
+        out.append(_mistake_move(state))
+    if hesitation_reason(state) is None:
+        out.append(
             Move(
                 "hesitation",
                 f"{state.seats[state.turn]} hesitated (more than {state.options.hesitation_s:g} s)",
                 group="penalty",
-            ),
-        ]
+            )
+        )
     out += _corrections(state)
     return out
 
@@ -147,11 +157,10 @@ def _seen_moves(state: State) -> list[Move]:
     if seen is None:
         return []
     name = state.seats[seen.seat]
-    return [
-        Move("count_seen", f"Count it: {name} played {card_phrase(seen.card)}",
-             {"count": True}, group="seen"),
-        Move("count_seen", "Ignore it: not a card played", {"count": False}, group="seen"),
-    ]
+    labels = {True: f"Count it: {name} played {card_phrase(seen.card)}",
+              False: "Ignore it: not a card played"}
+    return [Move("count_seen", label, {"count": count}, group="seen")
+            for count, label in labels.items() if count_seen_reason(state, count) is None]
 
 
 def seen_sentence(state: State) -> str | None:
@@ -168,9 +177,11 @@ def _ruling_moves(state: State, acc: Accusation) -> list[Move]:
     out = [
         Move("rule", f"Upheld: {name} takes the pile", {"upheld": True}, group="rule"),
         Move("rule", "Not upheld: the accusers take the pile", {"upheld": False}, group="rule"),
-        Move("withdraw", "Withdrawn: no penalty", group="rule"),
     ]
-    more = tuple(s for s in range(state.n_seats) if s != acc.against and s not in acc.by)
+    if withdraw_reason(state) is None:
+        out.append(Move("withdraw", "Withdrawn: no penalty", group="rule"))
+    out += _seen_moves(state)  # "ignore it" only: counting it waits for the ruling
+    more = _accusers(state, acc.against)
     if more:
         out.append(
             Move(
@@ -181,66 +192,37 @@ def _ruling_moves(state: State, acc: Accusation) -> list[Move]:
                 group="accuse",
             )
         )
-    out.append(
-        Move(
-            "play",
-            "Enter a card by hand",
-            group="card",
-            allowed=False,
-            why="The host rules on the accusation first.",
-        )
-    )
+    out.append(_hand_move(state))  # not now: the sentence says why
     return out
+
+
+def _accusers(state: State, against: int) -> tuple[int, ...]:
+    """The seats that may accuse ``against`` (or join the accusation against them) now."""
+    return tuple(s for s in range(state.n_seats) if accuse_reason(state, (s,), against) is None)
 
 
 def _seats_param(state: State, seats: tuple[int, ...], label: str) -> Param:
     return Param("by", label, "some", tuple(Choice(s, state.seats[s]) for s in seats))
 
 
-def _cards_param(state: State, label: str, leave_out: str | None = None) -> Param:
-    return Param(
-        "card", label, choices=tuple(Choice(c, card_name(c)) for c in deck(state) if c != leave_out)
-    )
+def _cards_param(cards: tuple[str, ...], label: str) -> Param:
+    return Param("card", label, choices=tuple(Choice(c, card_name(c)) for c in cards))
 
 
 def deck(state: State) -> tuple[str, ...]:
     """The kinds of card in this game's deck (no twins in the younger players' version)."""
-    return tuple(c for c in CARDS if not (state.options.no_twins and c in TWINS))
-
-
-def _play_move(state: State) -> Move:
-    """A card entered by hand: by the player to play, or by another (who takes the pile)."""
-    skipped = state.skipped
-
-    def who(s: int) -> str:
-        if s == state.turn:
-            return f"{state.seats[s]} (to play)"
-        if s == skipped:
-            return f"{state.seats[s]} (was to skip: takes the pile)"
-        return f"{state.seats[s]} (out of turn: takes the pile)"
-
-    seats = tuple(s for s in range(state.n_seats) if state.stacks[s] > 0)
-    return Move(
-        "play",
-        "Enter a card by hand",
-        params=(
-            _cards_param(state, "Which card?"),
-            Param("seat", "Who played it?", choices=tuple(Choice(s, who(s)) for s in seats)),
-        ),
-        group="card",
-    )
+    return tuple(c for c in CARDS if card_reason(state, c) is None)
 
 
 def _host_accusations(state: State) -> list[Move]:
     """A whole accusation entered by the host: the accusers, what (or not), the ruling."""
     against = state.last_player
-    if not state.pile or against is None:
+    seats = () if against is None else _accusers(state, against)
+    if against is None or not seats:
         return []
     name = state.seats[against]
-    accusers = _seats_param(
-        state, tuple(s for s in range(state.n_seats) if s != against), "Who accuses?"
-    )
-    kinds = _kind_param(state, ACCUSE_KINDS)
+    accusers = _seats_param(state, seats, "Who accuses?")
+    kinds = _kind_param(state, _kinds(state, seats[:1]))
     upheld = Param(
         "upheld",
         "The ruling",
@@ -272,7 +254,11 @@ def _mistake_move(state: State) -> Move:
             Param(
                 "seat",
                 "Who made it?",
-                choices=tuple(Choice(s, state.seats[s]) for s in range(state.n_seats)),
+                choices=tuple(
+                    Choice(s, state.seats[s])
+                    for s in range(state.n_seats)
+                    if mistake_reason(state, s) is None
+                ),
             ),
             Param(
                 "kind",
@@ -287,9 +273,8 @@ def _mistake_move(state: State) -> Move:
 def _corrections(state: State) -> list[Move]:
     """Who really played the last card, which card it was, a card the camera missed."""
     out = []
-    before, last = state.before_card, state.last_card
-    if before is not None and last is not None:
-        others = tuple(s for s in range(state.n_seats) if s != last.seat and before.stacks[s] > 0)
+    if last_card_reason(state, "correct it") is None:
+        others = tuple(s for s in range(state.n_seats) if reassign_reason(state, s) is None)
         if others:
             out.append(
                 Move(
@@ -305,34 +290,41 @@ def _corrections(state: State) -> list[Move]:
                     group="correct",
                 )
             )
+        cards = tuple(c for c in CARDS if replace_reason(state, c) is None)
         out.append(
             Move(
                 "replace_card",
                 "The last card was really",
-                params=(_cards_param(state, "Which card?", last.card),),
+                params=(_cards_param(cards, "Which card?"),),
                 group="correct",
             )
         )
-    if state.stacks[state.turn] > 0 or state.finisher is not None:
+    if missed_reason(state) is None:
+        cards = tuple(c for c in CARDS if missed_reason(state, c) is None)
+        ago = Param(
+            "ago", "How many seconds ago did it land?", "number", minimum=0, maximum=60, step=0.5
+        )
         out.append(
             Move(
                 "missed_card",
                 f"The camera missed a card of {state.seats[state.turn]}",
-                params=(
-                    _cards_param(state, "Which card?"),
-                    Param(
-                        "ago",
-                        "How many seconds ago did it land?",
-                        "number",
-                        minimum=0,
-                        maximum=60,
-                        step=0.5,
-                    ),
-                ),
+                params=(_cards_param(cards, "Which card?"), ago),
                 group="correct",
             )
         )
     return out
+
+
+def _hand_move(state: State) -> Move:
+    """A card entered by hand (the camera is off, or missed it just now): a card of the
+    player to play, landed now; or why not now."""
+    why = missed_reason(state)
+    if why is not None:
+        return Move("missed_card", "Enter a card by hand", group="card", allowed=False, why=why)
+    cards = tuple(c for c in CARDS if missed_reason(state, c) is None)
+    label = f"Which card did {state.seats[state.turn]} play?"
+    return Move("missed_card", "Enter a card by hand", params=(_cards_param(cards, label),),
+                group="card")
 
 
 # --- what the table waits for ---------------------------------------------------------
@@ -400,10 +392,3 @@ def _play_sentence(state: State) -> str:
     if skipped is not None and skipped != state.turn:
         return f"{names[skipped]} skips: {names[state.turn]} to play"
     return f"{names[state.turn]} to play"
-
-
-def word_chooser(state: State) -> int | None:
-    """Nasty rule: the seat that may still choose this round's phone word, or ``None``."""
-    if not state.options.nasty or state.word_set:
-        return None
-    return state.word_seat

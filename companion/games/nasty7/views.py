@@ -53,7 +53,8 @@ from companion.games.nasty7.events import (
     PileTaken,
 )
 from companion.games.nasty7.fold import ALLEGED
-from companion.games.nasty7.moves import MISTAKE_LABELS, deck, waiting, word_chooser
+from companion.games.nasty7.legality import seat_reason, word_chooser
+from companion.games.nasty7.moves import MISTAKE_LABELS, deck, waiting
 from companion.games.nasty7.state import (
     MISTAKES,
     Dispute,
@@ -154,8 +155,9 @@ def secrets(state: State, seat: int) -> dict[str, Any]:
     """What only ``seat`` may see: nothing. Stacks are counted in public and nobody (the
     player included) knows the order of a stack; a seat's phone reads the public view,
     its ``moves`` (accuse) and ``attention`` (its turn, the phone word)."""
-    if not 0 <= seat < state.n_seats:
-        raise IllegalAction(f"This game has {state.n_seats} players, not {seat + 1}.")
+    why = seat_reason(state, seat)
+    if why is not None:
+        raise IllegalAction(why)
     return {}
 
 

@@ -189,7 +189,7 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     phone_taps = 2  # the only taps on a phone all game: the rest is the camera's
     expect(controls).to_contain_text("Ann accuses Cy of a wrong count")
     expect(controls).to_contain_text("Recount: the count was 2")
-    expect(mine).to_contain_text("You have accused: wait for the host's ruling.")
+    expect(mine).to_contain_text("Ann already accused Cy: the host must now rule.")
     shot(host, "nasty7-host-ruling")
     card.get_by_role("button", name="Upheld: Cy takes the pile").click()
     expect(controls).to_contain_text("The accusation against Cy was upheld")

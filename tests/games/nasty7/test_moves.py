@@ -57,32 +57,52 @@ def test_the_host_rules_withdraws_or_adds_accusers_while_an_accusation_waits() -
         ("rule", "Not upheld: the accusers take the pile", True),
         ("withdraw", "Withdrawn: no penalty", True),
         ("accuse", "More players accuse Ann", True),
-        ("play", "Enter a card by hand", False),
+        ("missed_card", "Enter a card by hand", False),
     ]  # fmt: skip
-    assert host[-1].why == "The host rules on the accusation first."
+    assert host[-1].why == "Wait: Ben accuses Ann; the host must rule first."
+    assert host[-1].why == engine_refusal(state, {"do": "missed_card", "card": "gun"})
     for move in host[:-1]:
         _accepted(state, move)
 
 
+def engine_refusal(state: State, action: dict[str, Any]) -> str:
+    with pytest.raises(IllegalAction) as refused:
+        engine.decide(state, action, 9.0)
+    return refused.value.reason
+
+
 def test_the_host_enters_cards_mistakes_hesitations_and_corrections() -> None:
+    """A card comes from the camera (``play`` is the table's action); the host enters one
+    by hand as a card of the player to play (``missed_card``), and gives it to another
+    player with "the last card was played by" (who then takes the pile)."""
     state = run(start(3), plays("racketeer", "twin_racketeer"))  # Cy skips, Ann to play
-    host = {m.do: m for m in engine.moves(state, None)}
-    assert set(host) == {"play", "accuse", "mistake", "hesitation", "reassign",
-                         "replace_card", "missed_card"}  # fmt: skip
-    who = [c.label for c in host["play"].params[1].choices]
-    assert who == ["Ann (to play)", "Ben (out of turn: takes the pile)",
-                   "Cy (was to skip: takes the pile)"]  # fmt: skip
-    assert [c.label for c in host["reassign"].params[0].choices] == ["Ann", "Cy"]
-    assert "Twin racketeers" not in [c.label for c in host["replace_card"].params[0].choices]
-    assert host["hesitation"].label == "Ann hesitated (more than 3 s)"
+    host = {m.label: m for m in engine.moves(state, None)}
+    assert {m.do for m in host.values()} == {"accuse", "mistake", "hesitation", "reassign",
+                                              "replace_card", "missed_card"}  # fmt: skip
+    hand, missed = host["Enter a card by hand"], host["The camera missed a card of Ann"]
+    assert [p.name for p in hand.params] == ["card"]
+    assert hand.params[0].label == "Which card did Ann play?"
+    assert [p.name for p in missed.params] == ["card", "ago"]
+    assert [c.label for c in host["The last card was played by"].params[0].choices] == [
+        "Ann", "Cy"]  # fmt: skip
+    really = host["The last card was really"].params[0].choices
+    assert "Twin racketeers" not in [c.label for c in really]
+    assert "Ann hesitated (more than 3 s)" in host
     for move in engine.moves(state, None):
         _accepted(state, move, 2.5)
+    by_hand = act(state, {"do": "missed_card", "card": "gun"}, 2.5)
+    ben = act(by_hand, {"do": "reassign", "by": 1}, 2.6)  # Ben put it down: out of turn
+    assert ben.stacks == (35, 37, 36) and ben.turn == 1 and not ben.pile
+    played = act(state, {"do": "play", "card": "gun", "seat": 1}, 2.5)  # a record's way
+    assert (played.stacks, played.turn, played.reveal) == (ben.stacks, ben.turn, ben.reveal)
 
 
 def test_no_twins_are_offered_without_twins() -> None:
     state = run(start(3, no_twins=True), plays("racketeer"))
-    play = _moves(state, None, "play")[0]
-    assert [c.label for c in play.params[0].choices] == ["Racketeer", "Mobile phone", "Gun"]
+    for missed in _moves(state, None, "missed_card"):
+        assert [c.label for c in missed.params[0].choices] == ["Racketeer", "Mobile phone", "Gun"]
+    (really,) = _moves(state, None, "replace_card")
+    assert [c.label for c in really.params[0].choices] == ["Mobile phone", "Gun"]
 
 
 def test_the_phone_word_is_a_text_move_of_the_seat_that_chooses_it() -> None:

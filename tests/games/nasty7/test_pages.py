@@ -98,7 +98,7 @@ def test_a_seat_is_told_why_accuse_is_off(app: Flask, table: Table, state_dir: P
         "No card is on the pile: there is nothing to accuse anyone of yet.")
     act(table, {"do": "play", "card": "racketeer"}, TABLE)
     page = ann.get("/seat/0").get_data(as_text=True)
-    assert "You played the last card" in why_not(page, "Accuse")
+    assert why_not(page, "Accuse") == "Ann played the last card and cannot accuse themselves."
     ben = join(app, host, 1)
     page = ben.get("/seat/1").get_data(as_text=True)
     (which,) = [m for m in card_moves(page) if m["label"] == "Accuse Ann of a mistake"]

@@ -103,7 +103,7 @@ def test_a_seat_has_no_secrets_and_reads_its_turn_from_attention() -> None:
         "Wrong count", "Wrong word", "Spoke on a gun", "Too slow (over 3 s)"]
     dee = engine.seat_view(state, 3)  # Dee played the last card
     assert [(m["allowed"], m["why"]) for m in dee["moves"]] == [
-        (False, "You played the last card: only the next card can be accused by you.")]
+        (False, "Dee played the last card and cannot accuse themselves.")]
     with pytest.raises(IllegalAction, match="3 players, not 5|4 players, not 5"):
         engine.seat_view(state, 4)
 
