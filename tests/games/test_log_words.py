@@ -74,7 +74,8 @@ def history_texts(session: Session) -> Iterator[tuple[str, str]]:
     for batch in session.batches:
         if batch.kind == "undo":
             continue
-        action = {k: batch.action[k] for k in PUBLIC_ACTION_KEYS if k in batch.action}
+        line = batch.action.to_json()
+        action = {k: line[k] for k in PUBLIC_ACTION_KEYS if k in line}
         text = engine.describe(action, batch.events, players)
         if text is not None:
             yield f"history of {action.get('do')}", text

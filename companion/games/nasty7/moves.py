@@ -66,6 +66,9 @@ ACCUSE_LABELS = {
 }
 
 
+#: the host's "not upheld" ruling, as both ruling moves say it
+NOT_UPHELD = "Not upheld: the accusers take the pile"
+
 def moves(state: State, seat: int | None) -> list[Move]:
     """What ``seat`` (``None``: the host) may do now; nothing once the game is over."""
     if state.over:
@@ -176,7 +179,7 @@ def _ruling_moves(state: State, acc: Accusation) -> list[Move]:
     name = state.seats[acc.against]
     out = [
         Move("rule", f"Upheld: {name} takes the pile", {"upheld": True}, group="rule"),
-        Move("rule", "Not upheld: the accusers take the pile", {"upheld": False}, group="rule"),
+        Move("rule", NOT_UPHELD, {"upheld": False}, group="rule"),
     ]
     if withdraw_reason(state) is None:
         out.append(Move("withdraw", "Withdrawn: no penalty", group="rule"))
@@ -228,7 +231,7 @@ def _host_accusations(state: State) -> list[Move]:
         "The ruling",
         choices=(
             Choice(True, f"Upheld: {name} takes the pile"),
-            Choice(False, "Not upheld: the accusers take the pile"),
+            Choice(False, NOT_UPHELD),
         ),
     )
     fixed = {"against": against}
