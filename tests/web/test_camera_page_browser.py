@@ -21,10 +21,11 @@ from playwright.sync_api import expect
 from companion.config import WebConfig
 from companion.demo import demo_payloads
 from companion.table import Table
-from tests.browser import BROWSER, host_token, shot, too_wide
+from tests.browser import BROWSER, shot, too_wide
 from tests.camera_rig import Rig, camera_rig
 from vision.synthetic import CardPlay
 from web import create_app
+from web.auth import host_token
 from web.server import make_server, stop
 
 pytestmark = BROWSER
