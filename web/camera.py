@@ -27,6 +27,27 @@ def _zones() -> Polygons:
     return dict(found) if isinstance(found, dict) else dict(st.zones)
 
 
+def grown_zones(status: dict[str, Any] | None) -> Polygons:
+    """The zones that grew as cards landed, as the camera uses them now: the status's
+    ``grown_zones`` (every one), else its ``grown`` (the last one); empty if none grew."""
+    status = status or {}
+    found = status.get("grown_zones")
+    if isinstance(found, dict):
+        return {str(n): [(float(x), float(y)) for x, y in pts] for n, pts in found.items()}
+    last = status.get("grown")
+    if isinstance(last, dict) and last.get("zone") and last.get("polygon"):
+        return {str(last["zone"]): [(float(x), float(y)) for x, y in last["polygon"]]}
+    return {}
+
+
+def moved_sentence(status: dict[str, Any] | None) -> str | None:
+    """What the host must do when the camera was knocked and the zones could not follow
+    the table (``status["table"]["sentence"]``), else None."""
+    table = (status or {}).get("table")
+    sentence = table.get("sentence") if isinstance(table, dict) else None
+    return str(sentence) if sentence else None
+
+
 def zone_choices(players: list[str]) -> list[dict[str, str]]:
     """The zones the editor offers by meaning: ``name`` (what the engine gets), ``label``
     (the choice and the list) and ``short`` (written on the picture)."""
@@ -45,7 +66,8 @@ def live() -> str:
     status = st.camera.status() if st.camera is not None else None
     players = list(st.table.hub.latest().players)
     return render_template("camera.html", has_camera=st.camera is not None, status=status,
-                           zones=_zones(), choices=zone_choices(players))
+                           zones=_zones(), choices=zone_choices(players),
+                           grown=grown_zones(status), moved=moved_sentence(status))
 
 
 @bp.get("/tv/camera-check")
@@ -75,10 +97,12 @@ def picture() -> Response:
 @bp.get("/api/camera")
 @host_required
 def status() -> Response:
-    """The camera's status (state, fps, decode time, visible tags) and the zones."""
+    """The camera's status (state, fps, decode time, visible tags), the zones, the zones
+    that grew (``grown``) and the sentence of a knocked camera (``moved``)."""
     camera = state().camera
-    body: dict[str, Any] = {"camera": camera.status() if camera is not None else None,
-                            "zones": _zones()}
+    found = camera.status() if camera is not None else None
+    body: dict[str, Any] = {"camera": found, "zones": _zones(), "grown": grown_zones(found),
+                            "moved": moved_sentence(found)}
     return jsonify(body)
 
 
@@ -116,4 +140,23 @@ def save_zones() -> tuple[Response, int]:
         return jsonify({"accepted": False, "reason": str(exc)}), 400
     st.camera.set_zones(zones)
     st.zones = zones
+    return jsonify({"accepted": True, "reason": None, "zones": zones}), 200
+
+
+NOTHING_GREW = "Nothing grew: the zones are as you drew them."
+
+
+@bp.post("/api/camera/undo-growth")
+@host_required
+def undo_growth() -> tuple[Response, int]:
+    """Undo the pile's growth (host only): the zones as drawn are used and saved, and
+    answered; a sentence when there is no camera or nothing grew."""
+    st = state()
+    if st.camera is None:
+        return jsonify({"accepted": False, "reason": "No camera on this table."}), 409
+    undo = getattr(st.camera, "undo_growth", None)
+    zones = undo() if callable(undo) else None
+    if zones is None:
+        return jsonify({"accepted": False, "reason": NOTHING_GREW}), 409
+    st.zones = dict(zones)
     return jsonify({"accepted": True, "reason": None, "zones": zones}), 200

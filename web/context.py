@@ -32,13 +32,24 @@ Polygons = dict[str, list[tuple[float, float]]]
 
 
 class Camera(Protocol):
-    """The vision pipeline as the dashboard sees it."""
+    """The vision pipeline as the dashboard sees it.
+
+    Optional: ``undo_growth() -> Polygons | None`` (``GrowingCamera``): every zone that
+    grew as cards landed goes back to the drawing; returns the zones as drawn, or None
+    when nothing grew. A camera without it has zones that never grow.
+    """
 
     def live_jpeg(self) -> bytes | None: ...
 
     def status(self) -> dict[str, Any]: ...
 
     def set_zones(self, polygons: Polygons) -> None: ...
+
+
+class GrowingCamera(Camera, Protocol):
+    """A camera whose pile grows as cards land (``vision.zonegrow``), and the host's undo."""
+
+    def undo_growth(self) -> Polygons | None: ...
 
 
 @dataclass
@@ -125,4 +136,4 @@ def state() -> WebState:
     return cast(WebState, current_app.extensions[EXTENSION])
 
 
-__all__ = ["EXTENSION", "Camera", "Polygons", "WebState", "install", "state", "state_of"]
+__all__ = ["EXTENSION", "Camera", "GrowingCamera", "Polygons", "WebState", "install", "state", "state_of"]

@@ -324,6 +324,10 @@ class ZoneSaver:
     def __init__(self, pipeline: Any, drawn: ZonesConfig | None = None) -> None:
         self.pipeline = pipeline
         self.drawn = drawn
+        #: the zone files are written by the web (a drawing, an undo) and the decode
+        #: thread (a growth); never held while calling into the pipeline, which holds its
+        #: own zones lock while it saves a growth here
+        self._lock = threading.RLock()
         if drawn is not None and drawn.polygons != pipeline.zones.polygons:
             pipeline.grower.reset(drawn.polygons)
 
@@ -332,18 +336,26 @@ class ZoneSaver:
         return result
 
     def status(self) -> dict[str, Any]:
+        """The pipeline's status, with ``zones`` (as used now) and ``grown_zones``: every
+        zone that grew since the drawing, as used now (after a restart too; the camera
+        page draws them dashed and offers to undo them)."""
         result: dict[str, Any] = dict(self.pipeline.status())
         result.setdefault("zones", {n: [list(p) for p in pts]
                                     for n, pts in self.pipeline.zones.polygons.items()})
+        grown = getattr(self.pipeline, "grown_zones", None)
+        if grown is not None:
+            result.setdefault("grown_zones", {n: [list(p) for p in pts]
+                                              for n, pts in grown().items()})
         return result
 
     def set_zones(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
         checked = ZonesConfig(polygons=polygons)  # raises ValueError on a bad polygon
-        # saved first: a refused save (companion.atomic.SaveError) changes nothing
-        write_secret(state_dir() / ZONES_FILE, json.dumps(checked.polygons),
-                     what="the camera zones")
-        (state_dir() / DRAWN_ZONES_FILE).unlink(missing_ok=True)  # a new drawing, a new base
-        self.drawn = checked
+        with self._lock:
+            # saved first: a refused save (companion.atomic.SaveError) changes nothing
+            write_secret(state_dir() / ZONES_FILE, json.dumps(checked.polygons),
+                         what="the camera zones")
+            (state_dir() / DRAWN_ZONES_FILE).unlink(missing_ok=True)  # a new drawing, a new base
+            self.drawn = checked
         self.pipeline.set_zones(checked.polygons)
 
     def save_grown(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
@@ -352,14 +364,31 @@ class ZoneSaver:
         from companion.atomic import SaveError
 
         try:
-            drawn_path = state_dir() / DRAWN_ZONES_FILE
-            if self.drawn is not None and not drawn_path.exists():  # the base, kept first
-                write_secret(drawn_path, json.dumps(self.drawn.polygons),
-                             what="the camera zones as drawn")
-            write_secret(state_dir() / ZONES_FILE, json.dumps(ZonesConfig(polygons=polygons).polygons),
-                         what="the camera zones")
+            with self._lock:
+                drawn_path = state_dir() / DRAWN_ZONES_FILE
+                if self.drawn is not None and not drawn_path.exists():  # the base, kept first
+                    write_secret(drawn_path, json.dumps(self.drawn.polygons),
+                                 what="the camera zones as drawn")
+                write_secret(state_dir() / ZONES_FILE,
+                             json.dumps(ZonesConfig(polygons=polygons).polygons),
+                             what="the camera zones")
         except (SaveError, ValueError) as exc:
             log.error("the grown camera zones were not saved: %s", exc)
+
+    def undo_growth(self) -> dict[str, list[tuple[float, float]]] | None:
+        """The host undoes the pile's growth: the zones as drawn (moved with the table
+        if the camera was knocked and followed) are used and saved (``pipeline.undo_growth``
+        saves them through ``save_grown``); they are the drawing again, so the kept
+        drawing (``DRAWN_ZONES_FILE``) goes and they are the base of a later growth.
+        Returns them, or None when nothing grew."""
+        if not self.pipeline.grown_zones():
+            return None
+        polygons: dict[str, list[tuple[float, float]]] = self.pipeline.undo_growth()
+        with self._lock:
+            self.drawn = ZonesConfig(polygons=polygons)
+            if not self.pipeline.grown_zones():  # a card may have grown the pile since
+                (state_dir() / DRAWN_ZONES_FILE).unlink(missing_ok=True)
+        return polygons
 
     def stop(self) -> None:
         self.pipeline.stop()
