@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from vision.frames import Image, Point
 
-__all__ = ["EVERY", "MATCH", "MOVED", "Registration", "TableWatch", "displacement", "register",
+__all__ = ["EVERY", "MATCH", "MOVED", "Registration", "TableWatch", "displacement", "register", "unchanged",
            "table_mask", "warp_points"]
 
 Matrix = npt.NDArray[np.float64]
@@ -55,6 +55,10 @@ RENEW = 20
 MARGIN = 0.05
 #: ... unless less than this share of the frame would be left
 MIN_TABLE = 0.25
+#: a frame whose table (outside the zones) differs from the reference's by less than this
+#: (mean gray levels, blurred) shows the same table in the same place: nothing moved,
+#: whatever ECC says (a plain tablecloth gives ECC nothing to lock on to)
+SAME = 6.0
 #: what the host page and the TV show when the table is lost
 MOVED = "The camera moved: draw the zones again on the camera page."
 
@@ -157,6 +161,15 @@ def register(reference: Image, image: Image,
     return out, float(score)
 
 
+def unchanged(reference: Image, image: Image, mask: Image) -> bool:
+    """Whether ``image`` shows the reference's table where ``mask`` compares it, unmoved:
+    the mean difference there is under ``SAME`` gray levels (camera noise, light)."""
+    where = mask > 0
+    if not where.any():
+        return False
+    return float(np.abs(image[where] - reference[where]).mean()) < SAME
+
+
 class TableWatch:
     """The reference frame and the table's motion since it; see the module docstring."""
 
@@ -192,7 +205,14 @@ class TableWatch:
         small = _small(image)
         scale = self._size[0] / small.shape[1]
         placed = [warp_points(self._base, list(z), self._size) for z in zones]
-        found = register(self._reference, small, table_mask(small.shape[:2], placed))
+        if not placed:  # no zone drawn yet: nothing to follow, and none to draw again
+            self.reference(image)
+            self.last = Registration("steady", np.eye(3), 0.0, 0.0, 1.0)
+            return self.last
+        mask = table_mask(small.shape[:2], placed)
+        found: tuple[Matrix, float] | None = (np.eye(3), 1.0)  # the same table, unmoved
+        if not unchanged(self._reference, small, mask):  # a card in flight fools ECC less so
+            found = register(self._reference, small, mask)
         if found is None or found[1] < MATCH:
             self._misses += 1
             score = 0.0 if found is None else found[1]
