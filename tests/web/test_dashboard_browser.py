@@ -320,7 +320,7 @@ def test_without_javascript_a_seat_form_posts(table: Table, live_url: str, phone
     page.wait_for_url(re.compile(r"/seat/0$"))
     assert [e["action"]["do"] for e in table.history()] == ["discard"]
     session = table.session
-    assert session is not None and session.batches[0].action["cards"] == ["gambling"]
+    assert session is not None and session.batches[0].action.to_json()["cards"] == ["gambling"]
     assert too_wide(page) == []
     shot(page, "dashboard-illegal-seat-nojs-phone")
 

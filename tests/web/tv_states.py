@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
+from companion.demo import source_of
 from companion.games.base import IllegalAction
 from companion.inputs import HOST, Command
 from companion.records import VERSION, _as_read_then, parse_header
@@ -82,5 +83,7 @@ def play(table: Table, game: str, record: str, until: str) -> None:
         if a.get("do") == "time":
             continue
         cmd = Command("undo") if a.get("do") == "undo" else Command("action", {"action": a})
-        res = table.submit(Command(cmd.name, cmd.args, source=HOST, at=origin + t)).result(SAFETY)
+        sender = HOST if cmd.name == "undo" else source_of(a, game)  # by each action's `by`
+        res = table.submit(Command(cmd.name, cmd.args, source=sender, at=origin + t)
+                           ).result(SAFETY)
         assert res.accepted, f"{record}: {a} refused: {res.reason}"

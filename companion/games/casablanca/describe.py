@@ -32,7 +32,11 @@ def _agent(agent: str) -> str:
 
 
 def _space(space: str) -> str:
-    return default_board().name(space) if default_board().space(space) else clip(space)
+    """A space by its name on the default board; a drawn board's space by its key in
+    words (the board page makes the key from the name: ``old_gate`` is "Old Gate")."""
+    if default_board().space(space):
+        return default_board().name(space)
+    return clip(space.replace("_", " ").title() if space.islower() else space)
 
 
 def _who(players: Sequence[str], seat: Any) -> str:

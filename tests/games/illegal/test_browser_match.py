@@ -107,7 +107,7 @@ class Camera:
         assert snap.refusal is None, f"{card} in {zone}: {snap.refusal.reason}"
         booked = self.batches()[len(before):]
         assert len(booked) == 1, f"{card} in {zone} was booked {len(booked)} times"
-        return dict(booked[0].action)
+        return booked[0].action.to_json()
 
     def batches(self) -> Sequence[Batch]:
         session = self.rig.table.session

@@ -263,7 +263,7 @@ def test_a_whole_game_at_the_table(rig: dict[str, Any], phone: Any, state_dir: P
     # Taps per turn on the phones: a turn is a card on the pile; Ann's accusation came
     # in Cy's turn (round 2); every other turn took no tap at all.
     assert table.session is not None
-    cards = [b for b in table.session.batches if b.action.get("do") in ("play", "missed_card")]
+    cards = [b for b in table.session.batches if b.action.do in ("play", "missed_card")]
     turns = [(f"card {i + 1}", 0, True) for i in range(len(cards))]
     turns.append(("Ann accuses Cy of a wrong count", phone_taps, False))
     assert len(cards) >= 15 and taps.record("nasty7", turns) == 0
