@@ -173,13 +173,9 @@ def check_recorded(app: Flask, table: Table, host: FlaskClient, kind: type[GameA
         problems.append(f"{where}: the phone's post changed the game")
         return problems  # the rest would judge another game
     if kind.by == "table":
-        why = refused(post_json(host, "/api/host/action", {"action": action}),
-                      kind.label, TABLE_ONLY)
-        if why:
-            problems.append(f"{where}: from the host {why}")
+        problems += host_refused(table, host, kind, action, where, before)
         if booked(table) != before:
-            problems.append(f"{where}: the host's post changed the game")
-            return problems
+            return problems  # the rest would judge another game
         res = table.submit(Command("action", {"action": action}, source=TABLE)).result(300)
         accepted, reason = res.accepted, res.reason
     else:
@@ -210,12 +206,20 @@ def check_bare(table: Table, host: FlaskClient, phone: FlaskClient,
     if booked(table) != before or table.hub.latest().public_json() != public:
         problems.append(f"{where}: the phone's post changed the game")
     if kind.by == "table":
-        why = refused(post_json(host, "/api/host/action", {"action": action}),
-                      kind.label, TABLE_ONLY)
-        if why:
-            problems.append(f"{where}: from the host {why}")
-        if booked(table) != before:
-            problems.append(f"{where}: the host's post changed the game")
+        problems += host_refused(table, host, kind, action, where, before)
+    return problems
+
+
+def host_refused(table: Table, host: FlaskClient, kind: type[GameAction],
+                 action: dict[str, Any], where: str, before: Any) -> list[str]:
+    """The problems with the host posting table action ``action`` (refused, nothing booked)."""
+    problems = []
+    why = refused(post_json(host, "/api/host/action", {"action": action}),
+                  kind.label, TABLE_ONLY)
+    if why:
+        problems.append(f"{where}: from the host {why}")
+    if booked(table) != before:
+        problems.append(f"{where}: the host's post changed the game")
     return problems
 
 
