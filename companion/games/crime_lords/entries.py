@@ -18,7 +18,7 @@ from companion.games.actions import fields_of
 from companion.games.cards import catalog, catalog_document
 from companion.games.crime_lords import vocab
 from companion.games.crime_lords.actions import Adjust, Modify, Stats, Uncontrolled
-from companion.games.crime_lords.ledger import NEEDED, in_play
+from companion.games.crime_lords.ledger import NEEDED, cards_in_play
 from companion.games.crime_lords.mob import LEAVE_AT
 from companion.games.crime_lords.setup import (
     auction_limit,
@@ -184,19 +184,24 @@ def setup_moves(state: State) -> list[Move]:
     """The setup, entered by the host: Mobs, auction sales, the center, the start. A card
     is picked by its name (this game or the deck knows it); a card never seen is "a new
     Crook" (with its stats), the camera reading which one it is."""
-    ids = [c.id for c in catalog("crime_lords").cards if not in_play(state, c.id)]
+    playing = cards_in_play(state)
+    ids = [c.id for c in catalog("crime_lords").cards if c.id not in playing]
     out: list[Move] = []
     for seat, mob in enumerate(state.mobs):  # the Mobs first: one group on the card
         if mob.mob_card is None:
             out += _mob_moves(state, seat, ids)
+    # what every seat's auction offers, listed once (not once per seat and kind)
+    ready = ready_cards(state, ids, ("crook", "racket", "special"))
+    news = {kind: next_new(state, ids, kind) for kind in NEW_WORDS}
     for seat in range(len(state.mobs)):
-        out += _sale_moves(state, seat, ids)
-    center = ready_cards(state, ids, ("crook", "racket"))
+        out += _sale_moves(state, seat, ready, news)
+    kind_of = catalog("crime_lords").by_id
+    center = [c for c in ready if kind_of(c).kind in KIND_WORDS]
     if center:
         out.append(Move("uncontrolled", Uncontrolled.label, {},
                         (one_card("card", "Which card?", state, center),), group="the center"))
     for kind, word in KIND_WORDS.items():
-        new = next_new(state, ids, kind)
+        new = news[kind]
         if new:
             out.append(Move("uncontrolled", f"Turn up a new {word} in the center",
                             {"card": new}, (stats_param(kind),), group="the center"))
@@ -222,13 +227,16 @@ def _mob_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
     return out
 
 
-def _sale_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
+def _sale_moves(state: State, seat: int, ready: list[str],
+                news: dict[str, str | None]) -> list[Move]:
+    """What the auction may still sell to ``seat``: a card known by name (``ready``), or
+    the next new card of each kind (``news``), where that kind's auction is not over."""
     name, mob = state.seats[seat], state.mobs[seat]
     kind_of = catalog("crime_lords").by_id
     price = Param("price", "For how much?", "number", minimum=0, maximum=mob.auction_money)
     rescue = crookless(state, seat)
-    sold = [c for c in ready_cards(state, ids, ("crook", "racket", "special"))
-            if _for_sale(state, c, kind_of(c).kind, rescue=rescue)]
+    open_ = {kind: _for_sale(state, kind, rescue=rescue) for kind in NEW_WORDS}
+    sold = [c for c in ready if open_[kind_of(c).kind]]
     if rescue:
         sold += [c for c, _ in state.center if kind_of(c).kind == "crook"]
     out = []
@@ -236,8 +244,7 @@ def _sale_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
         out.append(Move("buy", f"{name} won a card", {"seat": seat}, (
             one_card("card", "Which card?", state, sold), price), group="the auction"))
     for kind, word in NEW_WORDS.items():
-        new = next_new(state, [c for c in ids if _for_sale(state, c, kind, new=True,
-                                                           rescue=rescue)], kind)
+        new = news[kind] if open_[kind] else None
         if new:
             stats = (stats_param(kind),) if kind in KIND_WORDS else ()
             out.append(Move("buy", f"{name} won a new {word}", {"seat": seat, "card": new},
@@ -245,11 +252,8 @@ def _sale_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
     return out
 
 
-def _for_sale(state: State, card: str, kind: str, new: bool = False,
-              rescue: bool = False) -> bool:
-    """Whether the auction may still sell ``card`` without stats typed now (``new``:
-    whatever its stats); ``rescue``: to a player without a Crook (no limit on Crooks)."""
+def _for_sale(state: State, kind: str, rescue: bool = False) -> bool:
+    """Whether the auction may still sell a card of ``kind``; ``rescue``: to a player
+    without a Crook (no limit on Crooks)."""
     most = auction_limit(state, kind)
-    if most is not None and auctioned(state, kind) >= most and not (rescue and kind == "crook"):
-        return False
-    return new or kind == "special" or state.ready(card)
+    return most is None or auctioned(state, kind) < most or (rescue and kind == "crook")

@@ -28,7 +28,7 @@ from companion.games.crime_lords.entries import (
     stats_param,
 )
 from companion.games.crime_lords.fight import check_target, support_problem
-from companion.games.crime_lords.ledger import in_play
+from companion.games.crime_lords.ledger import cards_in_play
 from companion.games.crime_lords.legality import (
     boss_reason,
     drawn_all_reason,
@@ -376,8 +376,9 @@ def _draws(state: State, seat: int) -> list[Move]:
     done = drawn_all_reason(state)
     if done is not None:
         return [Move("draw", Draw.label, fixed, allowed=False, why=done)]
+    playing = cards_in_play(state)
     free = [c.id for c in catalog("crime_lords").cards
-            if c.kind != "mob" and not in_play(state, c.id)]
+            if c.kind != "mob" and c.id not in playing]
     label = f"Draw a card ({owed} to draw)" if owed else Draw.label
     known = ready_cards(state, free, ("crook", "racket", "special"))
     out = []

@@ -27,7 +27,7 @@ from companion.games.crime_lords.events import (
     WarTurnPassed,
 )
 from companion.games.crime_lords.fight import support_problem
-from companion.games.crime_lords.ledger import in_play
+from companion.games.crime_lords.ledger import cards_in_play
 from companion.games.crime_lords.legality import draws_owed
 from companion.games.crime_lords.mob import (
     cards_held,
@@ -259,6 +259,7 @@ def _status(state: State) -> str:
 
 def public_view(state: State) -> dict[str, Any]:
     """What everyone may see (no treasury, no hidden hand); keys in the package docstring."""
+    playing = cards_in_play(state)
     last = None if state.last_roll is None else {
         k: ([list(t) for t in v] if k == "breakdown" else (list(v) if k == "dice" else v))
         for k, v in state.last_roll
@@ -303,7 +304,7 @@ def public_view(state: State) -> dict[str, Any]:
         "free_cards": [] if state.phase == "over" else [
             {"card": c.id, "name": card_name(state, c.id), "kind": c.kind,
              "known": state.known(c.id)}
-            for c in catalog("crime_lords").cards if not in_play(state, c.id)
+            for c in catalog("crime_lords").cards if c.id not in playing
         ],
     }
 
