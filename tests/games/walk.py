@@ -12,7 +12,7 @@ import functools
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +154,9 @@ class Walk:
 
     states: list[tuple[Session, float]]
     refused: list[str]
+    #: the indexes of ``states`` where a sender the table waited on had an allowed move
+    #: (found while choosing the next action: test_dead_ends need not ask again)
+    acted: set[int] = field(default_factory=set)
 
 
 def random_game(engine: AnyEngine, n_seats: int, seed: int, steps: int = 150) -> Walk:
@@ -166,7 +169,9 @@ def random_game(engine: AnyEngine, n_seats: int, seed: int, steps: int = 150) ->
         walk.states.append((session, t))
         if engine.outcome(session.state) is not None:
             break
-        choices = _candidates(engine, session.state, n_seats)
+        choices, waited = _candidates(engine, session.state, n_seats)
+        if waited:
+            walk.acted.add(len(walk.states) - 1)
         if not choices:
             due = session.next_deadline()
             if due is None:
@@ -194,11 +199,15 @@ def _setup(engine: AnyEngine, n_seats: int, seed: int) -> Any:
     return Setup(tuple(f"P{i + 1}" for i in range(n_seats)), {}, seed)
 
 
-def _candidates(engine: AnyEngine, state: Any, n_seats: int) -> list[tuple[int | None, Move]]:
+def _candidates(engine: AnyEngine, state: Any,
+                n_seats: int) -> tuple[list[tuple[int | None, Move]], bool]:
+    """The moves to choose from, and whether they are the waited-on senders' own."""
     waiting = engine.waiting(state)
     wanted: list[int | None] = list(waiting.seats) + ([None] if waiting.host else [])
     # the waited-on senders' moves first (in all_moves' order), every sender's only when
     # none of them may act: the same choices, without asking every seat every step
     first = [(w, m) for w in senders(n_seats) if w in wanted
              for m in engine.moves(state, w) if m.allowed and m.do != "undo"]
-    return first or [(w, m) for w, m in all_moves(engine, state, n_seats) if m.allowed]
+    if first:
+        return first, True
+    return [(w, m) for w, m in all_moves(engine, state, n_seats) if m.allowed], False
