@@ -1,15 +1,21 @@
 """The BG Stats play file (``companion.exports``) without a league: ``durationMin`` from
-a result's ``started_at``, and every object with exactly the fields and JSON types
-docs/league.md lists for the format; ``started_at`` in the result format."""
+a result's ``started_at``; every object with exactly the fields and JSON types
+docs/league.md lists for the format; what the readers of the format need to read it
+(the references between its lists, uuids, dates); dates in local time;
+BoardGameGeek ids; ``started_at`` in the result format."""
 
 from __future__ import annotations
 
 import json
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import pytest
 
-from companion.exports import bgstats_league_text, bgstats_text
+from companion.exports import BGG_IDS, bgg_id, bgstats_league_text, bgstats_text
 from companion.results import GameResult, SeatResult
 
 T = 1.75e9  # a Saturday evening in 2025, the table's clock
@@ -25,11 +31,29 @@ LOCATION = {"uuid": str, "id": int, "name": str, "modificationDate": str}
 GAME = {"uuid": str, "id": int, "name": str, "modificationDate": str, "cooperative": bool,
         "highestWins": bool, "noPoints": bool, "usesTeams": bool, "bggId": int}
 PLAY = {"uuid": str, "modificationDate": str, "entryDate": str, "playDate": str,
-        "usesTeams": bool, "durationMin": int, "ignored": bool, "manualWinner": bool,
-        "rounds": int, "locationRefId": int, "gameRefId": int, "board": str,
-        "scoringSetting": int, "playerScores": list}
+        "playDateYmd": int, "usesTeams": bool, "durationMin": int, "ignored": bool,
+        "manualWinner": bool, "rounds": int, "locationRefId": int, "gameRefId": int,
+        "scoringSetting": int, "bggId": int, "nemestatsId": int, "importPlayId": int,
+        "rating": int, "playImages": str, "expansionPlays": list, "playerScores": list}
+#: the "none" values the app writes for a play that has none of these
+PLAY_NONE = {"bggId": 0, "nemestatsId": 0, "importPlayId": 0, "rating": 0,
+             "playImages": "[]", "expansionPlays": [], "scoringSetting": 0,
+             "usesTeams": False, "ignored": False, "manualWinner": False}
 PLAYER_SCORE = {"score": str, "winner": bool, "newPlayer": bool, "startPlayer": bool,
-                "playerRefId": int, "rank": int, "seatOrder": int, "role": str}
+                "playerRefId": int, "rank": int, "seatOrder": int}
+
+#: the app's way of writing a time (the file it exports, docs/league.md)
+WHEN = "%Y-%m-%d %H:%M:%S"
+
+
+@pytest.fixture
+def berlin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The process in the league's zone (Europe/Berlin), so local times are known."""
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
 
 
 def _shape(obj: Any, fields: dict[str, type], what: str) -> None:
@@ -54,8 +78,41 @@ def _check_format(data: Any) -> None:
         _shape(g, GAME, "a game")
     for play in data["plays"]:
         _shape(play, PLAY, "a play")
+        assert {k: play[k] for k in PLAY_NONE} == PLAY_NONE
         for s in play["playerScores"]:
             _shape(s, PLAYER_SCORE, "a player's score")
+    _readable(data)
+
+
+def _readable(data: Any) -> None:
+    """What the readers of the format cited in docs/league.md need: each play's
+    ``locationRefId``, ``gameRefId`` and every ``playerRefId`` name an object of the
+    file (theiam79/hermod-bot's ``PlayFile.MapToPlay`` throws otherwise), ids unique
+    within their list, ``uuid``s that parse as uuids (hermod-bot reads them as Guid,
+    and they must differ: they are what tells the app two plays apart), times as the
+    app writes them (``WHEN``; hermod-bot reads DateTime), ``playDateYmd`` the date of
+    ``playDate``, whole numbers for ids and minutes, and ``userInfo.meRefId`` one of
+    the players or 0."""
+    lists = {k: {o["id"]: o for o in data[k]} for k in ("players", "locations", "games")}
+    for key, by_id in lists.items():
+        assert len(by_id) == len(data[key]), (key, "ids repeat")
+    everything = [o for k in ("players", "locations", "games", "plays") for o in data[k]]
+    uids = [str(uuid.UUID(o["uuid"])) for o in everything]
+    assert len(set(uids)) == len(uids), "uuids repeat"
+    for o in everything:
+        datetime.strptime(o["modificationDate"], WHEN)
+    for play in data["plays"]:
+        assert play["locationRefId"] in lists["locations"]
+        assert play["gameRefId"] in lists["games"]
+        assert play["playerScores"], "a play without seats"
+        for s in play["playerScores"]:
+            assert s["playerRefId"] in lists["players"]
+        played = datetime.strptime(play["playDate"], WHEN)
+        datetime.strptime(play["entryDate"], WHEN)
+        assert play["playDateYmd"] == int(played.strftime("%Y%m%d"))
+        assert play["durationMin"] >= 0 and play["rounds"] >= 0
+    me = data["userInfo"]["meRefId"]
+    assert me == 0 or me in lists["players"]
 
 
 def _result(game_id: str, started: float, finished: float, game: str = "nasty7",
@@ -127,3 +184,67 @@ def test_a_result_carries_its_start_when_known() -> None:
                      (-1.0, "'started_at' must be"), (T + 1801, "after 'finished_at'")):
         with pytest.raises(ValueError, match=why):
             GameResult.from_json(body | {"started_at": bad})
+
+
+def test_the_readers_checks_catch_a_broken_reference() -> None:
+    plays = [("Window table", _result("g1", T, T + 1800, "illegal", (30, 20)))]
+    good = json.loads(bgstats_league_text(plays))
+    _check_format(good)
+    broken = [("gameRefId", 99), ("locationRefId", 99), ("playDateYmd", 20000101),
+              ("playDate", "2025-06-15T20:00:00"), ("uuid", "not-a-uuid")]
+    for field, bad in broken:
+        data = json.loads(bgstats_league_text(plays))
+        data["plays"][0][field] = bad
+        with pytest.raises((AssertionError, ValueError)):
+            _readable(data)
+    data = json.loads(bgstats_league_text(plays))
+    data["plays"][0]["playerScores"][0]["playerRefId"] = 99
+    with pytest.raises(AssertionError):
+        _readable(data)
+
+
+def test_a_play_is_dated_when_it_ended_in_local_time(berlin: None) -> None:
+    """The app dates a play when it is entered (``playDate`` equals ``entryDate`` in
+    most plays of the file it exported, docs/league.md): a result is entered when the
+    game ends. Local time, the league's zone, and ``playDateYmd`` that day."""
+    start = 1_764_357_300.0  # 2025-11-28 19:15 UTC, 20:15 in Berlin
+    plays = [("Window table", _result("g1", start, start + 45 * 60)),
+             ("Window table", _result("g2", 0.0, start + 4 * 3600))]  # 00:15 the next day
+    for data in (json.loads(bgstats_league_text(plays)),
+                 json.loads(bgstats_text(plays, "Ana", "League"))):
+        _check_format(data)
+        ended, unknown = data["plays"]
+        assert (ended["playDate"], ended["entryDate"], ended["playDateYmd"],
+                ended["durationMin"]) == ("2025-11-28 21:00:00", "2025-11-28 21:00:00",
+                                          20251128, 45)
+        assert (unknown["playDate"], unknown["entryDate"], unknown["playDateYmd"],
+                unknown["durationMin"]) == ("2025-11-29 00:15:00", "2025-11-29 00:15:00",
+                                            20251129, 0)
+        assert {p["modificationDate"] for p in data["plays"]} == {"2025-11-29 00:15:00"}
+
+
+def test_seats_keep_their_order_place_and_score() -> None:
+    seats = (SeatResult("Cem", 2, 10), SeatResult("Ana", 1, 30), SeatResult("Ben", 2, 10))
+    plays = [("Window table", GameResult("g1", "illegal", seats, T + 600, 10, started_at=T))]
+    data = json.loads(bgstats_text(plays, "Ana", "League"))
+    _check_format(data)
+    names = {p["id"]: p["name"] for p in data["players"]}
+    got = [(names[s["playerRefId"]], s["seatOrder"], s["rank"], s["winner"], s["score"])
+           for s in data["plays"][0]["playerScores"]]
+    assert got == [("Cem", 1, 2, False, "10"), ("Ana", 2, 1, True, "30"),
+                   ("Ben", 3, 2, False, "10")]
+    assert names[data["userInfo"]["meRefId"]] == "Ana"
+
+
+def test_boardgamegeek_ids_only_where_confirmed() -> None:
+    """docs/league.md names the source of each id; the other games stay unlinked (0)."""
+    assert BGG_IDS == {"nasty7": 186302}
+    assert bgg_id("nasty7") == bgg_id("die_fiesen_7") == bgg_id("The Nasty 7") == 186302
+    for game in ("illegal", "casablanca", "crime_lords", "no such game"):
+        assert bgg_id(game) == 0, game
+    plays = [("Window table", _result(f"g{i}", T, T + 600, game))
+             for i, game in enumerate(("nasty7", "illegal", "casablanca", "crime_lords"))]
+    data = json.loads(bgstats_league_text(plays))
+    _check_format(data)
+    assert {g["name"]: g["bggId"] for g in data["games"]} == {
+        "The Nasty 7": 186302, "Illegal": 0, "Casablanca": 0, "Crime Lords": 0}
