@@ -4,8 +4,10 @@ BG Stats ("Board Game Stats", the app people log plays in) reads a JSON "Play fi
 with the lists ``players``, ``locations``, ``games`` and ``plays``; each play names its
 game and location by ``gameRefId``/``locationRefId`` and its seats in ``playerScores``
 (``playerRefId``, ``score``, ``winner``, ``rank``, ``seatOrder``...). docs/league.md
-cites the format. Ids inside the file are small numbers; ``uuid``s are derived from the
-names, so the same play exported twice is the same play to the app (no duplicates).
+("BG Stats export") compares every field with a file the app exported and with the
+third-party readers and writers of the format, and cites them. Ids inside the file are
+small numbers; ``uuid``s are derived from the names, so the same play exported twice is
+the same play to the app (no duplicates).
 """
 
 from __future__ import annotations
@@ -26,14 +28,25 @@ ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see t
          "to use a share, export or open-in function to open it with Board Game Stats.")
 _NS = uuid.UUID("6f1c2a8e-7d8a-4c41-9d3f-2b0f3b1a9c55")
 CSV_FIELDS = ("date", "game", "where", "player", "place", "score", "won", "players")
-#: BoardGameGeek ids of our games, where one was confirmed (docs/league.md says how);
-#: a game without one is exported with ``bggId`` 0, which BG Stats reads as "not linked"
-BGG_IDS: dict[str, int] = {}
+#: BoardGameGeek ids of our games (engine name: id), only where a source we can cite
+#: shows the id for that very game (docs/league.md, "BG Stats export", names each
+#: source and what was searched for the others); a game without one is exported with
+#: ``bggId`` 0, which BG Stats reads as "not linked".
+#: - nasty7: Die fiesen 7 (Jacques Zeimet, Drei Hasen in der Abendsonne, 2015), linked
+#:   as boardgamegeek.com/boardgame/186302/die-fiesen-7 by heimspiele.info's review.
+#: - illegal (ElPadre: Michael Palm, Martin Drewes), casablanca (Amigo), crime_lords
+#:   (Steve Jackson Games, 2004): no citable page with their id was found; 0.
+BGG_IDS: dict[str, int] = {"nasty7": 186302}
 
 
 def _when(t: float) -> str:
     """Local time as BG Stats writes it ("2026-11-28 20:15:00", the device's zone)."""
     return datetime.fromtimestamp(t, UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _ymd(t: float) -> int:
+    """The local date as a number (20261128): BG Stats' ``playDateYmd``."""
+    return int(datetime.fromtimestamp(t, UTC).astimezone().strftime("%Y%m%d"))
 
 
 def _iso(t: float) -> str:
@@ -51,6 +64,16 @@ def _minutes(r: GameResult) -> int:
 
 def _uid(*parts: str) -> str:
     return str(uuid.uuid5(_NS, "\x1f".join(parts)))
+
+
+def bgg_id(game: str) -> int:
+    """The BoardGameGeek id of ``game`` (its engine name or an alias), 0 when none is
+    confirmed."""
+    try:
+        name = games.get(game).name
+    except LookupError:
+        name = game
+    return BGG_IDS.get(name, 0)
 
 
 def title(game: str) -> str:
@@ -73,8 +96,13 @@ def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> 
 
     A game is ``noPoints`` only when none of its plays has a score; a play without
     scores leaves each seat's score empty. Nobody is marked start player (the result
-    does not say who began). ``durationMin`` is the time from the result's
-    ``started_at`` to its ``finished_at`` in whole minutes (0: the start not known)."""
+    does not say who began). ``playDate`` and ``entryDate`` are when the game ended
+    (the app dates a play by when it is entered, as its own export shows),
+    ``durationMin`` the whole minutes from the result's ``started_at`` to its
+    ``finished_at`` (0: the start not known). The fields the app writes for every play
+    with "none" values (a BoardGameGeek play id, a NemeStats id, an import id, a rating,
+    photos, expansions) are written with those values; the ones it writes only when set
+    (``board``, ``comments``, a seat's ``role`` or ``team``) are left out."""
     players: dict[str, dict[str, Any]] = {}
     places: dict[str, dict[str, Any]] = {}
     kinds: dict[str, dict[str, Any]] = {}
@@ -87,7 +115,7 @@ def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> 
         kind = kinds.setdefault(r.game, {
             "uuid": _uid("game", r.game), "id": len(kinds) + 1, "name": title(r.game),
             "modificationDate": now, "cooperative": False, "highestWins": not r.lower_wins,
-            "noPoints": True, "usesTeams": False, "bggId": BGG_IDS.get(r.game, 0)})
+            "noPoints": True, "usesTeams": False, "bggId": bgg_id(r.game)})
         if any(s.score is not None for s in r.seats):
             kind["noPoints"] = False
         scores = []
@@ -98,12 +126,14 @@ def bgstats(plays: Sequence[tuple[str, GameResult]], me: str, location: str) -> 
                 "bggUsername": ""})
             scores.append({"score": _score(s.score), "winner": s.won, "newPlayer": False,
                            "startPlayer": False, "playerRefId": p["id"], "rank": s.place,
-                           "seatOrder": seat + 1, "role": ""})
+                           "seatOrder": seat + 1})
         out.append({"uuid": _uid("play", where, r.game_id), "modificationDate": now,
                     "entryDate": _when(r.finished_at), "playDate": _when(r.finished_at),
-                    "usesTeams": False, "durationMin": _minutes(r), "ignored": False,
-                    "manualWinner": False, "rounds": 0, "locationRefId": loc["id"],
-                    "gameRefId": kind["id"], "board": "", "scoringSetting": 0,
+                    "playDateYmd": _ymd(r.finished_at), "usesTeams": False,
+                    "durationMin": _minutes(r), "ignored": False, "manualWinner": False,
+                    "rounds": 0, "locationRefId": loc["id"], "gameRefId": kind["id"],
+                    "scoringSetting": 0, "bggId": 0, "nemestatsId": 0, "importPlayId": 0,
+                    "rating": 0, "playImages": "[]", "expansionPlays": [],
                     "playerScores": scores})
     mine = players.get(key_of(me)) if me else None
     return {"about": ABOUT, "players": list(players.values()),
@@ -136,5 +166,5 @@ def csv_text(plays: Sequence[tuple[str, GameResult]], me: str) -> str:
     return buf.getvalue()
 
 
-__all__ = ["ABOUT", "BGG_IDS", "CSV_FIELDS", "bgstats", "bgstats_league_text", "bgstats_text",
-           "csv_text", "title"]
+__all__ = ["ABOUT", "BGG_IDS", "CSV_FIELDS", "bgg_id", "bgstats", "bgstats_league_text",
+           "bgstats_text", "csv_text", "title"]

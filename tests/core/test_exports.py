@@ -1,61 +1,33 @@
 """The BG Stats play file (``companion.exports``) without a league: ``durationMin`` from
-a result's ``started_at``, and every object with exactly the fields and JSON types
-docs/league.md lists for the format; ``started_at`` in the result format."""
+a result's ``started_at``; every object with exactly the fields and JSON types
+docs/league.md lists for the format; what the readers of the format need to read it
+(the references between its lists, uuids, dates); dates in local time;
+BoardGameGeek ids; ``started_at`` in the result format."""
 
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from companion.exports import bgstats_league_text, bgstats_text
+from companion.exports import BGG_IDS, bgg_id, bgstats_league_text, bgstats_text
 from companion.results import GameResult, SeatResult
+from tests.core.bgstats_format import check_format, readable, shape
 
 T = 1.75e9  # a Saturday evening in 2025, the table's clock
 
-#: the fields of each object and their JSON types, as docs/league.md ("BG Stats
-#: export", "The fields written") lists them: nothing more, nothing less
-TOP = {"about": str, "players": list, "locations": list, "games": list, "plays": list,
-       "userInfo": dict}
-USER_INFO = {"meRefId": int}
-PLAYER = {"uuid": str, "id": int, "name": str, "isAnonymous": bool, "modificationDate": str,
-          "bggUsername": str}
-LOCATION = {"uuid": str, "id": int, "name": str, "modificationDate": str}
-GAME = {"uuid": str, "id": int, "name": str, "modificationDate": str, "cooperative": bool,
-        "highestWins": bool, "noPoints": bool, "usesTeams": bool, "bggId": int}
-PLAY = {"uuid": str, "modificationDate": str, "entryDate": str, "playDate": str,
-        "usesTeams": bool, "durationMin": int, "ignored": bool, "manualWinner": bool,
-        "rounds": int, "locationRefId": int, "gameRefId": int, "board": str,
-        "scoringSetting": int, "playerScores": list}
-PLAYER_SCORE = {"score": str, "winner": bool, "newPlayer": bool, "startPlayer": bool,
-                "playerRefId": int, "rank": int, "seatOrder": int, "role": str}
 
-
-def _shape(obj: Any, fields: dict[str, type], what: str) -> None:
-    """``obj`` is a JSON object with exactly ``fields``, each of its JSON type (a whole
-    number is not a boolean, a boolean is not a number)."""
-    assert isinstance(obj, dict), what
-    assert set(obj) == set(fields), (what, sorted(set(obj) ^ set(fields)))
-    for key, kind in fields.items():
-        value = obj[key]
-        ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
-        assert ok, (what, key, value, kind.__name__)
-
-
-def _check_format(data: Any) -> None:
-    _shape(data, TOP, "the file")
-    _shape(data["userInfo"], USER_INFO, "userInfo")
-    for p in data["players"]:
-        _shape(p, PLAYER, "a player")
-    for loc in data["locations"]:
-        _shape(loc, LOCATION, "a location")
-    for g in data["games"]:
-        _shape(g, GAME, "a game")
-    for play in data["plays"]:
-        _shape(play, PLAY, "a play")
-        for s in play["playerScores"]:
-            _shape(s, PLAYER_SCORE, "a player's score")
+@pytest.fixture
+def berlin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The process in the league's zone (Europe/Berlin), so local times are known."""
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
 
 
 def _result(game_id: str, started: float, finished: float, game: str = "nasty7",
@@ -81,10 +53,10 @@ DURATIONS = [
 def test_duration_is_the_minutes_from_start_to_end() -> None:
     plays = [("Window table", _result(f"g{i}", s, f)) for i, (s, f, _) in enumerate(DURATIONS)]
     data = json.loads(bgstats_league_text(plays))
-    _check_format(data)
+    check_format(data)
     assert [p["durationMin"] for p in data["plays"]] == [m for *_, m in DURATIONS]
     mine = json.loads(bgstats_text(plays[:2], "Ana", "League"))
-    _check_format(mine)
+    check_format(mine)
     assert [p["durationMin"] for p in mine["plays"]] == [45, 29]
 
 
@@ -94,7 +66,7 @@ def test_every_object_has_the_documented_fields_and_types() -> None:
              ("", _result("g3", T + 7200, T + 9000))]
     for data in (json.loads(bgstats_league_text(plays)),
                  json.loads(bgstats_text(plays, "Ben", "Home"))):
-        _check_format(data)
+        check_format(data)
         assert len(data["plays"]) == 3 and len(data["players"]) == 2
         assert {loc["name"] for loc in data["locations"]} >= {"Window table", "Door table"}
         scores = [s["score"] for s in data["plays"][0]["playerScores"]]
@@ -108,11 +80,11 @@ def test_the_format_check_catches_a_wrong_type_or_a_missing_field(field: str, ki
                                                                   bad: Any) -> None:
     fields = {"durationMin": int, "noPoints": bool, "score": str}
     good = {"durationMin": 45, "noPoints": False, "score": "30"}
-    _shape(good, fields, "good")
+    shape(good, fields, "good")
     with pytest.raises(AssertionError):
-        _shape(good | {field: bad}, fields, "bad")
+        shape(good | {field: bad}, fields, "bad")
     with pytest.raises(AssertionError):
-        _shape({k: v for k, v in good.items() if k != field}, fields, "missing")
+        shape({k: v for k, v in good.items() if k != field}, fields, "missing")
 
 
 def test_a_result_carries_its_start_when_known() -> None:
@@ -127,3 +99,67 @@ def test_a_result_carries_its_start_when_known() -> None:
                      (-1.0, "'started_at' must be"), (T + 1801, "after 'finished_at'")):
         with pytest.raises(ValueError, match=why):
             GameResult.from_json(body | {"started_at": bad})
+
+
+def test_the_readers_checks_catch_a_broken_reference() -> None:
+    plays = [("Window table", _result("g1", T, T + 1800, "illegal", (30, 20)))]
+    good = json.loads(bgstats_league_text(plays))
+    check_format(good)
+    broken = [("gameRefId", 99), ("locationRefId", 99), ("playDateYmd", 20000101),
+              ("playDate", "2025-06-15T20:00:00"), ("uuid", "not-a-uuid")]
+    for field, bad in broken:
+        data = json.loads(bgstats_league_text(plays))
+        data["plays"][0][field] = bad
+        with pytest.raises((AssertionError, ValueError)):
+            readable(data)
+    data = json.loads(bgstats_league_text(plays))
+    data["plays"][0]["playerScores"][0]["playerRefId"] = 99
+    with pytest.raises(AssertionError):
+        readable(data)
+
+
+def test_a_play_is_dated_when_it_ended_in_local_time(berlin: None) -> None:
+    """The app dates a play when it is entered (``playDate`` equals ``entryDate`` in
+    most plays of the file it exported, docs/league.md): a result is entered when the
+    game ends. Local time, the league's zone, and ``playDateYmd`` that day."""
+    start = 1_764_357_300.0  # 2025-11-28 19:15 UTC, 20:15 in Berlin
+    plays = [("Window table", _result("g1", start, start + 45 * 60)),
+             ("Window table", _result("g2", 0.0, start + 4 * 3600))]  # 00:15 the next day
+    for data in (json.loads(bgstats_league_text(plays)),
+                 json.loads(bgstats_text(plays, "Ana", "League"))):
+        check_format(data)
+        ended, unknown = data["plays"]
+        assert (ended["playDate"], ended["entryDate"], ended["playDateYmd"],
+                ended["durationMin"]) == ("2025-11-28 21:00:00", "2025-11-28 21:00:00",
+                                          20251128, 45)
+        assert (unknown["playDate"], unknown["entryDate"], unknown["playDateYmd"],
+                unknown["durationMin"]) == ("2025-11-29 00:15:00", "2025-11-29 00:15:00",
+                                            20251129, 0)
+        assert {p["modificationDate"] for p in data["plays"]} == {"2025-11-29 00:15:00"}
+
+
+def test_seats_keep_their_order_place_and_score() -> None:
+    seats = (SeatResult("Cem", 2, 10), SeatResult("Ana", 1, 30), SeatResult("Ben", 2, 10))
+    plays = [("Window table", GameResult("g1", "illegal", seats, T + 600, 10, started_at=T))]
+    data = json.loads(bgstats_text(plays, "Ana", "League"))
+    check_format(data)
+    names = {p["id"]: p["name"] for p in data["players"]}
+    got = [(names[s["playerRefId"]], s["seatOrder"], s["rank"], s["winner"], s["score"])
+           for s in data["plays"][0]["playerScores"]]
+    assert got == [("Cem", 1, 2, False, "10"), ("Ana", 2, 1, True, "30"),
+                   ("Ben", 3, 2, False, "10")]
+    assert names[data["userInfo"]["meRefId"]] == "Ana"
+
+
+def test_boardgamegeek_ids_only_where_confirmed() -> None:
+    """docs/league.md names the source of each id; the other games stay unlinked (0)."""
+    assert BGG_IDS == {"nasty7": 186302}
+    assert bgg_id("nasty7") == bgg_id("die_fiesen_7") == bgg_id("The Nasty 7") == 186302
+    for game in ("illegal", "casablanca", "crime_lords", "no such game"):
+        assert bgg_id(game) == 0, game
+    plays = [("Window table", _result(f"g{i}", T, T + 600, game))
+             for i, game in enumerate(("nasty7", "illegal", "casablanca", "crime_lords"))]
+    data = json.loads(bgstats_league_text(plays))
+    check_format(data)
+    assert {g["name"]: g["bggId"] for g in data["games"]} == {
+        "The Nasty 7": 186302, "Illegal": 0, "Casablanca": 0, "Crime Lords": 0}

@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,52 +20,13 @@ from playwright.sync_api import expect
 
 from league.auth import admin_token
 from tests.browser import BROWSER, SAFETY_MS, SHOTS, shot, too_wide
-from tests.league.conftest import Clock, joined, result
+from tests.league.conftest import PUBLIC, joined, result
 
 pytestmark = BROWSER
 
-#: the league's address as phones reach it (``companion league serve --url``): not the
-#: address the tests' browser uses (127.0.0.1 and a free port)
-PUBLIC = "http://club-laptop.example:8090"
 LONG = ("Maximiliana Konstantinopoulou-Wittgenst",  # 40 characters, the most a table sends
         "Bartholomew Featherstonehaugh-Cholmondel",
         "Sebastianoooooooooooooooooooooooooooooo")  # one word that cannot break
-
-
-@pytest.fixture
-def served(league_dsn: str, tmp_path: Path) -> Iterator[Any]:
-    """The league served for real (Tornado, its rater thread) with ``--url`` PUBLIC:
-    ``.url`` (what the browser opens), ``.client``, ``.pool``, ``.folder``, ``.app``."""
-    from league.app import create_app
-    from league.db import open_pool
-    from league.server import serve
-
-    pool = open_pool(league_dsn, size=4)
-    folder = tmp_path / "league"
-    app = create_app(pool, folder, public_url=PUBLIC, clock=Clock(), testing=True)
-    ready: list[int] = []
-    got, done = threading.Event(), threading.Event()
-
-    def on_ready(port: int) -> None:
-        ready.append(port)
-        got.set()
-
-    thread = threading.Thread(target=serve, args=(app, "127.0.0.1", 0, 4),
-                              kwargs={"on_ready": on_ready, "stop": done}, daemon=True)
-    thread.start()
-    assert got.wait(SAFETY_MS / 1000)
-
-    class Served:
-        pass
-
-    lg = Served()
-    lg.url, lg.app, lg.pool, lg.folder = (f"http://127.0.0.1:{ready[0]}", app, pool,  # type: ignore[attr-defined]
-                                          folder)
-    lg.client = app.test_client()  # type: ignore[attr-defined]
-    yield lg
-    done.set()
-    thread.join(60)
-    pool.close()
 
 
 def _push(lg: Any, games: list[tuple[list[str], list[int]]]) -> None:

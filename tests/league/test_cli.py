@@ -3,6 +3,7 @@ what to do, never a traceback or "This is a bug"."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,7 @@ def test_the_admins_fixes_on_the_command_line(league: Any, league_dsn: str, tmp_
 
     from companion.commands import league as cli
     from league import queries
+    from tests.core.bgstats_format import check_format
     from tests.league.conftest import joined, result
 
     _, token = joined(league)
@@ -71,4 +73,6 @@ def test_the_admins_fixes_on_the_command_line(league: Any, league_dsn: str, tmp_
     assert run("cards", "--url", "http://club:8090", "--out", str(tmp_path / "c.pdf"))[0] == 0
     assert (tmp_path / "c.pdf").read_bytes().startswith(b"%PDF")
     assert run("export", "--out", str(tmp_path / "all.bgsplay"))[0] == 0
-    assert '"Window table"' in (tmp_path / "all.bgsplay").read_text(encoding="utf-8")
+    exported = (tmp_path / "all.bgsplay").read_text(encoding="utf-8")
+    assert '"Window table"' in exported
+    check_format(json.loads(exported))

@@ -13,6 +13,7 @@ from typing import Any
 from companion.exports import ABOUT
 from league import queries
 from league.auth import admin_token
+from tests.core.bgstats_format import check_format
 from tests.league.conftest import joined, result
 
 
@@ -105,6 +106,7 @@ def test_bgstats_play_file_has_the_format_fields(league: Any) -> None:
     r = league.client.get(f"/players/{ids['Ana']}/plays.bgsplay")
     assert r.status_code == 200 and "attachment" in r.headers["Content-Disposition"]
     data = json.loads(r.get_data(as_text=True))
+    check_format(data)  # every field and type documented, readable (docs/league.md)
     assert data["about"] == ABOUT
     assert set(data) >= {"players", "locations", "games", "plays", "userInfo"}
     players = {p["id"]: p for p in data["players"]}
@@ -136,7 +138,11 @@ def test_bgstats_play_file_has_the_format_fields(league: Any) -> None:
     assert {g["name"]: g["noPoints"] for g in data["games"]} == {"Illegal": False,
                                                                  "The Nasty 7": True}
     whole = json.loads(league.client.get("/plays.bgsplay").data)
+    check_format(whole)
     assert len(whole["plays"]) == 3 and whole["userInfo"]["meRefId"] == 0
+    # The Nasty 7 is linked to BoardGameGeek (docs/league.md cites the id), Illegal not
+    assert {g["name"]: g["bggId"] for g in whole["games"]} == {"Illegal": 0,
+                                                               "The Nasty 7": 186302}
     assert {p["name"] for p in whole["players"]} == {"Ana", "Anna", "Ben", "Cem"}
 
 
