@@ -14,7 +14,7 @@ from psycopg_pool import ConnectionPool
 
 from companion import games
 from companion.results import GameResult, SeatResult
-from companion.stats import MU, OVERALL, SIGMA
+from companion.stats import MU, OVERALL, SIGMA, key_of
 
 #: every (game, player) with a stats line has a ratings row (the push makes it), so the
 #: standings walk the ratings index best first and stop after ``limit`` rows
@@ -168,6 +168,15 @@ def player_cards(pool: ConnectionPool, limit: int = 5000) -> list[tuple[str, str
         rows = conn.execute("SELECT name, card FROM players WHERE merged_into IS NULL "
                             "ORDER BY key LIMIT %s", (limit,)).fetchall()
     return [(str(n), str(c)) for n, c in rows]
+
+
+def player_named(pool: ConnectionPool, name: str) -> int | None:
+    """The player (not merged away) of ``name``, matched as the league matches names
+    (``key_of``: trimmed, case folded), or None."""
+    with pool.connection() as conn:
+        row = conn.execute("SELECT id FROM players WHERE key = %s AND merged_into IS NULL",
+                           (key_of(name),)).fetchone()
+    return None if row is None else int(row[0])
 
 
 def player_by_card(pool: ConnectionPool, card: str) -> int | None:

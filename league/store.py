@@ -341,7 +341,7 @@ def set_seat(pool: ConnectionPool, ref: int, seat: int, player: int, who: str,
         seats: dict[int, int] = {int(a): int(b) for a, b in conn.execute(
             "SELECT seat, player_id FROM results WHERE game_ref = %s", (ref,))}
         if seat not in seats:
-            raise ChangeError("This game has no such seat: reload the page.")
+            raise ChangeError(f"This game has no seat {seat + 1}: its seats are 1 to {len(seats)}.")
         if any(int(p) == pid and s != seat for s, p in seats.items()):
             raise ChangeError("That player sits at another seat of this game already.")
         uncount(conn, [ref])

@@ -2,7 +2,8 @@
 
 ``serve`` runs the server; ``games`` lists the games the rater left out (with why), the
 void ones and the recent ones, each with the league's number for it (``#12``); ``void``
-and ``restore`` a game by that number (who and why kept); ``add-player`` before game
+and ``restore`` a game by that number, ``seat`` changes who sat at one of its seats (who
+and why kept); ``merge`` makes two names one player; ``add-player`` before game
 night; ``cards`` prints every player's card (PDF, QR codes on ``--url``); ``export``
 writes the whole league as a BG Stats play file.
 
@@ -51,6 +52,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _db(sub.add_parser("games", help="games left out by the rater, void ones, recent ones"))
     _change(sub.add_parser("void", help="leave a game out of every standing"))
     _change(sub.add_parser("restore", help="count a void game again"))
+    seat = sub.add_parser("seat", help="change who sat at a seat of a game")
+    _change(seat)
+    seat.add_argument("--seat", type=int, required=True,
+                      help="the seat, counted from 1 in the order 'companion league games' "
+                           "lists the players")
+    seat.add_argument("--player", required=True, help="who sat there: a league player's name")
+    merge = sub.add_parser("merge", help="two names that are one player: keep one")
+    _db(merge)
+    merge.add_argument("gone", help="the name to merge away (its games become the other's)")
+    merge.add_argument("--into", required=True, help="the name to keep")
     add = sub.add_parser("add-player", help="a player before their first game")
     _db(add)
     add.add_argument("name")
@@ -67,7 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     action = getattr(args, "league_command", None)
     if action is None:
-        print("usage: companion league {serve,games,void,restore,add-player,cards,export} "
+        print("usage: companion league {serve,games,void,restore,seat,merge,add-player,cards,export} "
               "--db postgresql://...", file=sys.stderr)
         return 2
     if not args.db:
@@ -164,6 +175,36 @@ def _restore(pool: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def _player(pool: Any, name: str) -> int:
+    from league.queries import player_named
+
+    found = player_named(pool, name)
+    if found is None:
+        raise ValueError(f"Nobody called '{' '.join(name.split())}' is in the league: "
+                         "'companion league games' shows the names (or add the player "
+                         "with 'companion league add-player').")
+    return found
+
+
+def _seat(pool: Any, args: argparse.Namespace) -> int:
+    from league.store import set_seat
+
+    ref = _number(args.game)
+    set_seat(pool, ref, args.seat - 1, _player(pool, args.player), args.by, args.why)
+    print(f"Seat {args.seat} of game #{ref} is {' '.join(args.player.split())}'s; the "
+          "league's rater rates the game again.")
+    return 0
+
+
+def _merge(pool: Any, args: argparse.Namespace) -> int:
+    from league.store import merge
+
+    merge(pool, _player(pool, args.into), _player(pool, args.gone))
+    print(f"{' '.join(args.gone.split())}'s games are {' '.join(args.into.split())}'s now; "
+          "the league's rater rates them again.")
+    return 0
+
+
 def _add_player(pool: Any, args: argparse.Namespace) -> int:
     from league.store import add_player
 
@@ -194,5 +235,6 @@ def _export(pool: Any, args: argparse.Namespace) -> int:
     return 0
 
 
-_ADMIN = {"games": _games, "void": _void, "restore": _restore, "add-player": _add_player,
+_ADMIN = {"games": _games, "void": _void, "restore": _restore, "seat": _seat,
+          "merge": _merge, "add-player": _add_player,
           "cards": _cards, "export": _export}

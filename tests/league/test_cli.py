@@ -66,6 +66,25 @@ def test_the_admins_fixes_on_the_command_line(league: Any, league_dsn: str, tmp_
     assert run("restore", ref, "--why", "real after all")[0] == 0
     code, _, err = run("void", "twelve", "--why", "x")
     assert code == 1 and "is not a game's number" in err
+    # who sat where, and two names that are one player, without SQL
+    code, out, _ = run("seat", f"#{ref}", "--seat", "2", "--player", "ana", "--why", "x")
+    assert code == 1  # Ana sits at seat 1 already
+    assert run("add-player", "Bea")[0] == 0
+    code, out, err = run("seat", f"#{ref}", "--seat", "2", "--player", " bea ", "--why",
+                         "Bea played, Ben watched", "--by", "Sam")
+    assert code == 0, err
+    assert "Seat 2 of game #" in out
+    assert "Ana (1), Bea (2)" in run("games")[1]
+    code, _, err = run("seat", f"#{ref}", "--seat", "3", "--player", "Bea", "--why", "x")
+    assert code == 1 and "no seat 3: its seats are 1 to 2" in err
+    code, _, err = run("seat", f"#{ref}", "--seat", "1", "--player", "Zed", "--why", "x")
+    assert code == 1 and "Nobody called 'Zed' is in the league" in err
+    assert run("add-player", "Ana B")[0] == 0
+    code, out, err = run("merge", "ana b", "--into", "Ana")
+    assert code == 0 and "games are Ana's now" in out, err
+    assert "Ana B" not in [n for _, n in queries.find_players(league.pool)]
+    code, _, err = run("merge", "Bea", "--into", "Ana")
+    assert code == 1 and "two people, not one" in err and "Traceback" not in err
     assert run("add-player", "Cem Yilmaz")[0] == 0
     assert "Cem Yilmaz" in [n for _, n in queries.find_players(league.pool)]
     code, _, err = run("add-player", "cem  yilmaz")
