@@ -8,6 +8,8 @@ Inputs that were taken back read "Undone: …".
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -87,36 +89,65 @@ def history_entries() -> list[dict[str, Any]]:
     return session_entries(session) if session is not None else []
 
 
+#: each input's sentence, told once: the history is drawn again at every live update on
+#: every phone that shows it, and a long game has hundreds of inputs whose sentences never
+#: change (a batch is immutable; the entry keeps it alive, so its id stays its own)
+_TOLD: OrderedDict[tuple[int, str, tuple[str, ...]], tuple[Any, str]] = OrderedDict()
+_TOLD_MOST = 4_096  # a long game has hundreds of inputs; older games fall out
+_TOLD_LOCK = threading.Lock()
+
+
 def session_entries(session: Any) -> list[dict[str, Any]]:
     """A ``companion.session.Session``'s inputs as sentences, newest first (the web
     reads the table's session, never the module)."""
-    players = list(session.setup.seats)
+    players = tuple(session.setup.seats)
     engine: AnyEngine = session.engine
     sentences: list[str] = []
     out = []
     for i, b in enumerate(session.batches):
-        text: str | None = None
         if b.kind == "undo":
             taken = sentences[b.undoes] if b.undoes is not None and b.undoes < len(sentences) \
                 else "the last input"
             text = f"The host took back: {taken}"
         else:
-            # only the public keys: a seat's secret (a noted number, a bribe) stays out
-            sent = b.action.to_json()
-            action = {k: sent[k] for k in PUBLIC_ACTION_KEYS if k in sent}
-            if engine.describe is not None:
-                try:
-                    text = engine.describe(action, b.events, players)
-                except Exception:  # noqa: BLE001 - a sentence must never break the page
-                    text = None
-            if not text:
-                text = generic_sentence(engine, action, players)
-            if b.sender == "host" and b.action.acting_seats():
-                text += " (entered by the host)"  # a seat's action, entered for it
+            text = _told(engine, b, players)
         sentences.append(text)
         out.append({"index": i, "t": b.t, "kind": b.kind, "text": text,
                     "undone": i in session.undone})
     return list(reversed(out))
+
+
+def _told(engine: AnyEngine, batch: Any, players: tuple[str, ...]) -> str:
+    """One accepted input as a sentence (kept: it is the same at every drawing)."""
+    key = (id(batch), engine.name, players)
+    with _TOLD_LOCK:
+        kept = _TOLD.get(key)
+        if kept is not None and kept[0] is batch:
+            _TOLD.move_to_end(key)
+            return kept[1]
+    text = _sentence(engine, batch, list(players))
+    with _TOLD_LOCK:
+        _TOLD[key] = (batch, text)
+        while len(_TOLD) > _TOLD_MOST:
+            _TOLD.popitem(last=False)
+    return text
+
+
+def _sentence(engine: AnyEngine, b: Any, players: list[str]) -> str:
+    # only the public keys: a seat's secret (a noted number, a bribe) stays out
+    sent = b.action.to_json()
+    action = {k: sent[k] for k in PUBLIC_ACTION_KEYS if k in sent}
+    text: str | None = None
+    if engine.describe is not None:
+        try:
+            text = engine.describe(action, b.events, players)
+        except Exception:  # noqa: BLE001 - a sentence must never break the page
+            text = None
+    if not text:
+        text = generic_sentence(engine, action, players)
+    if b.sender == "host" and b.action.acting_seats():
+        text += " (entered by the host)"  # a seat's action, entered for it
+    return text
 
 
 def undo_target() -> str:
