@@ -15,7 +15,9 @@ the host signed in (so the join codes show as on the host's TV), dark, fonts loa
 
 Files: ``OUT_DIR/idle-<width>.png`` and ``OUT_DIR/<game>-<record>-<n>-<moment>-<width>.png``
 (``n``: how many of the record's lines were played), and ``OUT_DIR/index.txt`` listing
-each file with what the table waited for then.
+each file with the scale ``static/tv.js`` drew the page at (below 1: the table did not
+fit the screen, every word smaller than the TV's type sizes) and what the table waited
+for then.
 """
 
 from __future__ import annotations
@@ -125,7 +127,9 @@ class Screens:
             self.pages.append((width, page))
         self.url = url
 
-    def save(self, out: Path, stem: str, seq: int | None) -> list[Path]:
+    def save(self, out: Path, stem: str, seq: int | None) -> list[tuple[Path, str]]:
+        """Each size's screenshot and the scale ``static/tv.js`` fitted the page to (below
+        1: the table did not fit and every word is drawn that much smaller)."""
         files = []
         for width, page in self.pages:
             page.goto(f"{self.url}/?tv=1")
@@ -135,7 +139,8 @@ class Screens:
             page.evaluate("() => document.fonts.ready.then(() => null)")
             path = out / f"{stem}-{width}.png"
             page.screenshot(path=str(path))
-            files.append(path)
+            files.append((path, str(page.evaluate(
+                "document.documentElement.dataset.tvScale"))))
         return files
 
     def close(self) -> None:
@@ -158,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         browser = launch(p)
         with served(Path(tmp) / "idle") as (_, url):
             screens = Screens(browser, url, Path(tmp) / "idle")
-            index += [f"{f.name}\tno game yet" for f in screens.save(out, "idle", None)]
+            index += [f"{f.name}\tscale {k}\tno game yet"
+                      for f, k in screens.save(out, "idle", None)]
             screens.close()
         for game in args.game or list(RECORDS):
             if game not in games.available():
@@ -176,8 +182,8 @@ def main(argv: list[str] | None = None) -> int:
                         waits = ons[n - 1] if n else "the first move"
                         stem = f"{game}-{record}-{n:03d}-{name}"
                         files = screens.save(out, stem, table.hub.latest().seq)
-                        index += [f"{f.name}\t{n} of {len(lines)} lines; waits on {waits}"
-                                  for f in files]
+                        index += [f"{f.name}\tscale {k}\t{n} of {len(lines)} lines; "
+                                  f"waits on {waits}" for f, k in files]
                         print(f"{stem}: {n} of {len(lines)} lines", flush=True)
                     screens.close()
         browser.close()
