@@ -342,13 +342,16 @@ const tcCard = (() => {
     const parts = p.fields.map((f, i) => {
       const id = `${card.id}-field-${i}`;
       let field;
-      if (f.kind === "one" || f.kind === "some") {
+      if (f.kind === "one") field = chipsField(id, f);
+      else if (f.kind === "some") {
         field = h("select", { id },
           h("option", { value: "", text: f.fewest === 0 ? "— (leave out)" : "Choose…" }),
           (f.choices || []).map((c, j) => h("option", { value: String(j), text: c.label })));
       } else if (f.kind === "number") field = numberField(id, f, f.label, "");
       else field = h("input", { id, type: "text", maxlength: String(f.maximum || 200), autocomplete: "off" });
-      return { f, field, row: h("div", { class: "ym-field" }, h("label", { for: id, text: f.label }), field) };
+      const label = f.kind === "one" ? h("label", { id: `${id}-label`, text: f.label })
+        : h("label", { for: id, text: f.label });
+      return { f, field, row: h("div", { class: "ym-field" }, label, field) };
     });
     const value = () => {
       const out = {};
@@ -374,6 +377,25 @@ const tcCard = (() => {
       ok.querySelector("button").disabled = !valid();
     })));
     return h("div", { class: "ym-fields" }, parts.map((x) => x.row), ok);
+  }
+
+  function chipsField(id, f) {
+    // a part with listed values: its choices as chips, one tapped at a time (tapped
+    // again, a part that may be left out is left out); value as a select's: the index
+    const box = h("div", { id, class: "ym-chips", role: "group", "aria-labelledby": `${id}-label` });
+    box.value = "";
+    const chips = (f.choices || []).map((c, j) => h("button", {
+      type: "button", class: "ym-choice", "aria-pressed": "false", text: c.label,
+      on: () => {
+        box.value = box.value === String(j) && f.fewest === 0 ? "" : String(j);
+        chips.forEach((b, k) => {
+          b.classList.toggle("on", box.value === String(k));
+          b.setAttribute("aria-pressed", box.value === String(k) ? "true" : "false");
+        });
+        box.dispatchEvent(new Event("change"));
+      } }));
+    box.append(...chips);
+    return box;
   }
 
   /* ---- sending ---------------------------------------------------------------------- */

@@ -2,8 +2,9 @@
 
 A card's printed stats (``stats``, and the ``stats`` of a draw, a sale, a card turned up
 or a Mob card the first time the card comes into play) as one ``fields`` parameter made
-of the ``Stats`` fields that kind of card has (the ones the rules need first; bounds
-from each field's ``Spec``); an ability's effect (``modify`` during an attack, ``adjust``
+of the ``Stats`` fields that kind of card has (the ones the rules need first; words
+and numbers picked from lists: the numbers' ranges are the catalog's ``stats_ranges``,
+the values already on the deck first; only a name and an ability typed); an ability's effect (``modify`` during an attack, ``adjust``
 on one's turn or in an attack one is part of) with a number and its reason as text; and
 the setup the host enters (Mobs, auction sales, the center, the start). ``moves.py``
 assembles them with the rest; ``decide`` stays the judge.
@@ -11,7 +12,7 @@ assembles them with the rest; ``decide`` stays the judge.
 
 from __future__ import annotations
 
-from functools import cache
+from collections import Counter
 from typing import Any
 
 from companion.games.actions import fields_of
@@ -59,31 +60,87 @@ def _player_words(label: str) -> str:
     return label[:1].upper() + label[1:]
 
 
-@cache
-def stats_param(kind: str) -> Param:
+def stats_param(state: State, kind: str) -> Param:
     """The printed stats of a card of ``kind`` as one ``fields`` parameter: the fields
     that kind has (the catalog's ``stats_fields``), the ones the rules need first
-    (``fewest=1``), then the rest (``fewest=0``); bounds from each ``Stats`` field."""
+    (``fewest=1``), then the rest (``fewest=0``). Words and numbers are pick-lists (the
+    rulebook's words; each number's values, those already on the deck first, see
+    ``number_choices``); only the name is typed. A Crook's ability is whether he is a
+    Bodyguard (the one ability the rules read); a Mob's or a Racket's ability text is
+    not asked at the table (``UNTYPED``: the deck page takes it)."""
     names = catalog_document("crime_lords").get("stats_fields", {}).get(kind, {})
     needed = [key for key, _ in NEEDED.get(kind, ())]
     infos = {i.key: i for i in fields_of(Stats)}
     parts = []
     for name in [*needed, *(n for n in names if n not in needed)]:
         info = infos.get(name)
-        if info is None:
+        if info is None or name in UNTYPED.get(kind, ()):
             continue
         spec, fewest = info.spec, 1 if name in needed else 0
         label = _player_words(info.label)
-        if name in PICKED:
+        if name == "ability":  # a Crook's: the one ability the rules read
+            parts.append(Param(name, "Is he a Bodyguard?", choices=BODYGUARD, fewest=0))
+        elif name in PICKED:
             parts.append(Param(name, label, choices=PICKED[name], fewest=fewest))
         elif info.type is int:
-            parts.append(Param(name, label, "number", minimum=spec.minimum or 0,
-                               maximum=spec.maximum or 0, fewest=fewest))
+            parts.append(Param(name, label, choices=number_choices(state, kind, name),
+                               fewest=fewest))
         else:
             parts.append(Param(name, label, "text", minimum=1, maximum=spec.max_len,
                                fewest=fewest))
     return Param("stats", "The stats printed on the card", "fields", fields=tuple(parts))
 
+
+def stats_range(kind: str, name: str) -> tuple[int, int]:
+    """The printed values a number ``name`` of a card of ``kind`` is picked from (the
+    catalog's ``stats_ranges``, from the rulebook), within the action's bounds."""
+    spec = next(i.spec for i in fields_of(Stats) if i.key == name)
+    low, high = catalog_document("crime_lords")["stats_ranges"][kind][name]
+    return max(int(low), int(spec.minimum or 0)), min(int(high), int(spec.maximum or 0))
+
+
+def number_choices(state: State, kind: str, name: str) -> tuple[Choice, ...]:
+    """A printed number's values: those already on the deck (cards of ``kind`` the deck
+    holds or this game entered), the most frequent first, then the rest of its range."""
+    spec = next(i.spec for i in fields_of(Stats) if i.key == name)
+    seen = Counter(v for v in seen_values(state, kind, name)
+                   if (spec.minimum or 0) <= v <= (spec.maximum or 0))
+    first = sorted(seen, key=lambda v: (-seen[v], v))
+    low, high = stats_range(kind, name)
+    words = {0: NOT_PRINTED[kind, name]} if (kind, name) in NOT_PRINTED else {}
+    return tuple(Choice(v, words.get(v, str(v))) for v in [
+        *first, *(v for v in range(low, high + 1) if v not in seen)])
+
+
+def seen_values(state: State, kind: str, name: str) -> list[int]:
+    """The values of the number ``name`` on the cards of ``kind`` the deck holds (every
+    stat it was given) and this game entered (the numbers the rules need; a Mob's Boss
+    bonus), each card once."""
+    kind_of = catalog("crime_lords").by_id
+    out: list[int] = []
+    held: set[str] = set()
+    for card, stats in state.registered:
+        held.add(card)
+        value = dict(stats).get(name)
+        if kind_of(card).kind == kind and isinstance(value, int) and not isinstance(
+                value, bool):
+            out.append(value)
+    if name in (key for key, _ in NEEDED.get(kind, ())):
+        out += [getattr(c, name) for c in state.cards if c.kind == kind and c.id not in held]
+    if kind == "mob" and name == "boss_bonus":
+        out += [m.boss_bonus for m in state.mobs
+                if m.mob_card is not None and m.mob_card not in held]
+    return out
+
+
+#: the stats not asked at the table: an ability the rules do not read (the players apply
+#: it with ``modify`` and ``adjust``); the deck page (/cards) keeps its text
+UNTYPED: dict[str, tuple[str, ...]] = {"mob": ("ability",), "racket": ("ability",),
+                                       "special": ("text",)}
+#: a Crook's ability as the rules read it: a Bodyguard (``Card.bodyguard``) or not
+BODYGUARD = (Choice(None, "No"), Choice("Bodyguard", "Yes, a Bodyguard"))
+#: a number whose 0 means it is not printed on the card
+NOT_PRINTED = {("racket", "power"): "No Power"}
 
 #: the stats picked from the rulebook's words (vocab.py), never typed
 PICKED: dict[str, tuple[Choice, ...]] = {
@@ -129,7 +186,7 @@ def stats_moves(state: State, seat: int | None) -> list[Move]:
              else f"Enter the stats of the new {NEW_WORDS.get(kind, 'card')}")
     if seat is None:
         label += f" ({state.seats[who]} drew it)"
-    return [Move("stats", label, {"seat": who, "card": card}, (stats_param(kind),))]
+    return [Move("stats", label, {"seat": who, "card": card}, (stats_param(state, kind),))]
 
 
 def ability_moves(state: State, seat: int) -> list[Move]:
@@ -204,7 +261,7 @@ def setup_moves(state: State) -> list[Move]:
         new = news[kind]
         if new:
             out.append(Move("uncontrolled", f"Turn up a new {word} in the center",
-                            {"card": new}, (stats_param(kind),), group="the center"))
+                            {"card": new}, (stats_param(state, kind),), group="the center"))
     problem = start_problem(state)
     first = Param("first", "Who plays first?",
                   choices=tuple(Choice(x, n) for x, n in enumerate(state.seats)))
@@ -223,7 +280,7 @@ def _mob_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
     new = next_new(state, ids, "mob")
     if new:
         out.append(Move("take_mob", f"{name}'s Mob: a Mob card not entered yet",
-                        {"seat": seat, "card": new}, (stats_param("mob"),), group="Mobs"))
+                        {"seat": seat, "card": new}, (stats_param(state, "mob"),), group="Mobs"))
     return out
 
 
@@ -246,7 +303,7 @@ def _sale_moves(state: State, seat: int, ready: list[str],
     for kind, word in NEW_WORDS.items():
         new = news[kind] if open_[kind] else None
         if new:
-            stats = (stats_param(kind),) if kind in KIND_WORDS else ()
+            stats = (stats_param(state, kind),) if kind in KIND_WORDS else ()
             out.append(Move("buy", f"{name} won a new {word}", {"seat": seat, "card": new},
                             (price, *stats), group="the auction"))
     return out

@@ -388,7 +388,7 @@ def _draws(state: State, seat: int) -> list[Move]:
     for kind, word in NEW_WORDS.items():
         new = next_new(state, free, kind)
         if new:
-            stats = (stats_param(kind),) if kind in KIND_WORDS else ()
+            stats = (stats_param(state, kind),) if kind in KIND_WORDS else ()
             out.append(Move("draw", f"Draw a new {word}", {**fixed, "card": new}, stats,
                             group="draw"))
     if not state.deck_empty:

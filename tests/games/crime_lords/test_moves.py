@@ -169,13 +169,16 @@ def test_typed_values_have_moves_the_rules_accept() -> None:
     stats = crook.params[-1]
     assert stats.kind == "fields"
     assert [(f.name, f.label, f.kind, f.fewest) for f in stats.fields] == [
-        ("power", "The Power", "number", 1), ("resistance", "The Resistance", "number", 1),
+        ("power", "The Power", "one", 1), ("resistance", "The Resistance", "one", 1),
         ("name", "The name on the card", "text", 0), ("weakness", "The Weakness", "one", 0),
-        ("ability", "The ability text", "text", 0)]
+        ("ability", "Is he a Bodyguard?", "one", 0)]
+    assert [(c.value, c.label) for c in stats.fields[4].choices] == [
+        (None, "No"), ("Bodyguard", "Yes, a Bodyguard")]
     assert [c.label for c in stats.fields[3].choices] == [
         "None", "Casinos", "Crooked Precinct", "Loan Shark", "Numbers", "Protection",
         "Street Gang", "Other"]
-    assert (stats.fields[0].minimum, stats.fields[0].maximum) == (0, 20)
+    # a fresh deck: the rulebook's range ("No Crook can have Power greater than 6")
+    assert [c.label for c in stats.fields[0].choices] == ["0", "1", "2", "3", "4", "5", "6"]
     racket = {f.name: f for f in host["Ann won a new Racket"].params[-1].fields}
     assert list(racket)[:2] == ["income", "resistance"] and {"district", "type"} <= set(racket)
     assert [c.value for c in racket["district"].choices] == [
@@ -215,3 +218,42 @@ def test_typed_values_have_moves_the_rules_accept() -> None:
     money = {m.fixed["what"]: m for m in engine.moves(t.state, 0) if m.do == "adjust"}["money"]
     assert money.params[0].minimum == -t.money(0)
     assert not CARD_ID.search(" ".join(p.label for m in adjust for p in m.params))
+
+
+def _numbers(move: Any) -> dict[str, list[str]]:
+    """A move's stats part: each pick-list of numbers, as its labels in order."""
+    (stats,) = [p for p in move.params if p.kind == "fields"]
+    return {f.name: [c.label for c in f.choices] for f in stats.fields
+            if f.kind == "one" and f.name not in ("district", "type", "weakness")}
+
+
+def test_a_new_cards_numbers_are_pick_lists_the_decks_values_first() -> None:
+    """On a fresh deck a new card's numbers are the rulebook's ranges (the catalog's
+    ``stats_ranges``); once the deck holds cards, or this game entered some, their
+    values come first, the most frequent first, a value beyond the range included; only
+    the name is typed."""
+    t = Table()
+    host = {m.label: m for m in engine.moves(t.state, None)}
+    assert _numbers(host["Ann's Mob: a Mob card not entered yet"]) == {
+        "boss_bonus": ["0", "1", "2", "3", "4", "5"], "extra_draws": ["0", "1"]}
+    assert _numbers(host["Ann won a new Racket"]) == {
+        "income": [str(v) for v in range(11)], "resistance": [str(v) for v in range(11)],
+        "power": ["No Power", *(str(v) for v in range(1, 7))]}
+    typed = [f.name for m in host.values() for p in m.params if p.kind == "fields"
+             for f in p.fields if f.kind == "text"]
+    assert set(typed) == {"name"}
+    t.do(do="deck_cards", cards=[
+        {"card": "crook_30", "stats": {"name": "Lefty Lou", "power": 2, "resistance": 12}},
+        {"card": "crook_31", "stats": {"name": "Kid", "power": 1, "resistance": 12}},
+        {"card": "mob_03", "stats": {"name": "The Tongs", "boss_bonus": 2}}])
+    t.do(do="take_mob", seat=0, card="mob_01", stats={"name": "The Old Family", "boss_bonus": 3})
+    t.do(do="buy", seat=0, card="crook_01", price=10,
+         stats={"name": "Mom Parker", "power": 6, "resistance": 4})
+    host = {m.label: m for m in engine.moves(t.state, None)}
+    crook = _numbers(host["Ann won a new Crook"])
+    assert crook["power"] == ["1", "2", "6", "0", "3", "4", "5"]
+    assert crook["resistance"] == ["12", "4", *(str(v) for v in range(11) if v != 4)]
+    assert _numbers(host["Ben's Mob: a Mob card not entered yet"])["boss_bonus"] == [
+        "2", "3", "0", "1", "4", "5"]
+    for label in ("Ann won a new Crook", "Ben's Mob: a Mob card not entered yet"):
+        assert _accepted(t.state, host[label])  # the deck's 12, beyond the range, too
