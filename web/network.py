@@ -162,8 +162,8 @@ def _helpers() -> dict[str, Any]:
 
 
 #: what a phone on the table's own Wi-Fi (no Internet) must do, on the TV's join screens
-PHONES_ON_HOTSPOT = ("Android or iPhone: stay on this Wi-Fi even though it has no "
-                     "internet. If the page does not load, turn off mobile data.")
+PHONES_ON_HOTSPOT = ("Android or iPhone: stay on this Wi-Fi, even with no internet. "
+                     "Page not loading? Turn off mobile data.")
 
 
 def tv_context() -> dict[str, Any] | None:

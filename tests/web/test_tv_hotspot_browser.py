@@ -84,7 +84,7 @@ def test_the_idle_tv_on_the_hotspot_gives_the_address_and_says_what_phones_do(
 def test_the_tv_join_panel_on_the_hotspot(hotspot: NetworkManager, table: Table,
                                           live_url: str, browser: Any,
                                           state_dir: Path) -> None:
-    start_game(table, ["Ann", "Ben", "Cy"])
+    start_game(table, ["Ann", "Ben", "Cy"], game="illegal")
     port = live_url.rsplit(":", 1)[1]
     for width, height in SIZES:
         page = screen(browser, live_url, state_dir, width, height)

@@ -54,7 +54,8 @@ def _shown(n: Callable[[int], str], action: Mapping[str, Any],
 def _listed(cards: Sequence[str]) -> str:
     """Cards by name, a card held twice or more once with its count ("2 × Alibi")."""
     counts = Counter(cards)
-    return ", ".join(label(c) if k == 1 else f"{k} × {label(c)}" for c, k in counts.items()) \
+    return ", ".join(label(c) if k == 1 else f"{k}\u00a0×\u00a0{label(c)}"
+                     for c, k in counts.items()) \
         or "no cards"
 
 

@@ -126,13 +126,13 @@ def test_the_history_says_who_reveals_what_in_words() -> None:
                     HandRevealed(0, ("alibi", "weapons"))) == "Dee reveals Weapons"
     assert describe({"do": "reveal", "seat": 0},
                     HandRevealed(0, ("alibi", "weapons", "alibi"))) == (
-        "Dee reveals the hand: 2 × Alibi, Weapons")
+        "Dee reveals the hand: 2\u00a0×\u00a0Alibi, Weapons")
     assert describe({"do": "reveal", "seat": 1}, HandRevealed(1, ())) == (
         "Eli reveals an empty hand")
     assert describe({"do": "show_card", "seat": 1, "card": "raid"},
                     HandShown(1, ("raid",))) == "Eli lays Raid open (Tax Inspection)"
     assert describe({"do": "show", "seat": 1}, HandShown(1, ("raid", "raid"))) == (
-        "Eli lays the hand open (Tax Inspection): 2 × Raid")
+        "Eli lays the hand open (Tax Inspection): 2\u00a0×\u00a0Raid")
 
 
 def test_turns_sat_out_are_written_out() -> None:

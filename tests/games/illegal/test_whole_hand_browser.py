@@ -118,5 +118,5 @@ def test_a_whole_hand_is_revealed_with_one_tap(rig: Rig, phone: Any, state_dir: 
     look(ben, "illegal-reveal-seen-by-ben")
     look(tv, "illegal-reveal-seen-on-the-table")
     host.goto(rig.url + "/history")  # one line for the whole hand, in words
-    expect(host.locator("body")).to_contain_text("Ann reveals the hand: 5 × Alibi, Informant")
+    expect(host.locator("body")).to_contain_text("Ann reveals the hand: 5\u00a0×\u00a0Alibi, Informant")
     look(host, "illegal-reveal-history")
