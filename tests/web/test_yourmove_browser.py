@@ -230,9 +230,11 @@ def test_illegal_played_with_the_card_alone(illegal: Rig, phone: Any, state_dir:
                 c.card(page).locator(".ym-choice:enabled").first.click()
                 c.count += 1
             c.tap(page, f"Reveal your whole hand ({n} cards)", sends=True)
-        else:
+        else:  # the first card after choosing "one at a time"; then its question is open
+            c.tap(page, f"Reveal one card at a time ({n} to go)")
             for left in range(n, 0, -1):
-                c.tap(page, f"Reveal one card at a time ({left} to go)")
+                if left < n:
+                    expect(c.card(page)).to_contain_text(f"Reveal one card at a time ({left} to go)")
                 c.tap(page, c.card(page).locator(".ym-choice").first.inner_text(), sends=True)
         c.turn(f"{name} reveals", plain=False)
 
