@@ -149,6 +149,9 @@ def _reveal(state: State, seat: int) -> list[Move]:
              if availability_reason(state, c, extra=shown.count(c) + 1, seat=seat) is None]
     left = s.hand - len(shown)
     out = []
+    if not shown and s.shown and len(s.shown) == s.hand:  # laid open (Tax Inspection): known
+        out.append(Move("reveal", f"Reveal the {_count(s.hand)} you laid open",
+                        {"seat": seat, "hand": list(s.shown)}))
     if not shown:  # the whole hand in one go; card by card stays possible
         out.append(_whole_hand(state, seat, "reveal", f"Reveal your whole hand ({_count(s.hand)})"))
     out.append(Move("reveal_card", f"Reveal one card at a time ({left} to go)", {"seat": seat},

@@ -99,6 +99,16 @@ def test_after_a_card_revealed_the_rest_goes_card_by_card() -> None:
         "Reveal one card at a time (6 to go)"]
 
 
+def test_a_hand_laid_open_to_the_end_is_revealed_with_one_tap() -> None:
+    state = over(hassle="tax_inspection", market_open=True, shown=tuple(HAND))
+    known = [m for m in engine.moves(state, 0) if m.do == "reveal" and not m.params]
+    assert [m.label for m in known] == ["Reveal the 7 cards you laid open"]
+    (action,) = known[0].actions()
+    assert run(state, action).seats[0].revealed == tuple(HAND)
+    part = over(hassle="tax_inspection", market_open=True, shown=tuple(HAND[:6]))
+    assert not [m for m in engine.moves(part, 0) if m.do == "reveal" and not m.params]
+
+
 def test_copies_left_is_the_limit_of_a_card_in_a_hand() -> None:
     state = over(revealed=("alibi",))
     assert copies_left(state, "alibi", 0) == card("alibi").count  # Ann's own shown aside
