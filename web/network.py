@@ -168,12 +168,14 @@ PHONES_ON_HOTSPOT = ("Android or iPhone: stay on this Wi-Fi, even with no intern
 
 def tv_context() -> dict[str, Any] | None:
     """The Wi-Fi code on the TV, in hotspot mode only (there it is how phones get in):
-    ``address``, the table's address the codes carry; ``phones``, what a phone must do."""
+    ``address``, the table's address the codes carry (``typed``: as a player types it);
+    ``phones``, what a phone must do."""
     net = control()
     if net is None or net.captive_address() is None:
         return None
-    return {"hotspot": net.hotspot, "qr": _qr(net), "address": base_url(),
-            "phones": PHONES_ON_HOTSPOT}
+    address = base_url()  # typed as a browser takes it, short enough for the TV's column
+    return {"hotspot": net.hotspot, "qr": _qr(net), "address": address,
+            "typed": address.removeprefix("http://").rstrip("/"), "phones": PHONES_ON_HOTSPOT}
 
 
 @bp.get("/host/network")

@@ -74,7 +74,8 @@ def test_the_idle_tv_on_the_hotspot_gives_the_address_and_says_what_phones_do(
         tip = page.locator(".tv-idle .tv-phones")
         expect(tip).to_be_visible()
         expect(tip).to_have_text(PHONES_ON_HOTSPOT)
-        expect(page.locator("aside.wifi-tv")).to_contain_text(f"then {address}")
+        expect(page.locator("aside.wifi-tv")).to_contain_text(
+            f"then open {HOTSPOT_ADDRESS}:{port}")
         found = page.evaluate(MEASURE, [])
         assert any(f["text"].startswith("Android or iPhone") for f in found)
         assert too_small(found, height) == [], f"idle TV on the hotspot at {width}"
