@@ -9,13 +9,15 @@ The host panel (``web.host``) draws its codes with the same ``qr_svg``.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 from markupsafe import Markup
 
+from companion.network import EXTENSION as NETWORK
+from companion.network import NetworkControl
 from companion.snapshot import Snapshot
 from web.auth import public_host
 from web.context import state
@@ -26,12 +28,31 @@ bp = Blueprint("joins", __name__)
 LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
 
 
+def network_control() -> NetworkControl | None:
+    """The table's Wi-Fi (``companion serve`` puts it in ``app.extensions``); None when the
+    Wi-Fi is managed outside the table."""
+    return cast("NetworkControl | None", current_app.extensions.get(NETWORK))
+
+
+def hotspot_address() -> str | None:
+    """The table's address on its own Wi-Fi, in hotspot mode only (else None)."""
+    net = network_control()
+    return net.captive_address() if net is not None else None
+
+
 def base_url() -> str:
-    """The dashboard's address as phones should use it (never localhost)."""
+    """The dashboard's address as phones should use it (never localhost). On the table's
+    own Wi-Fi it is the address itself, never a ``.local`` name: many Android browsers do
+    not resolve those (the TV's codes and the Wi-Fi card say it)."""
     parts = urlsplit(request.host_url)
-    if parts.hostname in LOOPBACK:
-        cfg = state().web_config
-        return f"http://{public_host(cfg.host)}:{parts.port or cfg.port}/"
+    loopback = parts.hostname in LOOPBACK
+    cfg = state().web_config
+    port = parts.port or (cfg.port if loopback else None)
+    hotspot = hotspot_address()
+    if hotspot is not None:
+        return f"http://{hotspot}{f':{port}' if port else ''}/"
+    if loopback:
+        return f"http://{public_host(cfg.host)}:{port}/"
     return request.host_url
 
 

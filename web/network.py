@@ -20,13 +20,12 @@ from __future__ import annotations
 import ipaddress
 import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     jsonify,
     redirect,
     render_template,
@@ -35,7 +34,6 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 
 from companion.network import (
-    EXTENSION,
     HOTSPOT_ADDRESS,
     LOCAL_NAME,
     Mode,
@@ -46,7 +44,8 @@ from companion.network import (
 from web.auth import host_token
 from web.context import state
 from web.guards import host_required
-from web.host import qr_svg
+from web.joins import base_url, qr_svg
+from web.joins import network_control as control
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +67,6 @@ CHECKS: dict[str, tuple[int, str]] = {
 }
 NO_CONTROL = ("The Wi-Fi is managed outside Table Companion here (NetworkManager's nmcli "
               "was not found): join a network with the system's own tools.")
-
-
-def control() -> NetworkControl | None:
-    return cast("NetworkControl | None", current_app.extensions.get(EXTENSION))
 
 
 def _control_or_404() -> NetworkControl:
@@ -166,12 +161,21 @@ def _helpers() -> dict[str, Any]:
     return {"network_panel": panel_context, "network_tv": tv_context}
 
 
+#: what a phone on the table's own Wi-Fi (no Internet) must do, on the TV's join screens
+PHONES_ON_HOTSPOT = ("Android or iPhone: stay on this Wi-Fi, even with no internet. "
+                     "Page not loading? Turn off mobile data.")
+
+
 def tv_context() -> dict[str, Any] | None:
-    """The Wi-Fi code on the TV, in hotspot mode only (there it is how phones get in)."""
+    """The Wi-Fi code on the TV, in hotspot mode only (there it is how phones get in):
+    ``address``, the table's address the codes carry (``typed``: as a player types it);
+    ``phones``, what a phone must do."""
     net = control()
     if net is None or net.captive_address() is None:
         return None
-    return {"hotspot": net.hotspot, "qr": _qr(net), "local": LOCAL_NAME}
+    address = base_url()  # typed as a browser takes it, short enough for the TV's column
+    return {"hotspot": net.hotspot, "qr": _qr(net), "address": address,
+            "typed": address.removeprefix("http://").rstrip("/"), "phones": PHONES_ON_HOTSPOT}
 
 
 @bp.get("/host/network")
@@ -247,4 +251,5 @@ def _back(reason: str, chosen: str = "", field: str = "") -> tuple[str, int]:
     return _page(reason, chosen, field), 400
 
 
-__all__ = ["CHECKS", "bp", "control", "is_ours", "panel_context", "tv_context"]
+__all__ = ["CHECKS", "PHONES_ON_HOTSPOT", "bp", "control", "is_ours", "panel_context",
+           "tv_context"]

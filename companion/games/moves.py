@@ -27,13 +27,19 @@ ParamKind = Literal["one", "some", "number", "split", "text", "fields"]
 
 @dataclass(frozen=True)
 class Choice:
-    """One legal value of a parameter and how a player reads it."""
+    """One legal value of a parameter and how a player reads it; ``most``: how many times
+    a ``some`` parameter with ``repeat`` may take it (None: no limit of its own), such as
+    the copies of a card the deck still has."""
 
     value: Any
     label: str
+    most: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"value": self.value, "label": self.label}
+        out: dict[str, Any] = {"value": self.value, "label": self.label}
+        if self.most is not None:
+            out["most"] = self.most
+        return out
 
 
 @dataclass(frozen=True)
@@ -42,7 +48,7 @@ class Param:
 
     - ``one``: one of ``choices``;
     - ``some``: a list of ``fewest``..``most`` of ``choices`` (repeats allowed when
-      ``repeat``);
+      ``repeat``, each choice at most its own ``Choice.most`` times);
     - ``number``: an open number from ``minimum`` to ``maximum`` in ``step``s;
     - ``split``: an amount per choice (``[{keys[0]: choice, keys[1]: amount}, ...]``),
       each ``minimum``..``maximum`` in ``step``s, all together at most ``maximum``;
@@ -95,6 +101,9 @@ class Param:
                 return False
             if not self.repeat and len({repr(v) for v in value}) != len(value):
                 return False
+            if any(c.most is not None and sum(_member(v, [c.value]) for v in value) > c.most
+                   for c in self.choices):
+                return False
             return all(_member(v, allowed) for v in value)
         if self.kind == "number":
             return _in_steps(value, self.minimum, self.maximum, self.step)
@@ -132,10 +141,13 @@ class Param:
         if self.kind == "some":
             if not allowed:
                 return []
-            out = [allowed[:self.fewest] if not self.repeat else [allowed[0]] * self.fewest]
+            out = [allowed[:self.fewest] if not self.repeat else _filled(self.choices,
+                                                                        self.fewest)]
+            if self.repeat and any(c.most is not None for c in self.choices):
+                out.append(_filled(self.choices[::-1], self.fewest))  # the other end too
             if self.fewest <= 1:
                 out += [[v] for v in allowed[1:]]
-            return [v for v in out if len(v) >= self.fewest]
+            return [v for i, v in enumerate(out) if len(v) >= self.fewest and v not in out[:i]]
         if self.kind == "number":
             top = self.minimum + self.step * ((self.maximum - self.minimum) // self.step)
             return list(dict.fromkeys([_whole(self.minimum), _whole(top)]))
@@ -153,6 +165,16 @@ class Param:
         top = self.minimum + self.step * ((self.maximum - self.minimum) // self.step)
         return [[{key: allowed[0], amount: _whole(self.minimum)}],
                 [{key: allowed[-1], amount: _whole(top)}]]
+
+
+def _filled(choices: Sequence[Choice], size: int) -> list[Any]:
+    """``size`` values taken from ``choices`` in order, each as often as its ``most`` lets
+    (shorter when the limits do not reach ``size``)."""
+    out: list[Any] = []
+    for c in choices:
+        room = size - len(out) if c.most is None else min(c.most, size - len(out))
+        out += [c.value] * max(room, 0)
+    return out
 
 
 def _whole(x: float) -> float | int:

@@ -215,21 +215,27 @@ def test_illegal_played_with_the_card_alone(illegal: Rig, phone: Any, state_dir:
     c.turn("Ben: a takeover")
     play(ann, "Ann", "Play Day of Accounting")
 
-    # the reveal: one card at a time, its question already open (one tap a card)
+    # the reveal: Ann's whole hand in one go (a card per copy, then one tap sends them
+    # all), Ben's one card at a time
     for page in phones:
-        expect(c.card(page)).to_contain_text("Which card?")
+        expect(c.card(page)).to_contain_text("Reveal your whole hand")
     c.fits("reveal")
-    for page, name in ((ann, "Ann"), (ben, "Ben")):
-        while True:
-            session = rig.table.session
-            assert session is not None
-            seat = 0 if page is ann else 1
-            if session.state.seats[seat].revealed is not None and len(
-                    session.state.seats[seat].revealed) == session.state.seats[seat].hand:
-                break
-            first = c.card(page).locator(".ym-choice").first
-            label = first.inner_text()
-            c.tap(page, label, sends=True)
+    for page, seat, name in ((ann, 0, "Ann"), (ben, 1, "Ben")):
+        session = rig.table.session
+        assert session is not None
+        n = session.state.seats[seat].hand
+        if page is ann:
+            c.tap(page, f"Reveal your whole hand ({n} cards)")
+            for _ in range(n):
+                c.card(page).locator(".ym-choice:enabled").first.click()
+                c.count += 1
+            c.tap(page, f"Reveal your whole hand ({n} cards)", sends=True)
+        else:  # the first card after choosing "one at a time"; then its question is open
+            c.tap(page, f"Reveal one card at a time ({n} to go)")
+            for left in range(n, 0, -1):
+                if left < n:
+                    expect(c.card(page)).to_contain_text(f"Reveal one card at a time ({left} to go)")
+                c.tap(page, c.card(page).locator(".ym-choice").first.inner_text(), sends=True)
         c.turn(f"{name} reveals", plain=False)
 
     outcome = rig.table.hub.latest().outcome

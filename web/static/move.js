@@ -252,8 +252,10 @@ const tcCard = (() => {
     const count = (v) => st.pick.filter((x) => JSON.stringify(x) === JSON.stringify(v)).length;
     const chips = p.choices.map((c) => {
       const n = count(c.value);
+      // with repeats: no more than the parameter's most, nor than the choice's own (c.most)
+      const spent = p.repeat && (st.pick.length >= most || (c.most != null && n >= c.most));
       return h("button", { type: "button", class: `ym-choice${n ? " on" : ""}`, "aria-pressed": n ? "true" : "false",
-        text: n > 1 ? `${c.label} ×${n}` : c.label,
+        text: n > 1 ? `${c.label} ×${n}` : c.label, disabled: spent,
         on: () => {
           if (p.repeat) st.pick.push(c.value);
           else if (n) st.pick = st.pick.filter((x) => JSON.stringify(x) !== JSON.stringify(c.value));

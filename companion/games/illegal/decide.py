@@ -54,12 +54,13 @@ from companion.games.illegal.events import MagnumShown as MagnumSeen
 from companion.games.illegal.fold import Emit, emitter
 from companion.games.illegal.legality import (
     OVER_NOW,
-    availability_reason,
     card_reason,
+    cards_reason,
     discard_reason,
     empty_handed,
     loss_choices,
     open_hand_reason,
+    revealed_reason,
     seat_reason,
 )
 from companion.games.illegal.plays import play, with_given
@@ -370,9 +371,8 @@ def _timeout(state: State, action: Deadline, now: float) -> list[Event]:
 
 def _check_cards(st: State, seat: int, cards: tuple[str, ...]) -> None:
     """No more copies of a card than the deck has (``seat``'s own shown cards aside)."""
-    for c in set(cards):
-        reason = availability_reason(st, c, extra=cards.count(c), seat=seat)
-        require(reason is None, reason or "")
+    reason = cards_reason(st, seat, cards)
+    require(reason is None, reason or "")
 
 
 def _show(state: State, action: Show, now: float) -> list[Event]:
@@ -420,24 +420,10 @@ def _show_card(state: State, action: ShowCard, now: float) -> list[Event]:
     return [HandShown(seat, cards)]
 
 
-def reveal_reason(st: State, seat: int) -> str | None:
-    """Why ``seat`` may not reveal (more of) its hand now, or None."""
-    s = st.seats[seat]
-    if st.phase != OVER:
-        return "Hands are revealed only after the hand ended"
-    if not (s.revealed is None or len(s.revealed) < s.hand or s.hand == 0):
-        return f"{s.name} revealed their hand already"
-    return None
-
-
 def _revealed(state: State, seat: int, cards: tuple[str, ...], *, whole: bool) -> list[Event]:
     """``seat`` reveals ``cards`` (its ``whole`` hand, or the cards shown so far)."""
-    reason = reveal_reason(state, seat)
+    reason = revealed_reason(state, seat, cards, whole=whole)
     require(reason is None, reason or "")
-    s = state.seats[seat]
-    fits = len(cards) == s.hand if whole else len(cards) <= s.hand
-    require(fits, f"{s.name} holds {s.hand} cards; reveal exactly {s.hand}")
-    _check_cards(state, seat, cards)
     f = emitter(state)
     f.emit(HandRevealed(seat, cards))
     if all(x.revealed is not None and len(x.revealed) == x.hand for x in f.state.seats):

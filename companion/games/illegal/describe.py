@@ -6,12 +6,19 @@ and card names); ``OPTION_SPECS`` label the options of ``state.DEFAULT_OPTIONS``
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.games.base import OptionSpec
 from companion.games.illegal.deck import label
-from companion.games.illegal.events import CardDrawn, Event, HandRevealed, TurnStarted
+from companion.games.illegal.events import (
+    CardDrawn,
+    Event,
+    HandRevealed,
+    HandShown,
+    TurnStarted,
+)
 from companion.games.illegal.fold import sentence
 from companion.games.words import plurals
 
@@ -23,18 +30,33 @@ def describe(action: Mapping[str, Any], events: Sequence[Event],
     def n(seat: int) -> str:
         return players[seat] if 0 <= seat < len(players) else f"Player {seat + 1}"
 
-    said = [_shown(n, action, e) if isinstance(e, HandRevealed) else sentence(n, e)
+    said = [_shown(n, action, e) if isinstance(e, HandRevealed | HandShown) else sentence(n, e)
             for e in events if not isinstance(e, TurnStarted | CardDrawn)]
     return plurals("; ".join(x for x in said if x)) or None
 
 
-def _shown(n: Callable[[int], str], action: Mapping[str, Any], e: HandRevealed) -> str:
-    """A hand shown after the hand: one card ("Dee showed Weapons"), or the whole hand."""
+def _shown(n: Callable[[int], str], action: Mapping[str, Any],
+           e: HandRevealed | HandShown) -> str:
+    """A hand revealed after the hand, or laid open under Tax Inspection: one card ("Dee
+    reveals Weapons"), or the whole hand ("Dee reveals the hand: Weapons, 2 × Alibi")."""
+    who = n(e.seat)
+    if isinstance(e, HandShown):
+        if action.get("do") == "show_card" and e.cards:
+            return f"{who} lays {label(e.cards[-1])} open (Tax Inspection)"
+        return f"{who} lays the hand open (Tax Inspection): {_listed(e.cards)}"
     if action.get("do") == "reveal_card" and e.cards:
-        return f"{n(e.seat)} showed {label(e.cards[-1])}"
+        return f"{who} reveals {label(e.cards[-1])}"
     if not e.cards:
-        return f"{n(e.seat)} showed an empty hand"
-    return f"{n(e.seat)} showed the hand: {', '.join(label(c) for c in e.cards)}"
+        return f"{who} reveals an empty hand"
+    return f"{who} reveals the hand: {_listed(e.cards)}"
+
+
+def _listed(cards: Sequence[str]) -> str:
+    """Cards by name, a card held twice or more once with its count ("2 × Alibi")."""
+    counts = Counter(cards)
+    return ", ".join(label(c) if k == 1 else f"{k}\u00a0×\u00a0{label(c)}"
+                     for c, k in counts.items()) \
+        or "no cards"
 
 
 OPTION_SPECS = {

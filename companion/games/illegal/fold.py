@@ -87,7 +87,8 @@ def sentence(n: Callable[[int], str], e: Event) -> str | None:
             "discard": "the business card it costs",
             "lose": "the business to lose",
         }
-        return f"{n(e.seat)} shows {label(e.card)}: choose {what.get(e.needs, e.needs)}"
+        return (f"{n(e.seat)} lays down {label(e.card)} and still has to choose "
+                f"{what.get(e.needs, e.needs)}")
     if isinstance(e, CardPlayed):
         on = f" on {n(e.target)}" if e.target is not None and kind(e.card) != "takeover" else ""
         late = " (out of turn)" if e.out_of_turn else ""
@@ -131,7 +132,8 @@ def _describe_move(n: Callable[[int], str], e: Event) -> str | None:
 
 def _describe_turn(n: Callable[[int], str], e: Event) -> str | None:
     if isinstance(e, SkipsAdded):
-        return f"{n(e.seat)} sits out {e.turns} turn(s)" if e.turns else None
+        turns = "the next turn" if e.turns == 1 else f"the next {e.turns} turns"
+        return f"{n(e.seat)} sits out {turns}" if e.turns else None
     if isinstance(e, CardsPassed):
         return "Everyone passes one card face down to the left"
     if isinstance(e, LossRequested):

@@ -33,14 +33,30 @@ def public_count(state: State, card_id: str, *, hand_of: int | None = None) -> i
     return n
 
 
+def copies_left(state: State, card_id: str, seat: int = -1) -> int:
+    """How many copies of ``card_id`` may still come out (be in ``seat``'s hand, be played,
+    be shown): the deck's count less the copies the table sees (``seat``'s own shown aside).
+    The one limit behind ``availability_reason`` and the phone's whole-hand choice."""
+    return card(card_id).count - public_count(state, card_id, hand_of=seat)
+
+
 def availability_reason(state: State, card_id: str, extra: int = 1, seat: int = -1) -> str | None:
     """Refuse a card of which more copies would be out than the deck has."""
-    total = card(card_id).count
-    if public_count(state, card_id, hand_of=seat) + extra > total:
+    if extra > copies_left(state, card_id, seat):
         return (
-            f"The deck has {total} {label(card_id)} and they are all on the table or in the "
-            "discard pile already: check the card (a misread tag?)"
+            f"The deck has {card(card_id).count} {label(card_id)} and they are all on the "
+            "table or in the discard pile already: check the card (a misread tag?)"
         )
+    return None
+
+
+def cards_reason(state: State, seat: int, cards: tuple[str, ...]) -> str | None:
+    """Refuse ``cards`` (a hand laid open or revealed) that hold more copies of a card than
+    may still come out (``seat``'s own shown cards aside), or None."""
+    for c in dict.fromkeys(cards):
+        reason = availability_reason(state, c, extra=cards.count(c), seat=seat)
+        if reason is not None:
+            return reason
     return None
 
 
@@ -265,6 +281,28 @@ def open_hand_reason(state: State, seat: int) -> str | None:
     if state.phase == OVER:
         return "The hand is over: reveal your hand instead"
     return None
+
+
+def reveal_reason(state: State, seat: int) -> str | None:
+    """Why ``seat`` may not reveal (more of) its hand now, or None."""
+    s = state.seats[seat]
+    if state.phase != OVER:
+        return "Hands are revealed only after the hand ended"
+    if not (s.revealed is None or len(s.revealed) < s.hand or s.hand == 0):
+        return f"{s.name} revealed their hand already"
+    return None
+
+
+def revealed_reason(state: State, seat: int, cards: tuple[str, ...], *, whole: bool) -> str | None:
+    """Why ``seat`` may not reveal ``cards`` now (its ``whole`` hand in one go, or the cards
+    revealed so far with one more), or None: the one check of both ways to reveal."""
+    s = state.seats[seat]
+    fits = len(cards) == s.hand if whole else len(cards) <= s.hand
+    return (
+        reveal_reason(state, seat)
+        or (None if fits else f"{s.name} holds {s.hand} cards; reveal exactly {s.hand}")
+        or cards_reason(state, seat, cards)
+    )
 
 
 def loss_choices(state: State, seat: int) -> tuple[str, ...]:

@@ -18,18 +18,19 @@ from companion.games.illegal.decide import (
     deal_reason,
     decide,
     prepare,
-    reveal_reason,
     trade_reason,
 )
 from companion.games.illegal.deck import card, card_ids, is_business, kind, label, value
 from companion.games.illegal.legality import (
     availability_reason,
+    copies_left,
     discard_reason,
     hassle_targets,
     loss_choices,
     open_hand_reason,
     play_reason,
     relief_only,
+    reveal_reason,
     solution_targets,
     takeover_victims,
 )
@@ -85,15 +86,35 @@ def _after(cid: str) -> str:
 
 
 def _open_hand(state: State, seat: int) -> list[Move]:
-    """Under Tax Inspection: lay the hand open, one card at a time."""
+    """Under Tax Inspection: lay the whole hand open in one go, or one card at a time."""
     s = state.seats[seat]
     if open_hand_reason(state, seat) is not None or len(s.shown) >= s.hand:
         return []
     kinds = [c for c in card_ids()
              if availability_reason(state, c, extra=s.shown.count(c) + 1, seat=seat) is None]
     left = s.hand - len(s.shown)
-    return [Move("show_card", f"Lay a card of your hand open ({left} to go)", {"seat": seat},
-                 (Param("card", "Which card?", choices=_cards(kinds)),), group="open_hand")]
+    out = []
+    if not s.shown and state.options.show is None:  # (format 1's show could be a part)
+        out.append(_whole_hand(state, seat, "show", f"Lay your whole hand open ({_count(s.hand)})"))
+    out.append(Move("show_card", f"Lay a card of your hand open ({left} to go)", {"seat": seat},
+                    (Param("card", "Which card?", choices=_cards(kinds)),), group="open_hand"))
+    return out
+
+
+def _count(n: int) -> str:
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
+def _whole_hand(state: State, seat: int, do: str, title: str) -> Move:
+    """The whole hand in one go (``show``, ``reveal``): a card chosen once per copy held,
+    each at most as often as the deck still has it (``copies_left``, the limit the engine's
+    check of the hand applies), then one tap sends them all."""
+    n = state.seats[seat].hand
+    room = {c: copies_left(state, c, seat) for c in card_ids()}
+    choices = tuple(Choice(c, _name(c), most=k) for c, k in room.items() if k > 0)
+    return Move(do, title, {"seat": seat}, (Param(
+        "hand", f"Tap each of your {_count(n)} (a card twice for two copies)", "some",
+        choices=choices, fewest=n, most=n, repeat=True),))
 
 
 # --- the host ----------------------------------------------------------------------------
@@ -127,8 +148,15 @@ def _reveal(state: State, seat: int) -> list[Move]:
     kinds = [c for c in card_ids()
              if availability_reason(state, c, extra=shown.count(c) + 1, seat=seat) is None]
     left = s.hand - len(shown)
-    return [Move("reveal_card", f"Show one card of your hand ({left} to go)", {"seat": seat},
-                 (Param("card", "Which card?", choices=_cards(kinds)),), group="reveal")]
+    out = []
+    if not shown and s.shown and len(s.shown) == s.hand:  # laid open (Tax Inspection): known
+        out.append(Move("reveal", f"Reveal the {_count(s.hand)} you laid open",
+                        {"seat": seat, "hand": list(s.shown)}))
+    if not shown:  # the whole hand in one go; card by card stays possible
+        out.append(_whole_hand(state, seat, "reveal", f"Reveal your whole hand ({_count(s.hand)})"))
+    out.append(Move("reveal_card", f"Reveal one card at a time ({left} to go)", {"seat": seat},
+                    (Param("card", "Which card?", choices=_cards(kinds)),), group="reveal"))
+    return out
 
 
 # --- plays -------------------------------------------------------------------------------
@@ -168,7 +196,7 @@ def _play_forms(st: State, seat: int, cid: str) -> list[Move]:
     if all(not m.params and set(m.fixed) == set(fixed) for m in full):
         return [*first, *full]
     bare = Move("play", "It is my Magnum" if st.unclaimed and cid == "magnum"
-                else f"Lay down {name} now, choose {_after(cid)} next", fixed, group="play")
+                else f"Play {name}, decide {_after(cid)} later", fixed, group="play")
     return [*first, *full, bare]
 
 
@@ -405,7 +433,7 @@ def _waiting_after(state: State) -> Waiting:
         seats = tuple(i for i, s in enumerate(state.seats)
                       if s.revealed is None or len(s.revealed) < s.hand)
         names = ", ".join(state.name(i) for i in seats)
-        asks = {i: (f"Show your {state.seats[i].hand} cards." if state.seats[i].hand
+        asks = {i: (f"Reveal your {_count(state.seats[i].hand)}." if state.seats[i].hand
                     else "You hold no cards: one tap reveals your empty hand.") for i in seats}
         return Waiting(seats, "reveal", f"Hand {state.hand_no} is over: every player shows "
                        f"their hand for the accounting ({names} still to show).", asks=asks)

@@ -172,11 +172,11 @@ def tap(rig: Rig, page: Any, *buttons: str) -> None:
 
 def lay_open(rig: Rig, page: Any, cards: list[str]) -> None:
     """A hand laid open (or revealed) on the card, one card at a time: "Lay a card of your
-    hand open" (or "Show one card of your hand"), then the card; the question is open at once when it
+    hand open" (or "Reveal one card at a time"), then the card; the question is open at once when it
     is the only thing to do."""
     card = page.locator("#live .yourmove")
     opener = card.get_by_role("button", name=re.compile(
-        r"^(Lay a card of your hand open|Show one card of your hand)"))
+        r"^(Lay a card of your hand open|Reveal one card at a time)"))
     for name in cards:
         choice = card.get_by_role("button", name=name, exact=True)
         expect(choice.or_(opener).first).to_be_visible()
@@ -270,7 +270,7 @@ def test_a_whole_two_hand_match(rig: Rig, phone: Any, state_dir: Path) -> None:
     cam.show("pimps", "play")  # the Bribe was not his card: Ben still plays one
     tap(rig, ben, "End your turn")
     cam.show("day_of_accounting", "play")  # Ann ends the hand
-    expect(live[ann]).to_contain_text("Show one card of your hand (6 to go)")
+    expect(live[ann]).to_contain_text("Reveal one card at a time (6 to go)")
     lay_open(rig, ann, ["Politics (10\u202f000\u00a0€)", "Family Party (25\u202f000\u00a0€)", "Informant",
                    "White Coat", "Alibi", "Gambling (5\u202f000\u00a0€)"])
     for card in ("brokering", "alibi", "alibi"):  # Ben shows his in front of him

@@ -58,7 +58,7 @@ def test_waiting_names_who_must_reveal_and_the_phones_agree() -> None:
     assert "B, C still to show" in waiting.why
     views = [engine.seat_view(over, i)["attention"] for i in range(3)]
     assert [v["act"] for v in views] == [False, True, True]
-    assert views[2]["why"] == "Show your 7 cards."
+    assert views[2]["why"] == "Reveal your 7 cards."
     assert engine.table_view(over)["waiting"]["why"] == waiting.why
 
 
