@@ -78,6 +78,8 @@ class Param:
             out.update(minimum=self.minimum, maximum=self.maximum, step=self.step)
         if self.kind in ("some", "split"):
             out.update(fewest=self.fewest, most=self.most)
+        elif self.fewest == 0:  # a part of ``fields`` that may be left out
+            out["fewest"] = 0
         if self.kind == "some" and self.repeat:  # a choice may be taken again (two dice)
             out["repeat"] = True
         if self.kind == "split":

@@ -146,3 +146,16 @@ def test_a_mob_card_and_a_new_crook_entered_by_tapping(rig: Rig, phone: Any,
     assert (kid.name, kid.power, kid.resistance, kid.weakness, kid.bodyguard) == (
         "Kid Rocco", 2, 1, (), True)
     assert state.mobs[1].crook("crook_02") is not None
+
+    # the rules read only a Crook's Power and Resistance: the rest may be left out
+    c.open_then("The auction", "Ann won a new Crook")
+    c.tap("2")
+    c.taps = 0
+    c.tap("5", within="The Power")
+    c.tap("2", within="The Resistance")
+    c.snap("crime-lords-pick-crook-two-taps")
+    c.tap("Ann won a new Crook", sends=True)
+    assert c.taps == 3, "Power, Resistance, the button"
+    third = _state(rig).card("crook_03")
+    assert (third.power, third.resistance, third.weakness, third.bodyguard) == (
+        5, 2, (), False)
