@@ -38,6 +38,8 @@ expect.set_options(timeout=int(SAFETY * 1000))  # a safety net: nothing waits fo
 PILE = [(0.35, 0.3), (0.65, 0.3), (0.65, 0.7), (0.35, 0.7)]
 #: the big button of the "your move" card (the player to play's card)
 BIG = re.compile(r"\bym-big\b")
+#: how long the camera's script runs (it ends two seconds after its last card leaves)
+GAME_S = 60.0
 #: the host's typing time between two cards: more than the rule's 3 seconds
 TYPING_S = 5.0
 
@@ -45,10 +47,10 @@ TYPING_S = 5.0
 @pytest.fixture
 def rig(state_dir: Path) -> Iterator[Rig]:
     payloads = demo_payloads("nasty7")
-    beside = [CardPlay(payloads["racketeer"][40], at=1.0, position=(0.1, 0.15),
-                       tag_px=110, angle=0.0),
-              CardPlay(payloads["phone"][20], at=2.0, position=(0.9, 0.85),
-                       tag_px=110, angle=0.0)]
+    beside = [CardPlay(payloads["racketeer"][40], at=1.0, position=(0.12, 0.8),
+                       tag_px=110, angle=0.0, removed_at=GAME_S),
+              CardPlay(payloads["phone"][5], at=2.0, position=(0.88, 0.25),
+                       tag_px=110, angle=0.0, removed_at=GAME_S)]
     with camera_rig(state_dir, "nasty7", ["Ann", "Ben", "Cy"], {"deck_size": 6}, beside,
                     {"pile": PILE}) as r:
         yield r

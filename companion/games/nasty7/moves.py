@@ -174,7 +174,8 @@ def _seen_moves(state: State) -> list[Move]:
         labels = {True: f"Count it: {name} played {card}{when}",
                   False: f"Ignore {card}{when}: not a card played" if when
                   else "Ignore it: not a card played"}
-        out += [Move("count_seen", label, {"count": count, "which": which}, group="seen")
+        out += [Move("count_seen", label, {"count": count, "which": which},
+                     group="seen_beside_the_pile")
                 for count, label in labels.items()
                 if count_seen_reason(state, count, which) is None]
     return out
@@ -189,7 +190,7 @@ def seen_sentence(state: State) -> str | None:
         seen = queue[0]
         return (f"{state.seats[seen.seat]}'s card ({card_name(seen.card)}) was seen beside "
                 "the pile: count it?")
-    return f"{len(queue)} cards were seen beside the pile: count each, or ignore it?"
+    return f"{len(queue)} cards were seen beside the pile: count or ignore each one."
 
 
 def _ruling_moves(state: State, acc: Accusation) -> list[Move]:

@@ -202,7 +202,7 @@ def test_two_cards_seen_beside_the_pile_both_wait_and_the_host_answers_each() ->
         "Ignore a Mobile phone (seen at 0:02): not a card played",
     ]
     assert engine.waiting(state).host
-    assert "2 cards were seen beside the pile" in engine.waiting(state).why
+    assert "2 cards were seen beside the pile: count or ignore each one." in engine.waiting(state).why
     view = engine.public_view(state)
     assert [(c["card_name"], c["clock"], c["name"]) for c in view["seen_beside"]] == [
         ("Gun", "0:01", "Ben"), ("Mobile phone", "0:02", "Ben")]
