@@ -57,7 +57,7 @@ def _tag(state: State, inp: TagInput) -> GameAction | None:
         return None  # still on the pile, or the last pile being picked up: not a play
     if inp.zone in PILE_ZONES:
         return _tag_play(state, inp)
-    if inp.zone is not None or figure_reason(inp.card) or state.accusation is not None:
+    if inp.zone is not None or figure_reason(inp.card):
         return None  # another zone the host drew, or a foreign card off the pile
     if isinstance(serial, int) and any(s.serial == serial for s in state.seen_beside):
         return None  # already asked: the host's answer is waiting

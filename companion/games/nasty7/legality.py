@@ -200,8 +200,10 @@ def replace_reason(state: State, card: str, *, sender: int | None = None) -> str
 
 
 def seen_reason(state: State, card: str, serial: int | None = None) -> str | None:
-    """The camera saw a card of the game outside every zone: the host will be asked."""
-    why = waiting_reason(state) or serial_reason(state, serial) or card_reason(state, card)
+    """The camera saw a card of the game outside every zone: the host will be asked (even
+    while an accusation waits: the camera reports a card once, and nothing it saw leaves
+    without an answer)."""
+    why = serial_reason(state, serial) or card_reason(state, card)
     if why is None and serial is not None and any(s.serial == serial for s in state.seen_beside):
         why = f"Card #{serial} already waits for the host's answer: it was seen beside the pile."
     return why

@@ -291,3 +291,17 @@ def test_who_played_it_the_seat_to_play_first_out_of_turn_asks_once_more() -> No
     assert taken.reveal is not None and taken.reveal.why == "out_of_turn"
     no = act(state, {"do": "missed_card", "card": "gun", "by": 1}, 2.0)
     assert no.stacks == (35, 35, 36) and no.turn == 2 and no.pile == ("racketeer", "gun")
+
+
+def test_a_card_seen_beside_the_pile_while_an_accusation_waits_is_asked_about_too() -> None:
+    """The camera reports a card once: dropped during an accusation, it would be lost."""
+    state = act(start(3), {"do": "play", "card": "racketeer", "serial": 5}, 1.0)
+    state = act(state, {"do": "accuse", "by": [2], "against": 0}, 1.5)
+    seen = engine.action_for_input(state, _tag("gun", 8, None))
+    assert seen is not None
+    state = act(state, seen, 2.0)
+    assert [s.card for s in state.seen_beside] == ["gun"] and state.accusation is not None
+    host = [m.label for m in engine.moves(state, None) if m.do == "count_seen"]
+    assert host == ["Ignore it: not a card played"]  # counting it waits for the ruling
+    state = act(state, {"do": "rule", "upheld": False}, 3.0)
+    assert [s.card for s in state.seen_beside] == ["gun"]
