@@ -1,7 +1,12 @@
 """Tag tracking: from per-frame decodes to ``TagSeen``/``TagLeft`` events, with zones.
 
 A tag is *seen* once it is decoded in ``seen_in`` of the last ``of_last`` frames; the
-event's ``at`` is the capture time of the first frame of that run. It has *left* once
+event's ``at`` is the capture time of the first frame of that run, or, in a zone where
+hands rest on the cards (one with its own time in ``left_after_zone``: the pile), of the
+first of the sightings that came before it through the fingers: a card that landed
+under a hand is read now and then (at least ``seen_in`` times, never more than the
+zone's leave time apart) until the hand lifts, and its time is when it landed, not when
+the hand lifted. It has *left* once
 it has not been decoded for ``left_after_s`` seconds of frame time, or its zone's own
 time in ``left_after_zone`` (a hand resting on the pile hides its top card for seconds;
 only frames move the clock: a camera that stops delivering frames does not make cards
@@ -56,6 +61,10 @@ class _Track:
     moving_to: str | None = None  # another zone it is being decoded in, not yet settled
     moves: list[float] = field(default_factory=list)  # capture times in ``moving_to``
     point: Point = (0.0, 0.0)  # its centre in the last frame it was decoded in (normalised)
+    #: a candidate's sightings in one zone where hands rest, none more than that zone's
+    #: leave time after the one before (the fingers hid it in between); with the zone
+    trail: list[float] = field(default_factory=list)
+    trail_zone: str | None = None
 
 
 class TagTracker:
@@ -126,17 +135,35 @@ class TagTracker:
             if track.seen:
                 events.extend(self._update_seen(track, at, present.get(payload), hit))
             else:
-                events.extend(self._update_candidate(track, at, present.get(payload)))
+                events.extend(self._update_candidate(track, at, present.get(payload), hit))
         return events
 
-    def _update_candidate(self, track: _Track, at: float, zone: str | None) -> list[TagEvent]:
+    def held(self, zone: str | None) -> bool:
+        """Whether hands rest on the cards of ``zone`` (it has its own leave time)."""
+        return zone is not None and zone in self.config.left_after_zone
+
+    def _update_candidate(self, track: _Track, at: float, zone: str | None,
+                          hit: bool) -> list[TagEvent]:
         times = [t for t in track.hits if t is not None]
+        if hit:
+            if zone != track.trail_zone or not self.held(zone) or (
+                    track.trail and at - track.trail[-1] >= self.leave_time(zone)):
+                track.trail, track.trail_zone = [], zone
+            track.trail.append(at)
         if len(times) >= self.config.seen_in:
             track.seen, track.zone, track.last_at, track.zone_at = True, zone, at, at
-            return [TagSeen(track.payload, at=times[0], zone=zone)]
-        if not times:
+            return [TagSeen(track.payload, at=self._landed(track, times[0], zone), zone=zone)]
+        trail = track.trail
+        if not times and not (self.held(track.trail_zone) and trail
+                              and at - trail[-1] < self.leave_time(track.trail_zone)):
             del self._tracks[track.payload]
         return []
+
+    def _landed(self, track: _Track, run: float, zone: str | None) -> float:
+        """When the card landed: the first frame of the confirming run ``run``, or the
+        first sighting through the fingers before it (``seen_in`` of them at least)."""
+        before = [t for t in track.trail if t < run] if track.trail_zone == zone else []
+        return before[0] if len(before) >= self.config.seen_in else run
 
     def _update_seen(self, track: _Track, at: float, zone: str | None,
                      hit: bool) -> list[TagEvent]:

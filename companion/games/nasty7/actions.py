@@ -113,15 +113,18 @@ class ReplaceCard(GameAction):
 
 @dataclass(frozen=True, kw_only=True)
 class MissedCard(GameAction):
-    """The host: the camera missed a card of the player to play; it joins the pile now.
+    """The host: a card the camera did not see (or no camera); it joins the pile now.
 
-    ``ago`` (seconds) or ``at`` (game time) say when it landed: after the card before.
+    It is the player to play's card, or ``by``'s (who played it): a player not to play
+    takes the pile with it. ``ago`` (seconds) or ``at`` (game time) say when it landed:
+    after the card before.
     """
 
     do: ClassVar[str] = "missed_card"
     label: ClassVar[str] = "Add a card the camera missed"
     by: ClassVar[Sender] = "host"
     card: Annotated[Card, Spec("the card")]
+    by_: Annotated[int, Spec("who played it", 0, 11)] | None = None
     ago: Annotated[float, Spec("the time since it landed", 0, 60, open=True)] | None = None
     at: Annotated[float, Spec("when it landed", 0, MAX, open=True)] | None = None
 
@@ -153,12 +156,16 @@ class SeenBeside(GameAction):
 
 @dataclass(frozen=True, kw_only=True)
 class CountSeen(GameAction):
-    """The host: count the card seen beside the pile as played (when it landed), or not."""
+    """The host: count a card seen beside the pile as played (when it landed), or not.
+
+    ``which``: its place among the waiting cards (0: the oldest); without it, the latest.
+    """
 
     do: ClassVar[str] = "count_seen"
     label: ClassVar[str] = "Count the card seen beside the pile"
     by: ClassVar[Sender] = "host"
     count: Annotated[bool, Spec("count it")]
+    which: Annotated[int, Spec("which waiting card", 0, 99)] | None = None
 
 
 assert set(Card.__args__) == set(CARDS)  # type: ignore[attr-defined]

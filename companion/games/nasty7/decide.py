@@ -54,6 +54,7 @@ from companion.games.nasty7.legality import (
     hesitation_reason,
     missed_reason,
     mistake_reason,
+    out_of_turn_why,
     over_reason,
     play_reason,
     reassign_reason,
@@ -88,13 +89,8 @@ def _decide_play(state: State, action: Play, now: float) -> list[Event]:
     seat = state.turn if action.seat is None else action.seat
     events: list[Event] = [CardPlayed(seat, action.card, now, seat == state.turn, action.serial)]
     if seat != state.turn:
-        events += _penalty(_fold(state, events), seat, _out_of_turn(state, seat), now)
+        events += _penalty(_fold(state, events), seat, out_of_turn_why(state, seat), now)
     return _close(state, events)
-
-
-def _out_of_turn(state: State, seat: int) -> PileReason:
-    """Why ``seat``'s card out of turn costs it the pile: it had to skip, or it was not next."""
-    return "played_when_skipping" if seat == state.skipped else "out_of_turn"
 
 
 def _decide_reassign(state: State, action: Reassign, now: float) -> list[Event]:
@@ -106,7 +102,7 @@ def _decide_reassign(state: State, action: Reassign, now: float) -> list[Event]:
     in_turn = seat == before.turn
     events: list[Event] = [CardReassigned(seat, in_turn)]
     if not in_turn:
-        events += _penalty(_fold(state, events), seat, _out_of_turn(before, seat), now)
+        events += _penalty(_fold(state, events), seat, out_of_turn_why(before, seat), now)
     return _close(state, events)
 
 
@@ -117,8 +113,12 @@ def _decide_replace_card(state: State, action: ReplaceCard, now: float) -> list[
 
 
 def _decide_missed_card(state: State, action: MissedCard, now: float) -> list[Event]:
-    """The host: the camera missed a card of the seat to play; it joins the pile now."""
-    _allow(missed_reason(state, action.card, at=action.at, now=now, sender=action.seat))
+    """The host: the camera missed a card (or there is none); it joins the pile now.
+
+    The seat to play's card, or ``by``'s: a seat not to play takes the pile with it.
+    """
+    _allow(missed_reason(state, action.card, by=action.by_, at=action.at, now=now,
+                         sender=action.seat))
     if state.finisher is not None:  # a card after the finisher's last: the game ended
         return [GameEnded((state.finisher,))]
     landed = now
@@ -127,7 +127,13 @@ def _decide_missed_card(state: State, action: MissedCard, now: float) -> list[Ev
         landed = max(earliest, round(now - action.ago, 6))
     if action.at is not None:
         landed = float(action.at)
-    return [MissedCardAdded(state.turn, action.card, landed, now)]
+    seat = state.turn if action.by_ is None else action.by_
+    events: list[Event] = [
+        MissedCardAdded(seat, action.card, landed, now, in_turn=seat == state.turn)
+    ]
+    if seat != state.turn:
+        events += _penalty(_fold(state, events), seat, out_of_turn_why(state, seat), now)
+    return _close(state, events)
 
 
 def _decide_seen_beside(state: State, action: SeenBeside, now: float) -> list[Event]:
@@ -138,16 +144,16 @@ def _decide_seen_beside(state: State, action: SeenBeside, now: float) -> list[Ev
 
 def _decide_count_seen(state: State, action: CountSeen, now: float) -> list[Event]:
     """The host: the card seen beside the pile was played when it landed, or it was not."""
-    _allow(count_seen_reason(state, action.count, sender=action.seat))
-    seen = state.seen_beside
-    assert seen is not None
+    _allow(count_seen_reason(state, action.count, action.which, sender=action.seat))
+    which = len(state.seen_beside) - 1 if action.which is None else action.which
+    seen = state.seen_beside[which]
     if not action.count:
-        return [SeenCardSettled(False, now)]
+        return [SeenCardSettled(False, now, which)]
     if state.finisher is not None:  # a card after the finisher's last: the game ended
-        return [SeenCardSettled(True, now), GameEnded((state.finisher,))]
+        return [SeenCardSettled(True, now, which), GameEnded((state.finisher,))]
     landed = max(state.landed[-1] if state.landed else 0.0, seen.at)
-    return [SeenCardSettled(True, now), MissedCardAdded(seen.seat, seen.card, landed, now,
-                                                        seen.serial)]
+    return [SeenCardSettled(True, now, which),
+            MissedCardAdded(state.turn, seen.card, landed, now, seen.serial, camera=True)]
 
 
 def _decide_accuse(state: State, action: Accuse, now: float) -> list[Event]:

@@ -56,6 +56,15 @@ OPTION_SPECS: dict[str, OptionSpec] = {
         maximum=200,
     ),
     "word": OptionSpec("Phone word", "What players say for a phone card."),
+    "hand_entry_timing": OptionSpec(
+        "Cards entered by hand",
+        "Without a camera (or for a card it missed) the host's typing is not a player's "
+        "hesitation.",
+        choices=(
+            ("host_rules", "The host rules on hesitation (no automatic penalty)"),
+            ("clock", "The clock runs from when the host entered the card"),
+        ),
+    ),
 }
 assert set(OPTION_SPECS) == set(DEFAULT_OPTIONS) - V1_ONLY_OPTIONS
 

@@ -82,7 +82,10 @@ class MissedCardAdded:
     """The host: the camera missed ``seat``'s ``card`` that landed at ``landed``.
 
     It joins the pile as the last card; the next player's clock starts at ``at`` (when the
-    table learnt of it: nobody saw a clock run for a card the table did not know of).
+    table learnt of it: nobody saw a clock run for a card the table did not know of), and
+    for a card the host typed in (not ``camera``) only under ``hand_entry_timing``
+    ``"clock"``. ``in_turn`` False: ``seat`` was not to play (a ``PileTaken`` follows);
+    ``camera``: the camera saw it (beside the pile) and the host counted it.
     """
 
     seat: int
@@ -90,6 +93,8 @@ class MissedCardAdded:
     landed: float
     at: float
     serial: int | None = None
+    in_turn: bool = True
+    camera: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,10 +112,15 @@ class CardSeenBeside:
 
 @dataclass(frozen=True)
 class SeenCardSettled:
-    """The host answered: the card seen beside the pile counts (``counted``) or not."""
+    """The host answered: a card seen beside the pile counts (``counted``) or not.
+
+    ``which`` is its place in the queue of waiting cards (0: the oldest); ``None`` (events
+    stored before the queue, when one card waited at most): the latest.
+    """
 
     counted: bool
     at: float
+    which: int | None = None
 
 
 @dataclass(frozen=True)

@@ -73,8 +73,6 @@ def apply(state: State, event: Event) -> State:
     after = fold(state, event)
     line = event_sentence(event, state.seats)
     log = (*state.log, line)[-MAX_LOG:] if line else state.log
-    if isinstance(event, CardPlayed | MissedCardAdded | PileTaken | GameEnded):
-        after = replace(after, seen_beside=None)  # the card seen beside it is settled
     if isinstance(event, CardPlayed | CardReassigned | CardReplaced | MissedCardAdded
                   | CardSeenBeside):
         return replace(after, log=log)
@@ -82,16 +80,22 @@ def apply(state: State, event: Event) -> State:
 
 
 def _apply_seen(state: State, e: CardSeenBeside) -> State:
-    return replace(state, seen_beside=SeenCard(e.seat, e.card, e.at, e.serial))
+    """One more card waits for the host's answer (a second one does not replace the first)."""
+    seen = SeenCard(e.seat, e.card, e.at, e.serial)
+    return replace(state, seen_beside=(*state.seen_beside, seen))
 
 
 def _apply_settled(state: State, e: SeenCardSettled) -> State:
-    return replace(state, seen_beside=None)
+    """The host answered for one waiting card: it leaves the queue."""
+    queue = state.seen_beside
+    which = len(queue) - 1 if e.which is None else e.which
+    return replace(state, seen_beside=queue[:which] + queue[which + 1:])
 
 
 def _apply_missed(state: State, e: MissedCardAdded) -> State:
-    card = CardPlayed(e.seat, e.card, e.landed, True, e.serial)
-    return replace(_apply_card(state, card), timer_from=e.at)
+    card = CardPlayed(e.seat, e.card, e.landed, e.in_turn, e.serial)
+    untimed = not e.camera and not state.options.hand_clock  # the host rules on hesitation
+    return replace(_apply_card(state, card), timer_from=e.at, untimed=untimed)
 
 
 def _apply_opened(state: State, e: AccusationOpened) -> State:
@@ -148,6 +152,10 @@ def _apply_card(state: State, e: CardPlayed) -> State:
         finisher=e.seat if e.in_turn and stacks[e.seat] == 0 else None,
         plays=state.plays + 1,
         landed=state.landed + (e.at,),
+        untimed=False,
+        # the card seen beside the pile that slid onto it is answered by this play
+        seen_beside=tuple(s for s in state.seen_beside
+                          if e.serial is None or s.serial != e.serial),
         before_card=replace(state, before_card=None, last_card=None),
         last_card=e,
     )
@@ -163,7 +171,8 @@ def _apply_correction(state: State, e: CardReassigned | CardReplaced) -> State:
     else:
         played = CardPlayed(card.seat, e.card, card.at, card.in_turn, None)
     after = _apply_card(before, played)
-    return replace(after, plays=state.plays, dispute=state.dispute, timer_from=state.timer_from)
+    return replace(after, plays=state.plays, dispute=state.dispute, timer_from=state.timer_from,
+                   untimed=state.untimed, seen_beside=state.seen_beside)
 
 
 def _apply_pile(state: State, e: PileTaken) -> State:
@@ -174,6 +183,11 @@ def _apply_pile(state: State, e: PileTaken) -> State:
         state.finisher if state.finisher is not None and stacks[state.finisher] == 0 else None
     )
     dispute = state.dispute
+    # the cards of the pile are swept off the table: seen again anywhere this round they
+    # are no play and no question, unless a taker had no cards of its own (it plays them)
+    swept = state.pile_serials
+    if any(0 < cards == stacks[s] for s, cards in zip(e.seats, e.cards, strict=True)):
+        swept = ()
     if e.why == "hesitation" and state.timer_from is not None:
         n = dispute.n + 1 if dispute else 1
         start = state.landed[-1] if state.landed else state.timer_from
@@ -183,7 +197,8 @@ def _apply_pile(state: State, e: PileTaken) -> State:
         stacks=tuple(stacks),
         pile=(),
         pile_serials=(),
-        swept=state.pile_serials,
+        swept=swept,
+        untimed=False,
         figures=0,
         turn=e.starter,
         last_player=None,
@@ -250,7 +265,9 @@ def event_sentence(e: Event, players: Sequence[str]) -> str:
     if isinstance(e, CardReplaced):
         return f"the host corrected the last card: it was {card_phrase(e.card)}"
     if isinstance(e, MissedCardAdded):
-        return f"the host added {card_phrase(e.card)} the camera missed, played by {n(e.seat)}"
+        how = "counted" if e.camera else "entered"
+        late = "" if e.in_turn else " out of turn"
+        return f"the host {how} {card_phrase(e.card)} played by {n(e.seat)}{late}"
     if isinstance(e, CardSeenBeside):
         return f"the camera saw {card_phrase(e.card)} beside the pile while {n(e.seat)} was to play"
     if isinstance(e, SeenCardSettled):

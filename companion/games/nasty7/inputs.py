@@ -1,8 +1,9 @@
 """The Nasty 7 at the table: camera tags and buttons turned into engine actions.
 
 A card whose tag is seen in zone ``pile`` is played by the seat whose turn it is (the
-host gives it to another player afterwards: ``reassign``); a card already on the pile seen
-again is nothing; a card seen outside every zone is put to the host. A seat's button accuses the
+host gives it to another player afterwards: ``reassign``); a card already on the pile, or
+of the last pile taken, seen again anywhere is nothing; a card seen outside every zone is
+put to the host (each one queues until the host answers it). A seat's button accuses the
 player of the last card; the host's ``confirm`` button upholds, ``next`` rejects. What
 the rules refuse is refused with ``legality``'s sentence.
 """
@@ -47,15 +48,19 @@ def action_for_input(state: State, inp: TableInput) -> GameAction | None:
 
 
 def _tag(state: State, inp: TagInput) -> GameAction | None:
+    """A physical card has one life per round: a card already on the pile (under a hand
+    or another card), a card of the last pile taken (being gathered up), wherever it is
+    seen, is no play and no question; a card already waiting for the host's answer
+    beside the pile is not asked about twice (on the pile it is the play)."""
     serial = inp.serial
-    if isinstance(serial, int) and serial in state.pile_serials:
-        return None  # still on the pile, under a hand or another card: not a play
+    if isinstance(serial, int) and (serial in state.pile_serials or serial in state.swept):
+        return None  # still on the pile, or the last pile being picked up: not a play
     if inp.zone in PILE_ZONES:
         return _tag_play(state, inp)
-    if inp.zone is not None or figure_reason(inp.card) or state.accusation is not None:
+    if inp.zone is not None or figure_reason(inp.card):
         return None  # another zone the host drew, or a foreign card off the pile
-    if isinstance(serial, int) and serial in state.swept:
-        return None  # the last pile, being picked up
+    if isinstance(serial, int) and any(s.serial == serial for s in state.seen_beside):
+        return None  # already asked: the host's answer is waiting
     seen: dict[str, Any] = {"do": SeenBeside.do, "card": inp.card}
     if isinstance(serial, int) and not isinstance(serial, bool):
         seen["serial"] = serial

@@ -17,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.nasty7.fold import ALLEGED
-from companion.games.nasty7.state import FIGURES, TWINS, State, card_phrase, deadline
+from companion.games.nasty7.state import (
+    FIGURES,
+    TWINS,
+    PileReason,
+    State,
+    card_phrase,
+    deadline,
+)
 
 #: how long a phone word may be (counted without the spaces around it)
 WORD_MOST = 60
@@ -140,15 +147,17 @@ def missed_reason(
     state: State,
     card: str | None = None,
     *,
+    by: int | None = None,
     at: float | None = None,
     now: float = 0.0,
     sender: int | None = None,
 ) -> str | None:
-    """The host adds a card of the seat to play that the camera missed (``card`` None:
-    any card; ``at``: when it landed, between the last card and ``now``)."""
+    """The host adds a card the camera missed, of the seat to play or of ``by`` (``card``
+    None: any card; ``at``: when it landed, between the last card and ``now``)."""
     why = (
         host_reason(sender)
         or (None if card is None else card_reason(state, card))
+        or seat_reason(state, by)
         or waiting_reason(state)
     )
     if why is not None or state.finisher is not None:
@@ -160,7 +169,7 @@ def missed_reason(
                 f"The missed card must have landed after the last card ({earliest:.1f} s) "
                 f"and not after now ({now:.1f} s)."
             )
-    return stack_reason(state, state.turn)
+    return stack_reason(state, state.turn if by is None else by)
 
 
 def reassign_reason(state: State, seat: int, *, sender: int | None = None) -> str | None:
@@ -191,22 +200,36 @@ def replace_reason(state: State, card: str, *, sender: int | None = None) -> str
 
 
 def seen_reason(state: State, card: str, serial: int | None = None) -> str | None:
-    """The camera saw a card of the game outside every zone: the host will be asked."""
-    return waiting_reason(state) or serial_reason(state, serial) or card_reason(state, card)
+    """The camera saw a card of the game outside every zone: the host will be asked (even
+    while an accusation waits: the camera reports a card once, and nothing it saw leaves
+    without an answer)."""
+    why = serial_reason(state, serial) or card_reason(state, card)
+    if why is None and serial is not None and any(s.serial == serial for s in state.seen_beside):
+        why = f"Card #{serial} already waits for the host's answer: it was seen beside the pile."
+    return why
 
 
-def count_seen_reason(state: State, count: bool, *, sender: int | None = None) -> str | None:
-    """The host counts the card seen beside the pile (played when it landed), or not."""
+def count_seen_reason(
+    state: State, count: bool, which: int | None = None, *, sender: int | None = None
+) -> str | None:
+    """The host counts a card seen beside the pile (``which``: its place in the queue,
+    ``None`` the latest; played when it landed, by the seat to play now), or not."""
     why = host_reason(sender)
-    if why is None and state.seen_beside is None:
+    if why is None and not state.seen_beside:
         why = "No card seen beside the pile is waiting for an answer."
+    if why is None and which is not None and which >= len(state.seen_beside):
+        why = "That card seen beside the pile no longer waits for an answer: choose one that does."
     if why is not None or not count:
         return why
     why = waiting_reason(state)
     if why is not None or state.finisher is not None:
         return why
-    assert state.seen_beside is not None
-    return stack_reason(state, state.seen_beside.seat)
+    return stack_reason(state, state.turn)
+
+
+def out_of_turn_why(state: State, seat: int) -> PileReason:
+    """Why ``seat``'s card now costs it the pile: it had to skip, or it was not next."""
+    return "played_when_skipping" if seat == state.skipped else "out_of_turn"
 
 
 # --- accusations ----------------------------------------------------------------------------

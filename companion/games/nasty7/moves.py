@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from companion.games.moves import Choice, Move, Param, Waiting
 from companion.games.nasty7.fold import ALLEGED, WHY
+from companion.games.nasty7.fold import cards as n_cards
 from companion.games.nasty7.legality import (
     WORD_MOST,
     accuse_reason,
@@ -32,6 +33,7 @@ from companion.games.nasty7.legality import (
     last_card_reason,
     missed_reason,
     mistake_reason,
+    out_of_turn_why,
     reassign_reason,
     replace_reason,
     rule_reason,
@@ -139,7 +141,8 @@ def _host_moves(state: State) -> list[Move]:
     if rule_reason(state) is None:  # an accusation waits for the host's ruling
         assert state.accusation is not None
         return _ruling_moves(state, state.accusation)
-    out = [*_seen_moves(state), _hand_move(state), *_host_accusations(state)]
+    out = [*_seen_moves(state), _hand_move(state), *_out_of_turn_moves(state),
+           *_host_accusations(state)]
     if mistake_reason(state) is None:
         out.append(_mistake_move(state))
     if hesitation_reason(state) is None:
@@ -154,25 +157,40 @@ def _host_moves(state: State) -> list[Move]:
     return out
 
 
+def clock_time(t: float) -> str:
+    """Game time as a clock shows it: "0:07", "12:45" (minutes since the start)."""
+    whole = int(t)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
 def _seen_moves(state: State) -> list[Move]:
-    """A card seen beside the pile: the host counts it (played when it landed) or not."""
-    seen = state.seen_beside
-    if seen is None:
-        return []
-    name = state.seats[seen.seat]
-    labels = {True: f"Count it: {name} played {card_phrase(seen.card)}",
-              False: "Ignore it: not a card played"}
-    return [Move("count_seen", label, {"count": count}, group="seen")
-            for count, label in labels.items() if count_seen_reason(state, count) is None]
+    """Each card seen beside the pile: the host counts it (a card of the player to play,
+    landed when it was seen) or ignores it; one answer per card, oldest first."""
+    queue = state.seen_beside
+    out = []
+    for which, seen in enumerate(queue):
+        name, card = state.seats[state.turn], card_phrase(seen.card)
+        when = f" (seen at {clock_time(seen.at)})" if len(queue) > 1 else ""
+        labels = {True: f"Count it: {name} played {card}{when}",
+                  False: f"Ignore {card}{when}: not a card played" if when
+                  else "Ignore it: not a card played"}
+        out += [Move("count_seen", label, {"count": count, "which": which},
+                     group="seen_beside_the_pile")
+                for count, label in labels.items()
+                if count_seen_reason(state, count, which) is None]
+    return out
 
 
 def seen_sentence(state: State) -> str | None:
-    """The host's question about a card seen beside the pile, or ``None``."""
-    seen = state.seen_beside
-    if seen is None:
+    """The host's question about the cards seen beside the pile, or ``None``."""
+    queue = state.seen_beside
+    if not queue:
         return None
-    return (f"{state.seats[seen.seat]}'s card ({card_name(seen.card)}) was seen beside the "
-            "pile: count it?")
+    if len(queue) == 1:
+        seen = queue[0]
+        return (f"{state.seats[seen.seat]}'s card ({card_name(seen.card)}) was seen beside "
+                "the pile: count it?")
+    return f"{len(queue)} cards were seen beside the pile: count or ignore each one."
 
 
 def _ruling_moves(state: State, acc: Accusation) -> list[Move]:
@@ -320,14 +338,41 @@ def _corrections(state: State) -> list[Move]:
 
 def _hand_move(state: State) -> Move:
     """A card entered by hand (the camera is off, or missed it just now): a card of the
-    player to play, landed now; or why not now."""
+    player to play, landed now (the big button: it is the usual case); or why not now."""
     why = missed_reason(state)
     if why is not None:
         return Move("missed_card", "Enter a card by hand", group="card", allowed=False, why=why)
     cards = tuple(c for c in CARDS if missed_reason(state, c) is None)
-    label = f"Which card did {state.seats[state.turn]} play?"
-    return Move("missed_card", "Enter a card by hand", params=(_cards_param(cards, label),),
-                group="card")
+    name = state.seats[state.turn]
+    return Move("missed_card", f"{name} played a card",
+                params=(_cards_param(cards, f"Which card did {name} play?"),), group="card")
+
+
+def _out_of_turn_moves(state: State) -> list[Move]:
+    """A card entered by hand that another player put down: it costs that player the pile,
+    so the host is asked once more (yes: that player takes the pile; no: it was the seat
+    to play's card after all)."""
+    if missed_reason(state) is not None or state.finisher is not None:
+        return []
+    out = []
+    turn = state.seats[state.turn]
+    for seat in range(state.n_seats):
+        if seat == state.turn or missed_reason(state, by=seat) is not None:
+            continue
+        name = state.seats[seat]
+        cards = tuple(c for c in CARDS if missed_reason(state, c, by=seat) is None)
+        why = WHY[out_of_turn_why(state, seat)].format(o=name, s=state.options.hesitation_s)
+        sure = Param(
+            "by",
+            f"{why}: {name} takes the pile ({n_cards(len(state.pile) + 1)} with this one) "
+            "and starts the next round. Is that right?",
+            choices=(Choice(seat, f"Yes: {name} takes the pile"),
+                     Choice(state.turn, f"No: {turn} played it")),
+        )
+        out.append(Move("missed_card", f"{name} played out of turn",
+                        params=(_cards_param(cards, f"Which card did {name} play?"), sure),
+                        group="out_of_turn"))
+    return out
 
 
 # --- what the table waits for ---------------------------------------------------------

@@ -66,11 +66,18 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "even_nastier": False,
     "starter": 0,
     "word": "hmmmrrr",
+    #: who times a card the host enters by hand (``HAND_ENTRY_TIMINGS``)
+    "hand_entry_timing": "host_rules",
     #: version-1 records only (``upgrade_options``), so not offered on the setup page
     #: (``None``: off)
     "late_at_limit": None,
 }
 
+
+#: the ``hand_entry_timing`` option's values: after a card entered by hand the host rules
+#: on hesitation (no automatic deadline: the host's typing is no player's hesitation), or
+#: the clock runs from the moment the host entered it (as before the option existed)
+HAND_ENTRY_TIMINGS: tuple[str, ...] = ("host_rules", "clock")
 
 #: options only version-1 records set (``upgrade_options``): no setup control, no label
 V1_ONLY_OPTIONS: frozenset[str] = frozenset({"late_at_limit"})
@@ -126,6 +133,8 @@ class Options:
     #: a card at exactly ``hesitation_s`` is late (version-1 records; the rules say "more
     #: than 3 seconds", so it is in time by default)
     late_at_limit: bool = False
+    #: ``hand_entry_timing`` is ``"clock"``: a card entered by hand starts the clock
+    hand_clock: bool = False
 
     @property
     def nasty(self) -> bool:
@@ -166,6 +175,12 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     word = opts["word"]
     if not isinstance(word, str) or not word.strip():
         raise SetupError(f"nasty7: word must be the non-empty phone word, got {word!r}")
+    timing = opts["hand_entry_timing"]
+    if not isinstance(timing, str) or timing not in HAND_ENTRY_TIMINGS:
+        raise SetupError(
+            f"nasty7: hand_entry_timing must be one of {', '.join(HAND_ENTRY_TIMINGS)}, "
+            f"got {timing!r}"
+        )
     return Options(
         float(hes),
         deck,
@@ -175,6 +190,7 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
         starter,
         word.strip(),
         late is True,
+        timing == "clock",
     )
 
 
@@ -272,7 +288,7 @@ class CardPlayed:
 class SeenCard:
     """A card of the game the camera saw outside every zone while ``seat`` was to play.
 
-    The host is asked whether it counts; ``at`` is when it was first seen (game time).
+    The host is asked whether it counts; ``at`` is when it landed there (game time).
     """
 
     seat: int
@@ -315,8 +331,12 @@ class State:
     #: landing times of this round's cards (the dispute clip and the hesitation gap)
     landed: tuple[float, ...] = ()
     dispute: Dispute | None = None
-    #: a card seen beside the pile, waiting for the host's answer (no hesitation meanwhile)
-    seen_beside: SeenCard | None = None
+    #: the cards seen beside the pile, oldest first, each waiting for the host's answer
+    #: (no hesitation penalty while any waits; a play does not clear them)
+    seen_beside: tuple[SeenCard, ...] = ()
+    #: the last card was entered by hand and the host rules on hesitation
+    #: (``hand_entry_timing`` ``"host_rules"``): no automatic deadline until the next card
+    untimed: bool = False
     #: the serials of the last pile taken: its cards are swept off the table, not played
     swept: tuple[int | None, ...] = ()
     #: the recent lines of the game, in words; the last is what Undo takes back
@@ -347,14 +367,18 @@ def deadline(state: State) -> float | None:
     """When the seat to play is penalised for hesitating (game time), or ``None``.
 
     No deadline before a round's first card, while an accusation waits or a card seen
-    beside the pile waits for the host, or once the game is over. The rules penalise hesitating *more than* ``hesitation_s``: a card at exactly
+    beside the pile waits for the host, after a card the host entered by hand (under
+    ``hand_entry_timing`` ``"host_rules"``: the host rules on hesitation), or once the
+    game is over. The rules penalise hesitating *more than* ``hesitation_s``: a card at exactly
     ``timer_from + hesitation_s`` is in time, so the deadline falls one microsecond later
     (times are rounded to microseconds, so 1.2 + 3.0 compares exactly with 4.2). With
     ``late_at_limit`` (version-1 records) the deadline is that moment itself.
     """
     if state.over or state.accusation is not None or state.timer_from is None:
         return None
-    if state.seen_beside is not None:  # a card was seen: the host decides, not the clock
+    if state.seen_beside:  # a card was seen: the host decides, not the clock
+        return None
+    if state.untimed:  # the host typed the last card in: the host rules on hesitation
         return None
     tick = 0.0 if state.options.late_at_limit else TICK
     return round(state.timer_from + state.options.hesitation_s + tick, 6)

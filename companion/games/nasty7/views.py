@@ -28,6 +28,11 @@
   (``start``/``end`` in game seconds), or ``None``
 - ``accusation`` also has ``kind`` / ``alleged`` (what is alleged, in words) and ``gap``
   (for a hesitation: seconds between the card before and the accused card)
+- ``seen_beside``: the cards seen beside the pile that wait for the host's answer, oldest
+  first: ``[{"seat", "name", "card", "card_name", "at", "clock"}]`` (``seat``/``name``:
+  who was to play when it landed; ``at`` game seconds, ``clock`` as "0:07")
+- ``untimed``: the last card was entered by hand and the host rules on hesitation (no
+  automatic deadline: ``hand_entry_timing`` ``"host_rules"``)
 
 ``secrets(state, seat)`` is empty: nobody knows the order of a stack, not even its owner,
 and the card counts are public. A phone reads the public view, its ``moves`` and its
@@ -54,7 +59,7 @@ from companion.games.nasty7.events import (
 )
 from companion.games.nasty7.fold import ALLEGED
 from companion.games.nasty7.legality import seat_reason, word_chooser
-from companion.games.nasty7.moves import MISTAKE_LABELS, deck, waiting
+from companion.games.nasty7.moves import MISTAKE_LABELS, clock_time, deck, waiting
 from companion.games.nasty7.state import (
     MISTAKES,
     Dispute,
@@ -107,6 +112,12 @@ def public_view(state: State) -> dict[str, Any]:
         "correctable": state.last_card is not None and state.accusation is None,
         "mistakes": [{"kind": k, "label": MISTAKE_LABELS[k]} for k in MISTAKES],
         "hesitation_s": state.options.hesitation_s,
+        "seen_beside": [
+            {"seat": c.seat, "name": state.seats[c.seat], "card": c.card,
+             "card_name": card_name(c.card), "at": c.at, "clock": clock_time(c.at)}
+            for c in state.seen_beside
+        ],
+        "untimed": state.untimed and not state.over,
     }
 
 

@@ -61,12 +61,18 @@ def test_replacing_a_misread_card_recounts_and_moves_the_turn() -> None:
 
 
 def test_a_missed_card_starts_the_next_clock_when_it_is_entered() -> None:
-    state = run(start(3), plays("racketeer"))
+    """With ``hand_entry_timing`` "clock"; by default ("host_rules") no clock runs."""
+    state = run(start(3, hand_entry_timing="clock"), plays("racketeer"))
     after = act(state, {"do": "missed_card", "card": "racketeer", "at": 2.0}, 3.5)
     assert after.last_player == 1 and after.turn == 2 and after.figures == 2
     assert engine.next_deadline(after) == 6.500001
     fixed = act(after, {"do": "replace_card", "card": "gun"}, 3.8)  # it can be corrected too
     assert fixed.pile[-1] == "gun" and engine.next_deadline(fixed) == 6.500001
+    ruled = act(run(start(3), plays("racketeer")),
+                {"do": "missed_card", "card": "racketeer", "at": 2.0}, 3.5)
+    assert ruled.landed[-1] == 2.0 and engine.next_deadline(ruled) is None
+    fixed = act(ruled, {"do": "replace_card", "card": "gun"}, 3.8)
+    assert fixed.pile[-1] == "gun" and engine.next_deadline(fixed) is None
 
 
 def test_a_hesitation_recorded_by_hand_is_a_dispute() -> None:

@@ -57,8 +57,8 @@ def test_a_card_still_on_the_pile_seen_again_is_no_play_and_no_refusal() -> None
     state = act(state, {"do": "play", "card": "gun", "serial": 6}, 2.0)
     assert engine.action_for_input(state, tag("racketeer", 5)) is None  # under the top card
     state = act(state, {"do": "mistake", "seat": 1, "kind": "spoke_on_gun"}, 3.0)
-    again = engine.action_for_input(state, tag("racketeer", 5))  # the pile was taken
-    assert _json(again) == {"do": "play", "card": "racketeer", "serial": 5}
+    # the pile was taken: #5 is gathered up with it, no play (one life per round)
+    assert engine.action_for_input(state, tag("racketeer", 5)) is None
 
 
 def test_a_card_seen_outside_every_zone_is_put_to_the_host() -> None:
@@ -66,18 +66,18 @@ def test_a_card_seen_outside_every_zone_is_put_to_the_host() -> None:
     seen = engine.action_for_input(state, tag("gun", 8, zone=None))  # type: ignore[arg-type]
     assert _json(seen) == {"do": "seen_beside", "card": "gun", "serial": 8}
     state = act(state, seen or {}, 1.5)
-    assert state.seen_beside is not None and state.seen_beside.seat == 1
+    assert [s.seat for s in state.seen_beside] == [1]
     waiting = engine.waiting(state)
     assert waiting.host and "Ben's card (Gun) was seen beside the pile: count it?" in waiting.why
     labels = [m.label for m in engine.moves(state, None) if m.do == "count_seen"]
     assert labels == ["Count it: Ben played a Gun", "Ignore it: not a card played"]
     assert engine.next_deadline(state) is None  # nobody is penalised while the host decides
     counted = act(state, {"do": "count_seen", "count": True}, 9.0)
-    assert counted.pile_serials == (5, 8) and counted.turn == 2 and counted.seen_beside is None
+    assert counted.pile_serials == (5, 8) and counted.turn == 2 and counted.seen_beside == ()
     assert counted.landed[-1] == 1.5 and counted.timer_from == 9.0
     assert engine.next_deadline(counted) is not None
     ignored = act(state, {"do": "count_seen", "count": False}, 9.0)
-    assert ignored.seen_beside is None and ignored.pile_serials == (5,)
+    assert ignored.seen_beside == () and ignored.pile_serials == (5,)
     assert engine.next_deadline(ignored) == pytest.approx(4.0)  # the hesitation stands
 
 
@@ -93,7 +93,7 @@ def test_a_card_on_the_pile_settles_a_card_seen_beside_it() -> None:
     state = _played()
     state = act(state, {"do": "seen_beside", "card": "gun", "serial": 8}, 1.5)
     state = act(state, {"do": "play", "card": "gun", "serial": 8}, 1.6)  # it slid onto the pile
-    assert state.seen_beside is None and state.turn == 2
+    assert state.seen_beside == () and state.turn == 2
     with pytest.raises(IllegalAction, match="No card seen beside the pile"):
         act(state, {"do": "count_seen", "count": True}, 2.0)
 

@@ -79,7 +79,7 @@ def test_the_host_enters_cards_mistakes_hesitations_and_corrections() -> None:
     host = {m.label: m for m in engine.moves(state, None)}
     assert {m.do for m in host.values()} == {"accuse", "mistake", "hesitation", "reassign",
                                               "replace_card", "missed_card"}  # fmt: skip
-    hand, missed = host["Enter a card by hand"], host["The camera missed a card of Ann"]
+    hand, missed = host["Ann played a card"], host["The camera missed a card of Ann"]
     assert [p.name for p in hand.params] == ["card"]
     assert hand.params[0].label == "Which card did Ann play?"
     assert [p.name for p in missed.params] == ["card", "ago"]
