@@ -82,8 +82,8 @@ def condition_video(split: str, condition: str, video: int, payloads: Sequence[s
         beside = condition.startswith("beside") and n % 3 == 2
         if condition == "hands":  # the left half under a resting hand, else either half
             right = t < rest_until or (n % 4 != 1 and rng.random() < 0.5)
-            x = float(rng.uniform(0.50, 0.55) if right else rng.uniform(0.34, 0.39))
-            y = float(rng.uniform(0.32, 0.68))
+            x = float(rng.uniform(0.49, 0.555) if right else rng.uniform(0.34, 0.39))
+            y = float(rng.uniform(0.3, 0.7))
             if n % 4 == 1:  # a hand rests over this card while the next ones land beside it
                 rest_until = t + 0.3 + float(rng.uniform(*REST_S))
                 patches.append(Patch("hand", t + 0.3, rest_until, (x, y), 0.045))

@@ -82,6 +82,9 @@ class RetryDecoder:
         self._expected: frozenset[str] | None = None
         self._until: float | None = None  # this video frame's budget ends (thread time)
         self._video_frames = 0
+        #: in a video: located codes no retry could read, and the frame number of that
+        #: retry (``HOPELESS_FOR``)
+        self._hopeless: list[tuple[Corners, int]] = []
 
     def expect(self, texts: frozenset[str]) -> None:
         """The codes the next frame should hold (the camera read them a frame ago).
@@ -115,6 +118,9 @@ class RetryDecoder:
         failed.sort(key=area, reverse=True)
         now = time.thread_time()
         self._until = None if expected is None else now + (now - start) * BUDGET
+        if expected is not None:  # a video: a code retried in vain, unmoved, waits
+            self._video_frames += 1
+            failed = self._worth_retrying(failed)
         for corners in failed if self.report_damaged else failed[:MAX_RETRIES]:
             if self._spent():
                 break
@@ -125,17 +131,30 @@ class RetryDecoder:
             rescued = [d for d in rescued if d.text not in texts]
             if rescued:
                 found.extend(rescued)
-            elif self.report_damaged:
-                found.append(Detection("", corners, "auto", damaged=True))
+            else:
+                if expected is not None:
+                    self._hopeless.append((corners, self._video_frames))
+                if self.report_damaged:
+                    found.append(Detection("", corners, "auto", damaged=True))
         settled = bool(expected) and expected is not None and expected <= {d.text for d in first}
         if expected is not None:  # a video: the search on one frame in SEARCH_EVERY at most
-            self._video_frames += 1
             settled = settled or self._video_frames % SEARCH_EVERY != 0
         if self.search and not settled and not self._spent():
             rescued = self._search(gray, found)
             found = [d for d in found if not (d.damaged and any(
                 overlap(d.corners, r.corners) for r in rescued))] + rescued
         return drop_inner(found)
+
+    def _worth_retrying(self, failed: list[Corners]) -> list[Corners]:
+        """The located codes of this video frame worth a retry: not one that a retry could
+        not read in the last ``HOPELESS_FOR`` frames and that has not moved since (by
+        ``STILL_PX``): a card half under the next one on the pile stays unreadable frame
+        after frame. A code that moved (a card sliding in, the camera knocked) is retried
+        at once; an unmoved one again after ``HOPELESS_FOR`` frames."""
+        frame = self._video_frames
+        self._hopeless = [(c, n) for c, n in self._hopeless if frame - n < HOPELESS_FOR]
+        return [c for c in failed
+                if not any(_still(c, h) for h, _ in self._hopeless)]
 
     def _search(self, gray: Image, found: list[Detection]) -> list[Detection]:
         """Codes zxing-cpp's whole-frame pass missed: edge-dense patches outside every read.
@@ -194,6 +213,12 @@ class RetryDecoder:
 
     def zx(self, image: Image) -> list[Detection]:
         return [d for d in self._zx.decode(image) if not d.damaged]
+
+
+def _still(a: Corners, b: Corners) -> bool:
+    """The same located code in two frames: every corner within ``STILL_PX``."""
+    return len(a) == len(b) and all(abs(p[0] - q[0]) <= STILL_PX and abs(p[1] - q[1]) <= STILL_PX
+                                    for p, q in zip(a, b, strict=True))
 
 
 def _crop(gray: Image, corners: Corners, margin: float = MARGIN
@@ -314,6 +339,10 @@ SCAN_ORDER: tuple[str, ...] = ("upscale2", "rectify", "pyzbar")
 #: at most this many located codes are retried in one frame (the largest first): a pile
 #: of half-covered cards, or fingers over codes, must not cost retries on every frame
 MAX_RETRIES = 2
+#: in a video, a located code a retry could not read is not retried for this many frames
+#: while it stays where it was (within ``STILL_PX`` a corner)
+HOPELESS_FOR = 6
+STILL_PX = 2.0
 #: in a video, the search runs on one frame in this many at most (the tracker confirms a
 #: card in 2 of 3 frames: a new card the whole-frame pass misses is searched for soon)
 SEARCH_EVERY = 3
