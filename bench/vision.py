@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.vision_kit import TABLE_ZONES, bench_payloads, scale, stats
+from bench.vision_kit import PI_RATIO, TABLE_ZONES, bench_payloads, scale, stats
 from bench.vision_live import run_child, zones_frames
 from vision.decoding import default_decoder
 from vision.frames import Decoder, Frame
@@ -68,11 +68,6 @@ RESOLUTIONS = (
     (2304, 1296, "Camera Module 3, 2x2 binned (56 fps)"),
     (4608, 2592, "Camera Module 3, full sensor (14 fps)"),
 )
-#: one core of this machine against a Raspberry Pi core, on this workload (zxing-cpp,
-#: OpenCV resize/warp: integer and memory bound). Stated, not measured here: from
-#: single-thread results of the same class of code (Pi 4 Cortex-A72 1.8 GHz about 4x
-#: slower than a current x86 server core, Pi 5 Cortex-A76 2.4 GHz about 1.7x slower).
-PI_RATIO = {"Raspberry Pi 4": 4.0, "Raspberry Pi 5": 1.7}
 
 
 @dataclass

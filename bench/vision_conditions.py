@@ -432,9 +432,8 @@ def run_conditions(videos: int = 1, cards: int = 12,
 
 def cost_summary(times: dict[str, list[float]]) -> dict[str, Any]:
     """Median and p95 CPU ms a frame of the shipped decoder and zxing-cpp alone (same
-    frames), their ratios, and the shipped p95 on a Pi (``bench.vision.PI_RATIO``)."""
-    from bench.vision import PI_RATIO
-    from bench.vision_kit import stats
+    frames), their ratios, and the shipped p95 on a Pi (``bench.vision_kit.PI_RATIO``)."""
+    from bench.vision_kit import PI_RATIO, stats
 
     shipped, alone = stats(times["shipped"]), stats(times["zxing"])
     out: dict[str, Any] = {"frames": len(times["shipped"]), "shipped_ms": shipped,
