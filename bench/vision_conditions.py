@@ -424,8 +424,8 @@ def run_conditions(videos: int = 1, cards: int = 12,
     out: dict[str, Any] = {}
     for split in splits:
         by = {c: run_condition(split, c, videos, cards) for c in CONDITIONS}
-        times = {name: [t for r in by.values() for t in r.pop("cost")[name]]
-                 for name in ("shipped", "zxing")}
+        costs = [r.pop("cost") for r in by.values()]
+        times = {name: [t for c in costs for t in c[name]] for name in ("shipped", "zxing")}
         out[split] = {"conditions": by, "cost": cost_summary(times)}
     return out
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
+
 from bench.vision_conditions import CONDITIONS, TableRun, condition_video, count_table
 from companion.decks import demo_deck, encode_payload, resolve_tag
 from companion.games.nasty7.events import (
@@ -106,3 +108,19 @@ def test_the_new_conditions_rest_a_hand_and_put_fingers_on_tags() -> None:
     assert len(feed.patches) == 12
     assert all(p.at < play.at < p.until for p, play in zip(feed.patches, feed.script,
                                                            strict=True))
+
+
+def test_the_conditions_report_runs_through_and_prints_each_row(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One condition, one card: the run, the per-split cost and the report's lines."""
+    import bench.vision_conditions as conditions
+
+    monkeypatch.setattr(conditions, "CONDITIONS", ("fast",))
+    report = conditions.run_conditions(1, 1, ("cond-tune",))
+    split = report["cond-tune"]
+    assert split["conditions"]["fast"]["table"]["cards"] <= 1
+    assert split["cost"]["frames"] > 0 and split["cost"]["p95_ratio"] is not None
+    conditions.print_conditions(report)
+    out = capsys.readouterr().out
+    assert "pile events right" in out and "decoder cost" in out and "  fast " in out
