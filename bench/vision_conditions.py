@@ -230,10 +230,10 @@ def _in_other_zone(position: tuple[float, float] | None,
     if position is None:
         return False
     p = (float(position[0]), float(position[1]))
-    return any(cv2_inside(z, p) for n, z in zones.items() if n != "pile")
+    return any(_inside(z, p) for n, z in zones.items() if n != "pile")
 
 
-def cv2_inside(polygon: Sequence[tuple[float, float]], p: tuple[float, float]) -> bool:
+def _inside(polygon: Sequence[tuple[float, float]], p: tuple[float, float]) -> bool:
     """``p`` inside ``polygon`` (or on its edge)."""
     import cv2
 
