@@ -11,7 +11,11 @@ modules played onto a drawn pile ``GAP_S`` (0.35-0.8 s) apart:
 - ``bump``: the camera knocked 50-110 px and 1.5-3 degrees after the zones were drawn
   (a table whose edge and grain the camera sees);
 - ``beside`` / ``beside-no-seats``: one card in three lands beside the pile, towards a
-  seat's area to its right, with and without that seat's zone drawn.
+  seat's area to its right, with and without that seat's zone drawn;
+- ``hands``: after one card in four a hand rests over it for 2-4 s (``REST_S``) while the
+  next cards land on the other half of the pile;
+- ``fingers``: a fingertip stays on each card's tag from halfway through its slide until
+  0.2-0.6 s after it landed (``FINGER_S``).
 
 Every frame goes through ``VisionPipeline._process`` (lockstep, no threads), the check
 (``vision.check``) included. Per condition: cards with exactly one ``TagSeen``; tags
@@ -19,12 +23,23 @@ under the glare's washed-out core, how many were read and how many the check fla
 (the part of the pile they lie in was ``lost`` or ``barely`` when they landed); whether
 the knock was noticed and followed (the drawn pile's corners, moved as the pipeline
 moves its zones, within ``FOLLOWED_PX`` of where the table took them); growths of the pile into the seat's area (goal 0).
+
+And the table: a real ``companion.table.Table`` running The Nasty 7 (``TableRun``), on an
+injected clock that reads each frame's time, gets the pipeline's events of each frame and
+is ticked after every frame, as its loop does (``input_delay_s`` and the zone growth wired
+as ``companion serve`` wires them); a host answers every question about a card seen beside
+the pile ``HOST_ANSWER_S`` after it was asked, counting the card. From the table's committed
+events (``count_table``): cards the camera read with exactly the pile events they should
+have (one; none for a card that landed in a seat's drawn zone), cards booked twice,
+questions to the host left unanswered, hesitation penalties and the false ones (a card
+landed within ``hesitation_s`` before it, says the video's script).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,7 +47,7 @@ import numpy as np
 from vision.synthetic import Bump, CardPlay, Patch, SyntheticTable
 
 SPLITS = {"cond-tune": 400_021, "cond-held": 400_022}
-CONDITIONS = ("fast", "glare", "bump", "beside", "beside-no-seats")
+CONDITIONS = ("fast", "glare", "bump", "beside", "beside-no-seats", "hands", "fingers")
 PILE = [(0.3, 0.25), (0.6, 0.25), (0.6, 0.75), (0.3, 0.75)]
 SEAT = [(0.72, 0.3), (0.95, 0.3), (0.95, 0.7), (0.72, 0.7)]  # a player's area, right
 TABLE = (0.04, 0.06, 0.96, 0.94)
@@ -40,6 +55,11 @@ GAP_S = (0.35, 0.8)
 MODULE_PX = (3.5, 5.0)
 FOLLOWED_PX = 5.0
 W, H, FPS = 1280, 720, 30.0
+#: how long a hand rests over a card just played (``hands``), and how long after landing a
+#: fingertip leaves a card's tag (``fingers``)
+REST_S, FINGER_S = (2.0, 4.0), (0.2, 0.6)
+#: how long the host takes to answer a question about a card seen beside the pile
+HOST_ANSWER_S = 1.5
 
 
 def condition_video(split: str, condition: str, video: int, payloads: Sequence[str],
@@ -57,9 +77,17 @@ def condition_video(split: str, condition: str, video: int, payloads: Sequence[s
         what["spot"] = spot
     plays: list[CardPlay] = []
     t = 1.0
+    rest_until = -1.0  # a hand rests on the pile's left half until then (``hands``)
     for n, k in enumerate(order):
         beside = condition.startswith("beside") and n % 3 == 2
-        if beside:  # towards the seat's area: just right of the pile, or in the seat's area
+        if condition == "hands":  # the left half under a resting hand, else either half
+            right = t < rest_until or (n % 4 != 1 and rng.random() < 0.5)
+            x = float(rng.uniform(0.49, 0.555) if right else rng.uniform(0.34, 0.39))
+            y = float(rng.uniform(0.3, 0.7))
+            if n % 4 == 1:  # a hand rests over this card while the next ones land beside it
+                rest_until = t + 0.3 + float(rng.uniform(*REST_S))
+                patches.append(Patch("hand", t + 0.3, rest_until, (x, y), 0.045))
+        elif beside:  # towards the seat's area: just right of the pile, or in the seat's area
             x = float(rng.uniform(0.64, 0.70) if rng.random() < 0.5 else rng.uniform(0.76, 0.9))
             y = float(rng.uniform(0.35, 0.65))
             what["beside"].add(payloads[int(k)])
@@ -68,9 +96,13 @@ def condition_video(split: str, condition: str, video: int, payloads: Sequence[s
         else:
             x, y = float(rng.uniform(0.36, 0.54)), float(rng.uniform(0.33, 0.67))
         module = float(rng.uniform(*MODULE_PX))
+        slide = float(rng.uniform(0.15, 0.3))
         plays.append(CardPlay(payloads[int(k)], at=t, position=(x, y),
                               angle=float(rng.uniform(0, 360)), tag_px=module * 21,
-                              slide_s=float(rng.uniform(0.15, 0.3))))
+                              slide_s=slide))
+        if condition == "fingers":  # a fingertip over the tag, lifted just after landing
+            patches.append(Patch("hand", t - slide / 2, t + float(rng.uniform(*FINGER_S)),
+                                 (x, y), 0.022))
         t += float(rng.uniform(*GAP_S))
     if condition == "bump":
         at = plays[len(plays) // 3].at + 0.2
@@ -88,24 +120,26 @@ def condition_video(split: str, condition: str, video: int, payloads: Sequence[s
     return feed, what
 
 
-def run_condition(split: str, condition: str, videos: int = 1, cards: int = 12
-                  ) -> dict[str, Any]:
-    """``videos`` videos of ``condition`` through the real pipeline; the figures summed."""
+def run_condition(split: str, condition: str, videos: int = 1, cards: int = 12,
+                  cost: bool = True) -> dict[str, Any]:
+    """``videos`` videos of ``condition`` through the real pipeline and a real Nasty 7
+    table; the figures summed. ``cost``: zxing-cpp alone decodes every frame too."""
     out = {"videos": videos, "cards": 0, "read": 0, "under_glare": 0, "under_glare_read": 0,
            "under_glare_flagged": 0, "glare_level": [], "bumps": 0, "noticed": 0,
-           "followed": 0, "follow_error_px": [], "growths": 0, "growths_into_seat": 0}
+           "followed": 0, "follow_error_px": [], "growths": 0, "growths_into_seat": 0,
+           "table": TableCount().__dict__, "cost": {"shipped": [], "zxing": []}}
     for v in range(videos):
-        _one(split, condition, v, cards, out)
+        _one(split, condition, v, cards, out, cost)
     return out
 
 
-def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]) -> None:
+def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any],
+         cost: bool = True) -> None:
     from companion.config import TrackingConfig, ZonesConfig
     from companion.decks import resolve_tag
     from companion.demo import demo_payloads
     from companion.inputs import TagSeen
     from vision.check import GRID, PART_WORDS
-    from vision.decoding import default_decoder
     from vision.frames import Frame
     from vision.pipeline import VisionPipeline
     from vision.zonegrow import polygons_overlap
@@ -115,21 +149,44 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     events: list[Any] = []
     saved: list[dict[str, Any]] = []
     parts_at: dict[int, dict[str, dict[str, str]]] = {}
-    pipeline = VisionPipeline(feed, default_decoder("auto"), TrackingConfig(),
+    table = TableRun()
+    decoder = PairedDecoder(alone=cost)
+    pipeline = VisionPipeline(feed, decoder, TrackingConfig(),
                               ZonesConfig(polygons=what["zones"]), events.append,
-                              resolve=resolve_tag, lockstep=True, on_zones=saved.append)
+                              resolve=resolve_tag, lockstep=True, on_zones=saved.append,
+                              clock=table.clock)
+    table.connect(pipeline)
 
     def on_frame(frame: Frame) -> None:
         parts_at[frame.index] = {k: dict(p) for k, p in pipeline.check.parts.items()}
 
     pipeline.on_frame = on_frame
     while (frame := feed.read()) is not None:
+        table.now = frame.at
+        done = len(events)
         pipeline._process(frame)
+        table.frame(events[done:])
     feed.close()
+    table.finish(1.0 / FPS)
+    out["cost"]["shipped"] += decoder.times["shipped"]
+    out["cost"]["zxing"] += decoder.times["zxing"]
     seen = [e for e in events if isinstance(e, TagSeen)]
     for play in feed.script:
         out["cards"] += 1
         out["read"] += sum(1 for e in seen if e.payload == play.payload) == 1
+    serial = {p.payload: resolve_tag(p.payload).serial for p in feed.script}
+    read = {e.payload for e in seen if e.status == "ok"}
+    expected = {serial[p.payload]: 0 if _in_other_zone(p.position, what["zones"]) else 1
+                for p in feed.script if p.payload in read}
+    counted = count_table(table.events(), expected, [p.at for p in feed.script],
+                          table.hesitation_s)
+    counted.refused = table.refused
+    grown = [z["pile"] for z in saved if "pile" in z]
+    others = [SEAT, *(z for n, z in what["zones"].items() if n != "pile")]
+    counted.growths_into_other = sum(any(polygons_overlap(g, o) for o in others)
+                                     for g in grown)
+    for k, v in counted.__dict__.items():
+        out["table"][k] += v
     spot = what.get("spot")
     if spot is not None:
         levels = [v.get("pile", {}) for v in parts_at.values()]
@@ -166,33 +223,272 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
         out["growths_into_seat"] += sum(polygons_overlap(z["pile"], SEAT) for z in saved)
 
 
+def _in_other_zone(position: tuple[float, float] | None,
+                   zones: dict[str, list[tuple[float, float]]]) -> bool:
+    """Whether a card landed at ``position`` (normalised) in a drawn zone other than the
+    pile: the table books no card there."""
+    if position is None:
+        return False
+    p = (float(position[0]), float(position[1]))
+    return any(_inside(z, p) for n, z in zones.items() if n != "pile")
+
+
+def _inside(polygon: Sequence[tuple[float, float]], p: tuple[float, float]) -> bool:
+    """``p`` inside ``polygon`` (or on its edge)."""
+    import cv2
+
+    contour = np.asarray(polygon, np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(contour, p, False) >= 0)
+
+
+class PairedDecoder:
+    """The shipped decoder as the pipeline runs it (told what the last frame read), and
+    zxing-cpp alone on the same frame, each timed in CPU time of this thread; the two
+    take turns going first (neither always finds the frame in the caches)."""
+
+    name = "auto"
+
+    def __init__(self, alone: bool = True) -> None:
+        from vision.decoding import default_decoder
+
+        self.shipped = default_decoder("auto")
+        self.alone = default_decoder("zxing") if alone else None
+        self.times: dict[str, list[float]] = {"shipped": [], "zxing": []}
+
+    def expect(self, texts: frozenset[str]) -> None:
+        inner = getattr(self.shipped, "expect", None)
+        if inner is not None:
+            inner(texts)
+
+    def decode(self, image: Any) -> list[Any]:
+        import time
+
+        first = len(self.times["shipped"]) % 2 == 0
+        if not first:
+            self._alone(image)
+        t0 = time.thread_time()
+        found = self.shipped.decode(image)
+        self.times["shipped"].append(time.thread_time() - t0)
+        if first:
+            self._alone(image)
+        return found
+
+    def _alone(self, image: Any) -> None:
+        import time
+
+        if self.alone is not None:
+            t0 = time.thread_time()
+            self.alone.decode(image)
+            self.times["zxing"].append(time.thread_time() - t0)
+
+
+class TableRun:
+    """A real Nasty 7 table (``companion.table.Table``, in-memory store) on an injected
+    clock (``now``: the time of the frame being handled), fed the pipeline's events of
+    each frame in order and ticked after every frame, as the table loop does; a host who
+    answers each question about a card seen beside the pile ``HOST_ANSWER_S`` after it
+    was asked, counting the card (the player meant to play it)."""
+
+    def __init__(self, seats: int = 3) -> None:
+        from companion.inputs import HOST, Command
+        from companion.store import MemoryStore
+        from companion.table import Table
+
+        self.now = 0.0
+        self.table = Table(MemoryStore(), clock=self.clock)
+        started = self.table.process(Command("start", {
+            "game": "nasty7", "players": ["Ann", "Ben", "Cy", "Di"][:seats]}, source=HOST))
+        if not started.accepted:
+            raise RuntimeError(f"the bench could not start The Nasty 7: {started.reason}")
+        self._heard = 0  # batches the host has looked at
+        self._answers: list[float] = []  # when the host answers each question heard
+        self.refused = 0  # camera inputs and host answers the table refused
+
+    def clock(self) -> float:
+        return self.now
+
+    @property
+    def hesitation_s(self) -> float:
+        session = self.table.session
+        options = getattr(getattr(session, "state", None), "options", None)
+        return float(getattr(options, "hesitation_s", 3.0))
+
+    def connect(self, pipeline: Any) -> None:
+        """As ``companion serve`` wires them: deadlines wait for the camera's delay, and a
+        card the host counted grows the zone nearest it."""
+        from companion.commands.serve import grow_zones
+
+        self.table.input_delay_s = pipeline.delay_s
+        grow_zones(self.table, pipeline)
+
+    def frame(self, inputs: Sequence[Any]) -> None:
+        """One frame's events, in order, then the host, then the tick."""
+        for inp in inputs:
+            self.refused += not self.table.process(inp).accepted
+        self._host()
+        self.table.tick()
+
+    def finish(self, step: float) -> None:
+        """After the last frame: the clock runs on until the host answered every question."""
+        while self._answers:
+            self.now = min(self.now + step, max(self.now, self._answers[0]))
+            self.frame([])
+
+    def _host(self) -> None:
+        from companion.inputs import HOST, Command
+
+        session = self.table.session
+        batches = session.batches if session is not None else ()
+        for batch in batches[self._heard:]:
+            self._answers += [self.now + HOST_ANSWER_S for e in batch.events
+                              if type(e).__name__ == "CardSeenBeside"]
+        self._heard = len(batches)
+        while self._answers and self._answers[0] <= self.now:
+            self._answers.pop(0)
+            answer = Command("action", {"action": {"do": "count_seen", "count": True}},
+                             source=HOST)
+            self.refused += not self.table.process(answer).accepted
+
+    def events(self) -> list[Any]:
+        """The game's committed events, in order (what an undo took back left out)."""
+        session = self.table.session
+        if session is None:
+            return []
+        return [e for i, b in enumerate(session.batches) if i not in session.undone
+                for e in b.events]
+
+
+@dataclass
+class TableCount:
+    """What a Nasty 7 table made of a video's cards (``count_table``)."""
+
+    cards: int = 0  # cards the camera read
+    right: int = 0  # ... with exactly the pile events they should have
+    booked_twice: int = 0  # cards with two or more pile events
+    questions: int = 0  # cards seen beside the pile put to the host
+    unanswered: int = 0  # ... whose question went without an answer
+    penalties: int = 0  # hesitation penalties
+    false_penalties: int = 0  # ... where a card landed within hesitation_s before
+    refused: int = 0  # camera inputs and host answers the table refused
+    growths_into_other: int = 0  # the pile grown over another zone or the seat's area
+
+
+#: the events that book a card onto the pile (by its type's name: a game's events may
+#: gain fields, the counting reads only what it needs)
+PILE_EVENTS = ("CardPlayed", "MissedCardAdded")
+
+
+def count_table(events: Sequence[Any], expected: dict[int | None, int],
+                landings: Sequence[float], hesitation_s: float = 3.0) -> TableCount:
+    """Count from a Nasty 7 table's committed ``events``, in order.
+
+    ``expected``: each card the camera read (its serial) and how many pile events it
+    should have (1; 0 for a card in a seat's drawn zone). ``landings``: when each card of
+    the video's script landed (game time). Questions are ``CardSeenBeside`` events, each
+    answered by a later ``SeenCardSettled`` (the one naming its card or serial, if the
+    answer names one; else the oldest open question): one left open at the end was
+    dropped unanswered. A hesitation penalty (``PileTaken`` ``why="hesitation"``) is
+    false when a card landed in the ``hesitation_s`` before it.
+    """
+    out = TableCount(cards=len(expected))
+    booked: dict[int | None, int] = {}
+    open_questions: list[tuple[Any, Any]] = []  # (serial, card) of each open question
+    for e in events:
+        kind = type(e).__name__
+        if kind in PILE_EVENTS:
+            serial = getattr(e, "serial", None)
+            booked[serial] = booked.get(serial, 0) + 1
+        elif kind == "CardSeenBeside":
+            out.questions += 1
+            open_questions.append((getattr(e, "serial", None), getattr(e, "card", None)))
+        elif kind == "SeenCardSettled" and open_questions:
+            named = [i for i, (serial, card) in enumerate(open_questions)
+                     if (getattr(e, "serial", None) is not None and
+                         getattr(e, "serial", None) == serial) or
+                     (getattr(e, "card", None) is not None and getattr(e, "card", None) == card)]
+            open_questions.pop(named[0] if named else 0)
+        elif kind == "PileTaken" and getattr(e, "why", "") == "hesitation":
+            out.penalties += 1
+            at = float(getattr(e, "at", 0.0))
+            out.false_penalties += any(at - hesitation_s < t <= at for t in landings)
+    out.unanswered = len(open_questions)
+    out.booked_twice = sum(1 for n in booked.values() if n > 1)
+    out.right = sum(1 for serial, n in expected.items() if booked.get(serial, 0) == n)
+    return out
+
+
 def _warp(m: Any, p: tuple[float, float]) -> tuple[float, float]:
     v = m @ np.array([p[0], p[1], 1.0])
     return (float(v[0] / v[2]), float(v[1] / v[2]))
 
 
 def run_conditions(videos: int = 1, cards: int = 12,
-                   splits: Sequence[str] = ("cond-held", "cond-tune")) -> dict[str, Any]:
-    """Every condition on ``splits`` (both by default, held-apart first)."""
-    return {split: {c: run_condition(split, c, videos, cards) for c in CONDITIONS}
-            for split in splits}
+                   splits: Sequence[str] = ("cond-held", "cond-tune"), cost: bool = True
+                   ) -> dict[str, Any]:
+    """Every condition on ``splits`` (both by default, held-apart first): per split, the
+    figures of each condition and (``cost``) the decoder's cost over all of its frames."""
+    out: dict[str, Any] = {}
+    for split in splits:
+        by = {c: run_condition(split, c, videos, cards, cost) for c in CONDITIONS}
+        costs = [r.pop("cost") for r in by.values()]
+        times = {name: [t for c in costs for t in c[name]] for name in ("shipped", "zxing")}
+        out[split] = {"conditions": by, "cost": cost_summary(times)}
+    return out
+
+
+def cost_summary(times: dict[str, list[float]]) -> dict[str, Any]:
+    """Median and p95 CPU ms a frame of the shipped decoder and zxing-cpp alone (same
+    frames), their ratios, and the shipped p95 on a Pi (``bench.vision_kit.PI_RATIO``)."""
+    from bench.vision_kit import PI_RATIO, stats
+
+    shipped, alone = stats(times["shipped"]), stats(times["zxing"])
+    out: dict[str, Any] = {"frames": len(times["shipped"]), "shipped_ms": shipped,
+                           "zxing_ms": alone}
+    for k in ("median", "p95"):
+        a, b = shipped[k], alone[k]
+        out[f"{k}_ratio"] = round(a / b, 2) if a is not None and b else None
+    p95 = shipped["p95"] or 0.0
+    out["pi_p95_ms"] = {pi: round(p95 * r, 1) for pi, r in PI_RATIO.items()}
+    return out
 
 
 def print_conditions(report: dict[str, Any]) -> None:
     """The conditions' lines of the report (``run_conditions``)."""
-    for split, by in report.items():
+    for split, r in report.items():
         tag = "HELD-APART" if split == "cond-held" else "tuning"
-        print(f"\n{tag} conditions ({split}), every frame through the pipeline and the check:")
-        for name, r in by.items():
-            line = f"  {name:16} cards read {r['read']}/{r['cards']}"
+        print(f"\n{tag} conditions ({split}), every frame through the pipeline, the check "
+              "and a real Nasty 7 table (ticked every frame):")
+        for name, c in r["conditions"].items():
+            line = f"  {name:16} cards read {c['read']}/{c['cards']}"
             if name == "glare":
-                line += (f"; tags under the glare {r['under_glare']}, read "
-                         f"{r['under_glare_read']}, flagged by the check "
-                         f"{r['under_glare_flagged']}; glare verdict {r['glare_level']}")
+                line += (f"; tags under the glare {c['under_glare']}, read "
+                         f"{c['under_glare_read']}, flagged by the check "
+                         f"{c['under_glare_flagged']}; glare verdict {c['glare_level']}")
             if name == "bump":
-                line += (f"; knocks {r['bumps']}, noticed {r['noticed']}, followed "
-                         f"{r['followed']} (pile corners off by {r['follow_error_px']} px)")
+                line += (f"; knocks {c['bumps']}, noticed {c['noticed']}, followed "
+                         f"{c['followed']} (pile corners off by {c['follow_error_px']} px)")
             if name.startswith("beside"):
-                line += (f"; growths {r['growths']}, into the seat's area "
-                         f"{r['growths_into_seat']} (goal 0)")
+                line += (f"; growths {c['growths']}, into the seat's area "
+                         f"{c['growths_into_seat']} (goal 0)")
             print(line)
+        print(f"  {'table:':16} {'pile events right':>18} {'booked twice':>12} "
+              f"{'unanswered':>10} {'false penalties':>15} {'growths into a zone':>19}"
+              "   (goals: 99.5 %, 0, 0, 0, 0)")
+        for name, c in r["conditions"].items():
+            t = c["table"]
+            share = f"{t['right'] / t['cards']:.1%}" if t["cards"] else "-"
+            right = f"{t['right']}/{t['cards']} {share}"
+            print(f"  {name:16} {right:>18} {t['booked_twice']:>12} "
+                  f"{t['unanswered']:>4} of {t['questions']:<3} "
+                  f"{t['false_penalties']:>6} of {t['penalties']:<6} "
+                  f"{t['growths_into_other']:>19}   (refused {t['refused']})")
+        k = r["cost"]
+        if k["zxing_ms"]["median"] is None:
+            print("  decoder cost: not timed in this run")
+            continue
+        pi = ", ".join(f"{n} {v} ms" for n, v in k["pi_p95_ms"].items())
+        print(f"  decoder cost, {k['frames']} frames, CPU ms a frame: shipped (told what the "
+              f"last frame read) median {k['shipped_ms']['median']} p95 "
+              f"{k['shipped_ms']['p95']}; zxing-cpp alone median {k['zxing_ms']['median']} "
+              f"p95 {k['zxing_ms']['p95']}; ratio median {k['median_ratio']}x (goal 1.0), "
+              f"p95 {k['p95_ratio']}x (goal 1.3); shipped p95 on {pi}")

@@ -18,6 +18,12 @@ TABLE_ZONES: dict[str, list[tuple[float, float]]] = {
     "seat4": [(0.7, 0.02), (0.95, 0.02), (0.95, 0.2), (0.7, 0.2)],
 }
 
+#: one core of this machine against a Raspberry Pi core, on this workload (zxing-cpp,
+#: OpenCV resize/warp: integer and memory bound). Stated, not measured here: from
+#: single-thread results of the same class of code (Pi 4 Cortex-A72 1.8 GHz about 4x
+#: slower than a current x86 server core, Pi 5 Cortex-A76 2.4 GHz about 1.7x slower).
+PI_RATIO = {"Raspberry Pi 4": 4.0, "Raspberry Pi 5": 1.7}
+
 
 def scale() -> float:
     try:

@@ -18,6 +18,7 @@ Built from the backends in ``vision.backends``; ``vision.decoding`` hands it out
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -82,6 +83,14 @@ class RetryDecoder:
         self._expected: frozenset[str] | None = None
         self._until: float | None = None  # this video frame's budget ends (thread time)
         self._video_frames = 0
+        #: in a video: located codes no retry could read, and the frame number of that
+        #: retry (``HOPELESS_FOR``)
+        self._hopeless: list[tuple[Corners, int]] = []
+        #: in a video: the whole-frame passes of the last ``PASSES`` frames (CPU s)
+        self._passes: deque[float] = deque(maxlen=PASSES)
+        #: each step's CPU seconds a pixel (``retry``, ``blobs``, ``smeared``, ``sharp``),
+        #: a running mean of its latest runs: what the step will cost, before it runs
+        self._rate: dict[str, float] = {}
 
     def expect(self, texts: frozenset[str]) -> None:
         """The codes the next frame should hold (the camera read them a frame ago).
@@ -113,29 +122,53 @@ class RetryDecoder:
                 failed.append(corners)
         found = list(first)
         failed.sort(key=area, reverse=True)
-        now = time.thread_time()
-        self._until = None if expected is None else now + (now - start) * BUDGET
+        self._until = None
+        if expected is not None:  # a video: the budget; a code retried in vain, unmoved, waits
+            spent = time.thread_time() - start
+            self._passes.append(spent)
+            ceiling = sorted(self._passes)[int(CEILING * (len(self._passes) - 1))]
+            self._until = start + (1 + BUDGET) * max(spent, ceiling)
+            self._video_frames += 1
+            failed = self._worth_retrying(failed)
         for corners in failed if self.report_damaged else failed[:MAX_RETRIES]:
             if self._spent():
                 break
             if any(overlap(corners, d.corners) for d in found):
                 continue  # the same code, read (or reported) on another pass
+            pixels = _crop(gray, corners)[0].size
+            if not self._fits("retry", pixels):
+                continue  # a smaller code's retry may still fit
+            t0 = time.thread_time()
             rescued = self.retry(gray, corners)
+            self._learn("retry", pixels, t0)
             texts = {f.text for f in found}
             rescued = [d for d in rescued if d.text not in texts]
             if rescued:
                 found.extend(rescued)
-            elif self.report_damaged:
-                found.append(Detection("", corners, "auto", damaged=True))
+            else:
+                if expected is not None:
+                    self._hopeless.append((corners, self._video_frames))
+                if self.report_damaged:
+                    found.append(Detection("", corners, "auto", damaged=True))
         settled = bool(expected) and expected is not None and expected <= {d.text for d in first}
         if expected is not None:  # a video: the search on one frame in SEARCH_EVERY at most
-            self._video_frames += 1
             settled = settled or self._video_frames % SEARCH_EVERY != 0
-        if self.search and not settled and not self._spent():
+        if self.search and not settled and self._fits("blobs", gray.size):
             rescued = self._search(gray, found)
             found = [d for d in found if not (d.damaged and any(
                 overlap(d.corners, r.corners) for r in rescued))] + rescued
         return drop_inner(found)
+
+    def _worth_retrying(self, failed: list[Corners]) -> list[Corners]:
+        """The located codes of this video frame worth a retry: not one that a retry could
+        not read in the last ``HOPELESS_FOR`` frames and that has not moved since (by
+        ``STILL_PX``): a card half under the next one on the pile stays unreadable frame
+        after frame. A code that moved (a card sliding in, the camera knocked) is retried
+        at once; an unmoved one again after ``HOPELESS_FOR`` frames."""
+        frame = self._video_frames
+        self._hopeless = [(c, n) for c, n in self._hopeless if frame - n < HOPELESS_FOR]
+        return [c for c in failed
+                if not any(_still(c, h) for h, _ in self._hopeless)]
 
     def _search(self, gray: Image, found: list[Detection]) -> list[Detection]:
         """Codes zxing-cpp's whole-frame pass missed: edge-dense patches outside every read.
@@ -149,7 +182,10 @@ class RetryDecoder:
         read = [d.corners for d in found if not d.damaged]
         patches: dict[str, list[tuple[float, Corners, Image, float]]] = {"smeared": [],
                                                                         "sharp": []}
-        for q in code_blobs(gray)[:MAX_LOOK]:
+        t0 = time.thread_time()
+        blobs = code_blobs(gray)
+        self._learn("blobs", gray.size, t0)
+        for q in blobs[:MAX_LOOK]:
             if any(overlap(q, c) for c in read):
                 continue
             box, _ = _crop(gray, q, 0.0)
@@ -167,8 +203,12 @@ class RetryDecoder:
             if any(overlap(q, d.corners) for d in out):
                 continue
             crop, (x0, y0) = _crop(gray, q, SEARCH_MARGIN)
+            if not self._fits(kind, crop.size):
+                continue
+            t0 = time.thread_time()
             hits = (_sharpened(self, crop, box, angle) if kind == "smeared"
                     else self.zx(_binarised(crop)))
+            self._learn(kind, crop.size, t0)
             for d in hits:
                 if d.text not in texts:
                     texts.add(d.text)
@@ -178,6 +218,20 @@ class RetryDecoder:
     def _spent(self) -> bool:
         """This video frame's budget for retries and the search is used up."""
         return self._until is not None and time.thread_time() > self._until
+
+    def _fits(self, step: str, pixels: int) -> bool:
+        """Whether ``step`` on ``pixels`` pixels, at what it cost lately, ends within this
+        video frame's budget (always, for a photo: no budget). A step is never cut short,
+        so one that would not fit does not start."""
+        if self._until is None:
+            return True
+        return time.thread_time() + self._rate.get(step, 0.0) * pixels <= self._until
+
+    def _learn(self, step: str, pixels: int, t0: float) -> None:
+        """What ``step`` cost a pixel this time, into its running mean (``RATE_WEIGHT``)."""
+        rate = (time.thread_time() - t0) / max(pixels, 1)
+        old = self._rate.get(step)
+        self._rate[step] = rate if old is None else old + RATE_WEIGHT * (rate - old)
 
     def retry(self, gray: Image, corners: Corners, order: Sequence[str] | None = None
               ) -> list[Detection]:
@@ -194,6 +248,12 @@ class RetryDecoder:
 
     def zx(self, image: Image) -> list[Detection]:
         return [d for d in self._zx.decode(image) if not d.damaged]
+
+
+def _still(a: Corners, b: Corners) -> bool:
+    """The same located code in two frames: every corner within ``STILL_PX``."""
+    return len(a) == len(b) and all(abs(p[0] - q[0]) <= STILL_PX and abs(p[1] - q[1]) <= STILL_PX
+                                    for p, q in zip(a, b, strict=True))
 
 
 def _crop(gray: Image, corners: Corners, margin: float = MARGIN
@@ -314,11 +374,22 @@ SCAN_ORDER: tuple[str, ...] = ("upscale2", "rectify", "pyzbar")
 #: at most this many located codes are retried in one frame (the largest first): a pile
 #: of half-covered cards, or fingers over codes, must not cost retries on every frame
 MAX_RETRIES = 2
+#: in a video, a located code a retry could not read is not retried for this many frames
+#: while it stays where it was (within ``STILL_PX`` a corner)
+HOPELESS_FOR = 6
+STILL_PX = 2.0
 #: in a video, the search runs on one frame in this many at most (the tracker confirms a
 #: card in 2 of 3 frames: a new card the whole-frame pass misses is searched for soon)
 SEARCH_EVERY = 3
-#: a video frame's retries and search may take this share of the whole-frame pass's time
+#: a video frame's retries and search may take this share of the whole-frame pass's time,
+#: that pass counted as at least the ``CEILING`` quantile of the last ``PASSES`` frames'
+#: passes: a frame whose pass was quick may spend what a slow frame's 30 % would be, so
+#: the slowest frames (the p95) stay within 1.3x the pass, and a card sliding onto a
+#: quiet table is still retried and searched for
 BUDGET = 0.3
+CEILING, PASSES = 0.9, 90
+#: how much of a step's latest cost goes into its running mean (``RetryDecoder._learn``)
+RATE_WEIGHT = 0.3
 #: at most this many smeared patches are sharpened in one frame (``RetryDecoder._search``)
 MAX_SEARCH = 3
 #: and at most this many sharp ones read binarised

@@ -1,0 +1,126 @@
+"""The conditions' table counting (its figures are for `companion bench vision`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from bench.vision_conditions import CONDITIONS, TableRun, condition_video, count_table
+from companion.decks import demo_deck, encode_payload, resolve_tag
+from companion.games.nasty7.events import (
+    CardPlayed,
+    CardSeenBeside,
+    MissedCardAdded,
+    PileTaken,
+    SeenCardSettled,
+)
+from companion.inputs import TagSeen
+
+
+def test_a_clean_game_counts_every_card_right() -> None:
+    events = [CardPlayed(0, "gun", 1.0, serial=1), CardPlayed(1, "gun", 1.5, serial=2),
+              CardSeenBeside(2, "gun", 2.0, serial=3), SeenCardSettled(True, 3.5),
+              MissedCardAdded(2, "gun", 2.0, 3.5, serial=3),
+              PileTaken((0,), (3,), 0, "hesitation", 0, at=6.6)]  # nobody played: true
+    c = count_table(events, {1: 1, 2: 1, 3: 1, 9: 0}, [1.0, 1.5, 2.0], 3.0)
+    assert (c.cards, c.right, c.booked_twice, c.questions, c.unanswered) == (4, 4, 0, 1, 0)
+    assert (c.penalties, c.false_penalties) == (1, 0)
+
+
+def test_a_double_booking_a_dropped_question_and_a_false_penalty_are_counted() -> None:
+    events = [CardPlayed(0, "gun", 1.0, serial=1), CardPlayed(1, "gun", 1.5, serial=2),
+              CardSeenBeside(2, "gun", 2.0, serial=3),
+              CardPlayed(2, "gun", 2.4, serial=4),  # the question vanished, never answered
+              PileTaken((2,), (4,), 2, "hesitation", 2, at=4.5),  # a card landed at 2.4
+              CardPlayed(2, "gun", 5.0, serial=1)]  # the first card, played again
+    c = count_table(events, {1: 1, 2: 1, 3: 1, 4: 1}, [1.0, 1.5, 2.0, 2.4], 3.0)
+    assert c.booked_twice == 1
+    assert (c.questions, c.unanswered) == (1, 1)
+    assert (c.penalties, c.false_penalties) == (1, 1)
+    assert c.right == 2  # card 1 twice, card 3 never
+    # a card in a seat's zone is right only without a pile event
+    assert count_table([CardPlayed(0, "gun", 1.0, serial=7)], {7: 0}, [1.0]).right == 0
+
+
+@dataclass(frozen=True)
+class SeenCardSettled2:
+    """An answer that names its card (a game whose questions queue up may say which)."""
+
+    counted: bool
+    at: float
+    serial: int | None = None
+
+
+SeenCardSettled2.__name__ = "SeenCardSettled"
+
+
+def test_answers_that_name_their_card_close_that_question() -> None:
+    events = [CardSeenBeside(0, "gun", 1.0, serial=3), CardSeenBeside(0, "gun", 1.2, serial=4),
+              SeenCardSettled2(True, 2.5, serial=4)]
+    c = count_table(events, {3: 1, 4: 1}, [1.0, 1.2])
+    assert (c.questions, c.unanswered) == (2, 1)
+    both = count_table([*events, SeenCardSettled(True, 3.0)], {}, [])
+    assert both.unanswered == 0
+
+
+def _seen(serial: int, at: float, zone: str | None = "pile") -> TagSeen:
+    payload = encode_payload(demo_deck("nasty7"), serial)
+    info = resolve_tag(payload)
+    return TagSeen(payload, at=at, zone=zone, status="ok", game="nasty7", card=info.card,
+                   serial=serial)
+
+
+class _Pipeline:
+    delay_s = 1.0
+
+    def __init__(self) -> None:
+        self.counted = 0
+
+    def count_beside(self) -> None:
+        self.counted += 1
+
+
+def test_the_table_run_asks_the_host_ticks_every_frame_and_grows_the_zone() -> None:
+    run = TableRun()
+    pipeline = _Pipeline()
+    run.connect(pipeline)
+    frames = {0: [_seen(1, 0.0)], 15: [_seen(2, 0.5, None)]}  # a card beside the pile
+    for i in range(int(8.0 * 30)):
+        run.now = i / 30
+        run.frame(frames.get(i, []))
+    run.finish(1 / 30)
+    c = count_table(run.events(), {1: 1, 2: 1}, [0.0, 0.5], run.hesitation_s)
+    assert (c.questions, c.unanswered, c.right, c.booked_twice) == (1, 0, 2, 0)
+    assert pipeline.counted == 1  # the host counted it: the pile grows towards it
+    # nobody played for 3 s after the host's answer: a real penalty, by the tick
+    assert (c.penalties, c.false_penalties) == (1, 0)
+    assert run.refused == 0
+
+
+def test_the_new_conditions_rest_a_hand_and_put_fingers_on_tags() -> None:
+    payloads = [encode_payload(demo_deck("nasty7"), s) for s in range(1, 40)]
+    assert CONDITIONS[:5] == ("fast", "glare", "bump", "beside", "beside-no-seats")
+    feed, _ = condition_video("cond-tune", "hands", 0, payloads, 12)
+    rests = [p.until - p.at for p in feed.patches]
+    assert rests and all(2.0 <= r <= 4.0 for r in rests)
+    feed, _ = condition_video("cond-tune", "fingers", 0, payloads, 12)
+    assert len(feed.patches) == 12
+    assert all(p.at < play.at < p.until for p, play in zip(feed.patches, feed.script,
+                                                           strict=True))
+
+
+def test_the_conditions_report_runs_through_and_prints_each_row(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One condition, one card: the run, the per-split cost and the report's lines."""
+    import bench.vision_conditions as conditions
+
+    monkeypatch.setattr(conditions, "CONDITIONS", ("fast",))
+    report = conditions.run_conditions(1, 1, ("cond-tune",))
+    split = report["cond-tune"]
+    assert split["conditions"]["fast"]["table"]["cards"] <= 1
+    assert split["cost"]["frames"] > 0 and split["cost"]["p95_ratio"] is not None
+    conditions.print_conditions(report)
+    out = capsys.readouterr().out
+    assert "pile events right" in out and "decoder cost" in out and "  fast " in out
