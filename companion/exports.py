@@ -28,15 +28,6 @@ ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see t
          "to use a share, export or open-in function to open it with Board Game Stats.")
 _NS = uuid.UUID("6f1c2a8e-7d8a-4c41-9d3f-2b0f3b1a9c55")
 CSV_FIELDS = ("date", "game", "where", "player", "place", "score", "won", "players")
-#: BoardGameGeek ids of our games (engine name: id), only where a source we can cite
-#: shows the id for that very game (docs/league.md, "BG Stats export", names each
-#: source and what was searched for the others); a game without one is exported with
-#: ``bggId`` 0, which BG Stats reads as "not linked".
-#: - nasty7: Die fiesen 7 (Jacques Zeimet, Drei Hasen in der Abendsonne, 2015), linked
-#:   as boardgamegeek.com/boardgame/186302/die-fiesen-7 by heimspiele.info's review.
-#: - illegal (ElPadre: Michael Palm, Martin Drewes), casablanca (Amigo), crime_lords
-#:   (Steve Jackson Games, 2004): no citable page with their id was found; 0.
-BGG_IDS: dict[str, int] = {"nasty7": 186302}
 
 
 def _when(t: float) -> str:
@@ -67,13 +58,14 @@ def _uid(*parts: str) -> str:
 
 
 def bgg_id(game: str) -> int:
-    """The BoardGameGeek id of ``game`` (its engine name or an alias), 0 when none is
-    confirmed."""
+    """The BoardGameGeek id of ``game`` (its engine name or an alias): the engine's
+    ``bgg_id``, only where a source we can cite shows it for that very game (docs/league.md,
+    "BG Stats export", names each source and what was searched for the others); 0, which
+    BG Stats reads as "not linked", when none is confirmed or the game is unknown."""
     try:
-        name = games.get(game).name
+        return games.get(game).bgg_id
     except LookupError:
-        name = game
-    return BGG_IDS.get(name, 0)
+        return 0
 
 
 def title(game: str) -> str:
@@ -166,5 +158,5 @@ def csv_text(plays: Sequence[tuple[str, GameResult]], me: str) -> str:
     return buf.getvalue()
 
 
-__all__ = ["ABOUT", "BGG_IDS", "CSV_FIELDS", "bgg_id", "bgstats", "bgstats_league_text",
+__all__ = ["ABOUT", "CSV_FIELDS", "bgg_id", "bgstats", "bgstats_league_text",
            "bgstats_text", "csv_text", "title"]

@@ -167,6 +167,9 @@ class Engine(Generic[S, E]):
     feature_events: Mapping[str, Callable[[E], bool]] = field(default_factory=dict)
     #: how the deck's stats reach a card (with the ``card_stats`` feature)
     card_stats: CardStats | None = None
+    #: the game's BoardGameGeek id, only where a source we can cite shows it for this
+    #: very game (docs/league.md, "BG Stats export"); 0: not linked
+    bgg_id: int = 0
 
     def __post_init__(self) -> None:
         unknown = set(self.features) - set(FEATURES)

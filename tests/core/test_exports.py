@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.exports import BGG_IDS, bgg_id, bgstats_league_text, bgstats_text
+from companion.exports import bgg_id, bgstats_league_text, bgstats_text
 from companion.results import GameResult, SeatResult
 from tests.core.bgstats_format import check_format, readable, shape
 
@@ -153,7 +153,9 @@ def test_seats_keep_their_order_place_and_score() -> None:
 
 def test_boardgamegeek_ids_only_where_confirmed() -> None:
     """docs/league.md names the source of each id; the other games stay unlinked (0)."""
-    assert BGG_IDS == {"nasty7": 186302}
+    from companion import games
+
+    assert {e.name: e.bgg_id for e in games.ENGINES if e.bgg_id} == {"nasty7": 186302}
     assert bgg_id("nasty7") == bgg_id("die_fiesen_7") == bgg_id("The Nasty 7") == 186302
     for game in ("illegal", "casablanca", "crime_lords", "no such game"):
         assert bgg_id(game) == 0, game

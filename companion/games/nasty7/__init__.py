@@ -63,6 +63,9 @@ engine: Engine[State, Event] = Engine(
     name="nasty7",
     title="The Nasty 7",
     aliases=("fiese7", "fiese_7", "die_fiesen_7", "the_nasty_7", "nasty_7"),
+    # Die fiesen 7 (Jacques Zeimet, Drei Hasen in der Abendsonne, 2015), linked as
+    # boardgamegeek.com/boardgame/186302/die-fiesen-7 by heimspiele.info's review
+    bgg_id=186302,
     min_seats=2,
     max_seats=6,
     default_options=DEFAULT_OPTIONS,
