@@ -36,13 +36,11 @@ sys.path.insert(0, str(Path.cwd()))  # the checkout it is run in, before any ins
 from companion import games  # noqa: E402
 from companion.config import WebConfig  # noqa: E402
 from companion.demo import source_of  # noqa: E402
-from companion.games.base import IllegalAction  # noqa: E402
 from companion.inputs import HOST, Command  # noqa: E402
-from companion.session import Session  # noqa: E402
 from companion.store import MemoryStore  # noqa: E402
 from companion.table import Table  # noqa: E402
 from tests.browser import launch  # noqa: E402
-from tests.web.tv_states import FrozenClock, _actions  # noqa: E402
+from tests.web.tv_states import FrozenClock, kept_lines  # noqa: E402
 from web import create_app  # noqa: E402
 from web.auth import host_token  # noqa: E402
 from web.server import make_server, stop  # noqa: E402
@@ -57,27 +55,6 @@ RECORDS = {
 }
 #: how long a page may take to show the table (a safety net, never what is measured)
 SAFETY_MS = 120_000
-
-
-def kept_lines(game: str, record: str) -> tuple[Any, list[dict[str, Any]], list[str]]:
-    """The record's header, the lines the rules accept, and after each what the table
-    waits on."""
-    header, actions = _actions(game, record)
-    engine = games.get(game)
-    session = Session.start(engine, header.setup())
-    kept: list[dict[str, Any]] = []
-    ons: list[str] = []
-    for action in actions:
-        a = dict(action)
-        t = float(a.pop("t"))
-        session, _ = session.preview_deadlines(t)
-        try:
-            session, _ = session.preview(a, t)
-        except IllegalAction:
-            continue
-        kept.append(action)
-        ons.append(engine.waiting(session.state).on)
-    return header, kept, ons
 
 
 def moments(ons: list[str]) -> list[tuple[int, str]]:
@@ -172,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for record in RECORDS[game]:
                 header, lines, ons = kept_lines(game, record)
+                ons = ons[1:]  # what it waits on after each line
                 state_dir = Path(tmp) / f"{game}-{record}"
                 with served(state_dir) as (table, url):
                     screens = Screens(browser, url, state_dir)

@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 
 from companion import games
-from companion.store import MemoryStore
 from companion.table import Table
 from tests.browser import BROWSER, SHOTS
-from tests.web.tv_states import FrozenClock, play
+from tests.web.tv_states import play, still_table
 from web.auth import host_token
+
+table = pytest.fixture(still_table, name="table")  # a table whose clock stands still
 
 pytestmark = BROWSER
 
@@ -51,13 +52,6 @@ MOMENTS = [
 ]
 
 
-@pytest.fixture
-def table() -> Iterator[Table]:
-    """A table whose clock stands still (the TV tests' states come from records)."""
-    t = Table(MemoryStore(), clock=FrozenClock())
-    t.start()
-    yield t
-    t.stop()
 
 
 def shot(page: Any, name: str) -> None:

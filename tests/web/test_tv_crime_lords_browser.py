@@ -9,16 +9,16 @@ Lieutenant could not be told from the Crook under him. Screenshot:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.store import MemoryStore
 from companion.table import Table
 from tests.browser import BROWSER, shot
-from tests.web.tv_states import FrozenClock, play
+from tests.web.tv_states import play, still_table
+
+table = pytest.fixture(still_table, name="table")  # a table whose clock stands still
 
 pytestmark = BROWSER
 
@@ -28,13 +28,6 @@ EDGES = """() => Object.fromEntries([...document.querySelectorAll(
     li.querySelector('.nm').textContent.trim(), Math.round(li.getBoundingClientRect().left)]))"""
 
 
-@pytest.fixture
-def table() -> Iterator[Table]:
-    """A table whose clock stands still (the state comes from a record)."""
-    t = Table(MemoryStore(), clock=FrozenClock())
-    t.start()
-    yield t
-    t.stop()
 
 
 def test_the_tv_shows_each_crook_under_his_superior(table: Table, live_url: str,

@@ -12,18 +12,18 @@ text is not walked. Screenshots: ``artifacts/screenshots/tv-type-<game>-<width>.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion import games
-from companion.store import MemoryStore
 from companion.table import Table
 from tests.browser import BROWSER, SHOTS
-from tests.web.tv_states import FrozenClock, play
+from tests.web.tv_states import play, still_table
 from web.auth import host_token
+
+table = pytest.fixture(still_table, name="table")  # a table whose clock stands still
 
 pytestmark = BROWSER
 
@@ -75,13 +75,6 @@ TOUCHING = """() => {
 }"""
 
 
-@pytest.fixture
-def table() -> Iterator[Table]:
-    """A table whose clock stands still (the states come from records)."""
-    t = Table(MemoryStore(), clock=FrozenClock())
-    t.start()
-    yield t
-    t.stop()
 
 
 def too_small(found: list[dict[str, Any]], height: int) -> list[str]:

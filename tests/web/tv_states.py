@@ -10,6 +10,7 @@ as in a replay; the frozen clock never fires one by itself.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from companion.games.base import IllegalAction
 from companion.inputs import HOST, Command
 from companion.records import VERSION, _as_read_then, parse_header
 from companion.session import Session
+from companion.store import MemoryStore
 from companion.table import Table
 from tests.games.walk import lines
 from tests.wait import SAFETY  # a safety net of minutes
@@ -45,17 +47,16 @@ def _actions(game: str, record: str) -> tuple[Any, list[dict[str, Any]]]:
     return header, out
 
 
-def lines_until(game: str, record: str, until: str) -> tuple[Any, list[dict[str, Any]]]:
-    """The record's header and its actions up to the first state waiting ``on`` ``until``."""
+def kept_lines(game: str, record: str) -> tuple[Any, list[dict[str, Any]], list[str]]:
+    """The record's header, the lines the rules accept (a record may hold refusals), and
+    what the table waits ``on`` before the first of them and after each (one more than
+    the lines)."""
     header, actions = _actions(game, record)
-    if until == "start":
-        return header, []
     engine = games.get(game)
     session = Session.start(engine, header.setup())
-    kept: list[dict[str, Any]] = []  # the lines the rules accept (a record may hold refusals)
+    kept: list[dict[str, Any]] = []
+    ons = [engine.waiting(session.state).on]
     for action in actions:
-        if engine.waiting(session.state).on == until:
-            return header, kept
         a = dict(action)
         t = float(a.pop("t"))
         session, _ = session.preview_deadlines(t)
@@ -64,9 +65,30 @@ def lines_until(game: str, record: str, until: str) -> tuple[Any, list[dict[str,
         except IllegalAction:
             continue
         kept.append(action)
+        ons.append(engine.waiting(session.state).on)
+    return header, kept, ons
+
+
+def lines_until(game: str, record: str, until: str) -> tuple[Any, list[dict[str, Any]]]:
+    """The record's header and its actions up to the first state waiting ``on`` ``until``."""
+    header, kept, ons = kept_lines(game, record)
+    if until == "start":
+        return header, []
     if until == "end":
         return header, kept
-    raise AssertionError(f"{record} never waits on {until!r}")
+    if until not in ons[:-1]:  # waited on before a line
+        raise AssertionError(f"{record} never waits on {until!r}")
+    return header, kept[:ons.index(until)]
+
+
+def still_table() -> Iterator[Table]:
+    """A table whose clock stands still (the TV tests' states come from records): a test
+    module takes it as its ``table`` fixture (``table = pytest.fixture(still_table,
+    name="table")``)."""
+    t = Table(MemoryStore(), clock=FrozenClock())
+    t.start()
+    yield t
+    t.stop()
 
 
 def play(table: Table, game: str, record: str, until: str) -> None:
