@@ -258,14 +258,14 @@ class _Recorder:
         return found
 
 
-def run_table_set(videos: int, cards: int, jobs: int = 1,
-                  cores: tuple[int, ...] = ()) -> dict[str, Any]:
+def run_table_set(videos: int, cards: int, jobs: int = 1, cores: tuple[int, ...] = (),
+                  splits: tuple[str, ...] = ("table-held", "table-tune")) -> dict[str, Any]:
     """The table set's splits (``bench.vision_table``), with a Pi estimate of the p95;
     ``jobs`` worker processes (one core each, ``cores``) decode videos side by side."""
     from bench.vision_table import run_table_videos
 
     out: dict[str, Any] = {}
-    for split in ("table-held", "table-tune"):
+    for split in splits:
         r = run_table_videos(split, videos, ("shipped", "zxing"), cards=cards, jobs=jobs,
                              cores=cores)
         p95 = r["shipped"]["p95_ms"] or 0.0
@@ -356,23 +356,29 @@ def main(as_json: bool) -> int:
     report: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg(),
                               "scale": k, "splits": {}, "videos": {}}
     before = _pin_one_core()
+    # a smoke run (COMPANION_BENCH_SCALE < 0.25: the suite's test of the whole bench)
+    # runs every part on the held-apart split only, with short videos: the same code on
+    # half the frames (the tuning split is the same code with other seeds)
+    smoke = k < 0.25
     try:
         for split in ("held", "tune"):
             report["splits"][split] = run_split(split, frames, _decoders(ablation=True))
             progress(f"{split}: {frames} frames at 1280x720")
-        report["variants"] = {s: run_variants(s, frames) for s in ("tune", "held")}
+        report["variants"] = {s: run_variants(s, frames)
+                              for s in (("held",) if smoke else ("tune", "held"))}
         progress("retry variants")
-        for split in ("held", "tune"):
-            # at a tiny scale (a smoke run: COMPANION_BENCH_SCALE=0.01) a short video
+        for split in ("held",) if smoke else ("held", "tune"):
             report["videos"][split] = run_videos(split, videos, _decoders(),
-                                                 cards=21 if k >= 0.25 else 4)
+                                                 cards=4 if smoke else 21)
             progress(f"{split}: {videos} Nasty 7 videos")
-        report["table"] = run_table_set(max(1, int(TABLE_VIDEOS * k)), 21 if k >= 0.25 else 2)
+        report["table"] = run_table_set(max(1, int(TABLE_VIDEOS * k)), 2 if smoke else 21,
+                                        splits=("table-held",) if smoke else
+                                        ("table-held", "table-tune"))
         progress("the table set")
-        # a smoke run (COMPANION_BENCH_SCALE=0.01): one card a video, the held split only,
-        # zxing-cpp alone not timed beside the shipped decoder
-        report["conditions"] = (_conditions(12) if k >= 0.25 else
-                                _conditions(1, ("cond-held",), cost=False))
+        # a smoke run: one card a video, the held split only, zxing-cpp alone not timed
+        # beside the shipped decoder
+        report["conditions"] = (_conditions(1, ("cond-held",), cost=False) if smoke else
+                                _conditions(12))
         progress("the conditions of issue 36")
         report["resolutions"] = run_resolutions(per_size)
         progress("resolutions")
