@@ -133,6 +133,10 @@ def _apply_ended(state: State, e: GameEnded) -> State:
 def _apply_card(state: State, e: CardPlayed) -> State:
     stacks = list(state.stacks)
     stacks[e.seat] -= 1
+    # a taker of the last pile played one of its own cards: when none is left, its next
+    # cards are the swept ones, played for real
+    own = tuple((s, left - 1 if s == e.seat else left) for s, left in state.swept_own)
+    swept = () if any(left <= 0 for _, left in own) else state.swept
     step = 2 if e.card in TWINS else 1
     word_seat = state.word_seat
     nasty_from = state.options.nasty_from
@@ -153,6 +157,8 @@ def _apply_card(state: State, e: CardPlayed) -> State:
         plays=state.plays + 1,
         landed=state.landed + (e.at,),
         untimed=False,
+        swept=swept,
+        swept_own=own if swept else (),
         # the card seen beside the pile that slid onto it is answered by this play
         seen_beside=tuple(s for s in state.seen_beside
                           if e.serial is None or s.serial != e.serial),
@@ -183,11 +189,12 @@ def _apply_pile(state: State, e: PileTaken) -> State:
         state.finisher if state.finisher is not None and stacks[state.finisher] == 0 else None
     )
     dispute = state.dispute
-    # the cards of the pile are swept off the table: seen again anywhere this round they
-    # are no play and no question, unless a taker had no cards of its own (it plays them)
-    swept = state.pile_serials
-    if any(0 < cards == stacks[s] for s, cards in zip(e.seats, e.cards, strict=True)):
-        swept = ()
+    # the cards of the pile are swept off the table, to the bottom of the takers' stacks:
+    # seen again anywhere they are no play and no question, until a taker has played its
+    # own cards (then it plays them; a taker without cards of its own plays them next)
+    own = tuple((s, stacks[s] - cards) for s, cards in zip(e.seats, e.cards, strict=True)
+                if cards > 0)
+    swept = () if any(left == 0 for _, left in own) else state.pile_serials
     if e.why == "hesitation" and state.timer_from is not None:
         n = dispute.n + 1 if dispute else 1
         start = state.landed[-1] if state.landed else state.timer_from
@@ -198,6 +205,7 @@ def _apply_pile(state: State, e: PileTaken) -> State:
         pile=(),
         pile_serials=(),
         swept=swept,
+        swept_own=own if swept else (),
         untimed=False,
         figures=0,
         turn=e.starter,

@@ -339,6 +339,10 @@ class State:
     untimed: bool = False
     #: the serials of the last pile taken: its cards are swept off the table, not played
     swept: tuple[int | None, ...] = ()
+    #: (seat, own cards left) of each seat that took the last pile: the pile went to the
+    #: bottom of its stack, so once it has played its own cards, the next ones are the
+    #: swept cards, played for real (``swept`` is emptied then)
+    swept_own: tuple[tuple[int, int], ...] = ()
     #: the recent lines of the game, in words; the last is what Undo takes back
     log: tuple[str, ...] = ()
     #: the state before the last card and that card, while nothing happened since

@@ -108,6 +108,29 @@ def test_a_taker_without_cards_of_its_own_plays_the_taken_ones() -> None:
     assert action is not None and action.to_json()["do"] == "play"
 
 
+def test_a_taker_plays_the_taken_cards_once_its_own_are_played() -> None:
+    """The pile goes to the bottom of the taker's stack (the rules): once Ben has played
+    the cards he held before taking it, his next cards are the taken ones, real plays
+    (they were ignored for the rest of the round: a card missed)."""
+    state = act(start(3, deck_size=15), {"do": "play", "card": "racketeer", "serial": 5}, 1.0)
+    state = act(state, {"do": "play", "card": "gun", "serial": 6}, 2.0)
+    state = act(state, {"do": "mistake", "seat": 1, "kind": "spoke_on_gun"}, 3.0)
+    assert state.stacks == (4, 6, 5) and state.swept == (5, 6) and state.turn == 1
+    t = 3.5
+    for serial in range(100, 109):  # Ben, Cy, Ann, three times: 3 of Ben's 4 own cards
+        if state.turn == 1:
+            assert engine.action_for_input(state, _tag("racketeer", 5)) is None  # gathered
+        state = act(state, {"do": "play", "card": "racketeer", "serial": serial}, t)
+        t += 0.5
+    assert state.turn == 1 and state.stacks == (1, 3, 2) and state.swept == (5, 6)
+    assert engine.action_for_input(state, _tag("racketeer", 5)) is None  # one own card left
+    state = act(state, {"do": "play", "card": "racketeer", "serial": 109}, t)  # his last own
+    assert state.swept == () and state.stacks[1] == 2  # the two taken cards, to be played
+    action = engine.action_for_input(state, _tag("racketeer", 5))
+    assert action is not None and action.to_json() == {"do": "play", "card": "racketeer",
+                                                       "serial": 5}
+
+
 # --- a card's time is when it landed ---------------------------------------------------
 
 
