@@ -35,12 +35,10 @@ sys.path.insert(0, str(Path.cwd()))  # the checkout it is run in, before any ins
 
 from companion import games  # noqa: E402
 from companion.config import WebConfig  # noqa: E402
-from companion.demo import source_of  # noqa: E402
-from companion.inputs import HOST, Command  # noqa: E402
 from companion.store import MemoryStore  # noqa: E402
 from companion.table import Table  # noqa: E402
 from tests.browser import launch  # noqa: E402
-from tests.web.tv_states import FrozenClock, kept_lines  # noqa: E402
+from tests.web.tv_states import FrozenClock, kept_lines, send_lines, start_record  # noqa: E402
 from web import create_app  # noqa: E402
 from web.auth import host_token  # noqa: E402
 from web.server import make_server, stop  # noqa: E402
@@ -176,21 +174,8 @@ def replay_to(table: Table, game: str, header: Any, lines: list[dict[str, Any]],
     sender at its recorded time (``origin``: the table's time of the record's 0; None:
     start the game first). Returns ``origin``."""
     if origin is None:
-        res = table.submit(Command("start", {"game": game, "players": list(header.seats),
-                                             "options": dict(header.options),
-                                             "seed": header.seed})).result(600)
-        assert res.accepted, res.reason
-        origin = table.clock() - table.now()
-    for action in lines[done:until]:
-        a = dict(action)
-        t = float(a.pop("t"))
-        if a.get("do") == "time":
-            continue
-        cmd = Command("undo") if a.get("do") == "undo" else Command("action", {"action": a})
-        sender = HOST if cmd.name == "undo" else source_of(a, game)  # by each line's `by`
-        res = table.submit(Command(cmd.name, cmd.args, source=sender, at=origin + t)
-                           ).result(600)
-        assert res.accepted, f"{game}: {a} refused: {res.reason}"
+        origin = start_record(table, game, header)
+    send_lines(table, game, lines[done:until], origin)
     return origin
 
 

@@ -94,11 +94,22 @@ def still_table() -> Iterator[Table]:
 def play(table: Table, game: str, record: str, until: str) -> None:
     """Start ``record``'s game on ``table`` and play it up to ``until`` (see the module)."""
     header, actions = lines_until(game, record, until)
+    send_lines(table, game, actions, start_record(table, game, header))
+
+
+def start_record(table: Table, game: str, header: Any) -> float:
+    """Start the record's game on ``table``; the table's time of the record's 0."""
     res = table.submit(Command("start", {"game": game, "players": list(header.seats),
                                          "options": dict(header.options),
                                          "seed": header.seed})).result(SAFETY)
     assert res.accepted, res.reason
-    origin = table.clock() - table.now()
+    return table.clock() - table.now()
+
+
+def send_lines(table: Table, game: str, actions: list[dict[str, Any]],
+               origin: float) -> None:
+    """Send each record line by its sender (its ``by``; an undo by the host) at its
+    recorded time after ``origin``; a ``time`` line only moves the clock."""
     for action in actions:
         a = dict(action)
         t = float(a.pop("t"))
@@ -108,4 +119,4 @@ def play(table: Table, game: str, record: str, until: str) -> None:
         sender = HOST if cmd.name == "undo" else source_of(a, game)  # by each action's `by`
         res = table.submit(Command(cmd.name, cmd.args, source=sender, at=origin + t)
                            ).result(SAFETY)
-        assert res.accepted, f"{record}: {a} refused: {res.reason}"
+        assert res.accepted, f"{game}: {a} refused: {res.reason}"
