@@ -164,3 +164,19 @@ def clocked_url(app: Flask, clock: FakeClock) -> Iterator[str]:
 def wait_for(condition: Any, what: str = "a condition") -> None:
     """Poll ``condition()`` until it holds (``tests.wait.until``: minutes of safety net)."""
     until(lambda: bool(condition()), what, poll=0.01)
+
+
+def wire_network(app: Flask, tmp_path: Path, fake: Any) -> Any:
+    """A ``hardware.network.NetworkManager`` over ``fake`` (a ``FakeNetworkManager``),
+    in this app's state folder, its jobs run at once, restored and serving the app."""
+    from companion.network import EXTENSION
+    from hardware.network import NetworkManager
+
+    machine = tmp_path / "machine-id"
+    machine.write_text("0123456789abcdef0123456789ab4f2a\n")
+    net = NetworkManager(fake, app.extensions["table_companion"].state_dir,
+                         defer=lambda job: job(), machine_id_file=machine,
+                         leases=str(tmp_path / "leases-{iface}"))
+    app.extensions[EXTENSION] = net
+    net.restore()
+    return net

@@ -9,24 +9,16 @@ from pathlib import Path
 
 from flask import Flask
 
-from companion.network import EXTENSION, HOTSPOT_ADDRESS
+from companion.network import HOTSPOT_ADDRESS
 from companion.table import Table
 from hardware.fake_network import FakeAP, FakeNetworkManager
-from hardware.network import NetworkManager
 from web.network import PHONES_ON_HOTSPOT
 
-from .conftest import as_host, start_game
+from .conftest import as_host, start_game, wire_network
 
 HOME = FakeAP("Flat 3", signal=71, password="correct horse")
 
 
-def wire(app: Flask, state_dir: Path, tmp_path: Path, fake: FakeNetworkManager) -> None:
-    machine = tmp_path / "machine-id"
-    machine.write_text("0123456789abcdef0123456789ab4f2a\n")
-    net = NetworkManager(fake, state_dir, defer=lambda job: job(), machine_id_file=machine,
-                         leases=str(tmp_path / "leases-{iface}"))
-    app.extensions[EXTENSION] = net
-    net.restore()
 
 
 def idle_address(html: str) -> str:
@@ -37,7 +29,7 @@ def idle_address(html: str) -> str:
 
 def test_on_the_hotspot_the_codes_carry_the_tables_address(
         app: Flask, table: Table, state_dir: Path, tmp_path: Path) -> None:
-    wire(app, state_dir, tmp_path, FakeNetworkManager([HOME], active=None))
+    wire_network(app, tmp_path, FakeNetworkManager([HOME], active=None))
     host = as_host(app, state_dir)
     for name, expected in (("table.local", f"http://{HOTSPOT_ADDRESS}/"),
                            ("table.local:8080", f"http://{HOTSPOT_ADDRESS}:8080/"),
@@ -54,7 +46,7 @@ def test_on_the_hotspot_the_codes_carry_the_tables_address(
 
 def test_on_a_home_network_the_codes_keep_the_screens_address(
         app: Flask, state_dir: Path, tmp_path: Path) -> None:
-    wire(app, state_dir, tmp_path, FakeNetworkManager([HOME], profiles=["Flat 3"],
+    wire_network(app, tmp_path, FakeNetworkManager([HOME], profiles=["Flat 3"],
                                                       active="Flat 3"))
     host = as_host(app, state_dir)
     tv = host.get("/?tv=1", headers={"Host": "table.local:8080"}).get_data(as_text=True)

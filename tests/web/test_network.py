@@ -12,29 +12,18 @@ from flask.testing import FlaskClient
 
 from companion.network import EXTENSION, Mode, load_choice
 from hardware.fake_network import FakeAP, FakeNetworkManager
-from hardware.network import HOTSPOT_CON, NetworkManager
+from hardware.network import HOTSPOT_CON
 from web.network import CHECKS, is_ours
 
-from .conftest import as_host, csrf_of
+from .conftest import as_host, csrf_of, wire_network
 
 HOME = FakeAP("Flat 3", signal=71, password="correct horse")
-
-
-def wire(app: Flask, tmp_path: Path, fake: FakeNetworkManager) -> NetworkManager:
-    machine = tmp_path / "machine-id"
-    machine.write_text("0123456789abcdef0123456789ab4f2a\n")
-    net = NetworkManager(fake, app.extensions["table_companion"].state_dir,
-                         defer=lambda job: job(), machine_id_file=machine,
-                         leases=str(tmp_path / "leases-{iface}"))
-    app.extensions[EXTENSION] = net
-    net.restore()
-    return net
 
 
 @pytest.fixture
 def hotspot(app: Flask, tmp_path: Path) -> FakeNetworkManager:
     fake = FakeNetworkManager([HOME], active=None)
-    wire(app, tmp_path, fake)
+    wire_network(app, tmp_path, fake)
     assert fake.active == HOTSPOT_CON
     return fake
 
@@ -42,7 +31,7 @@ def hotspot(app: Flask, tmp_path: Path) -> FakeNetworkManager:
 @pytest.fixture
 def home(app: Flask, tmp_path: Path) -> FakeNetworkManager:
     fake = FakeNetworkManager([HOME], profiles=["Flat 3"], active="Flat 3")
-    wire(app, tmp_path, fake)
+    wire_network(app, tmp_path, fake)
     return fake
 
 

@@ -15,10 +15,11 @@ from flask import Flask
 from PIL import Image
 from playwright.sync_api import expect
 
-from companion.network import EXTENSION, parse_wifi_qr
+from companion.network import parse_wifi_qr
 from hardware.fake_network import FakeAP, FakeNetworkManager
 from hardware.network import HOTSPOT_CON, NetworkManager
 from tests.browser import BROWSER, shot, too_wide
+from tests.web.conftest import wire_network
 from vision.decoding import default_decoder
 from web.auth import host_token
 
@@ -33,12 +34,7 @@ def wifi(app: Flask, state_dir: Path, tmp_path: Path) -> tuple[FakeNetworkManage
                                FakeAP("Caf\u00e9 guests", 22, security="")],
                               profiles=["Flat 3"], active="Flat 3")
     fake.profiles["Flat 3"].settings["wifi-sec.psk"] = "correct horse"
-    machine = tmp_path / "machine-id"
-    machine.write_text("0123456789abcdef0123456789ab4f2a\n")
-    net = NetworkManager(fake, state_dir, defer=lambda job: job(), machine_id_file=machine,
-                         leases=str(tmp_path / "leases-{iface}"))
-    net.restore()
-    app.extensions[EXTENSION] = net
+    net = wire_network(app, tmp_path, fake)
     return fake, net
 
 

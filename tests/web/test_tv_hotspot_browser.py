@@ -14,12 +14,12 @@ import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
-from companion.network import EXTENSION, HOTSPOT_ADDRESS
+from companion.network import HOTSPOT_ADDRESS
 from companion.table import Table
 from hardware.fake_network import FakeAP, FakeNetworkManager
 from hardware.network import NetworkManager
 from tests.browser import BROWSER, SHOTS
-from tests.web.conftest import start_game
+from tests.web.conftest import start_game, wire_network
 from tests.web.test_tv_type_browser import MEASURE, SIZES, decode, too_small
 from web.auth import host_token
 from web.network import PHONES_ON_HOTSPOT
@@ -33,12 +33,7 @@ LOOK = Path("/tmp/shots-illegal")
 def hotspot(app: Flask, state_dir: Path, tmp_path: Path) -> NetworkManager:
     """The table is its own Wi-Fi (no home network known: it opens the hotspot)."""
     fake = FakeNetworkManager([FakeAP("Flat 3", 71, password="correct horse")], active=None)
-    machine = tmp_path / "machine-id"
-    machine.write_text("0123456789abcdef0123456789ab4f2a\n")
-    net = NetworkManager(fake, state_dir, defer=lambda job: job(), machine_id_file=machine,
-                         leases=str(tmp_path / "leases-{iface}"))
-    net.restore()
-    app.extensions[EXTENSION] = net
+    net = wire_network(app, tmp_path, fake)
     assert net.captive_address() == HOTSPOT_ADDRESS
     return net
 
