@@ -218,7 +218,7 @@ def withdraw(state: State, action: Withdraw, now: float) -> list[Event]:
 
 
 def assist(state: State, action: Assist, now: float) -> list[Event]:
-    """A card of the attacker spends its Action to aid the attack."""
+    """The events of ``Assist`` (its docstring says what it is)."""
     return _support(state, action.seat, action.card, "attack")
 
 

@@ -69,7 +69,7 @@ def load_deck(state: State, action: LoadDeck, now: float) -> list[Event]:
 
 
 def uncontrolled(state: State, action: Uncontrolled, now: float) -> list[Event]:
-    """A Crook or Racket turned up in the center before the first turn."""
+    """The events of ``Uncontrolled`` (its docstring says what it is)."""
     _in_setup(state)
     card = action.card
     kind = kind_of(card)
@@ -179,7 +179,7 @@ def start_problem(state: State) -> str | None:
 
 
 def choose_boss(state: State, action: ChooseBoss, now: float) -> list[Event]:
-    """A Mob without a Boss makes one of its Crooks the Boss."""
+    """The events of ``ChooseBoss`` (its docstring says what it is)."""
     seat = seat_of(state, action.seat)
     card = own_crook(state, seat, action.card)
     mob = state.mobs[seat]

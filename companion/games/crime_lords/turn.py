@@ -258,7 +258,7 @@ def drop(state: State, action: Drop, now: float) -> list[Event]:
 
 
 def visit(state: State, action: Visit, now: float) -> list[Event]:
-    """A Crook spends his Action visiting a Racket of his Weakness: one marker less."""
+    """The events of ``Visit`` (its docstring says what it is)."""
     seat = on_turn(state, action.seat)
     card = own_crook(state, seat, action.card)
     crook = state.mobs[seat].crook(card)

@@ -405,7 +405,7 @@ def _show_v1(state: State, seat: int, cards: tuple[str, ...], now: float) -> lis
 
 
 def _show_card(state: State, action: ShowCard, now: float) -> list[Event]:
-    """One card of a Tax Inspection hand, scanned in front of its player."""
+    """The events of ``ShowCard`` (its docstring says what it is)."""
     seat = _seat(state, action.seat)
     s = state.seats[seat]
     reason = open_hand_reason(state, seat)
