@@ -7,7 +7,8 @@ game yet), then, for a recorded game of each of the four games (``tests/records/
 ``RECORDS`` below), the TV at several moments: the start (no line played), the first
 state of each kind of wait the record goes through (``waiting.on``: a turn, a protest, an
 attack's showdown, a Gang War, a ruling...; each kind of panel shows there), the middle
-of the game and its end. The record's lines are replayed on a live table whose clock
+of the game and its end; then a Crime Lords table of the game's most Mobs (eight) after
+the first income and in a showdown. The record's lines are replayed on a live table whose clock
 stands still, each line sent by its own sender (``tests/web/tv_states.py``'s way: the
 table's plays, the host's rulings, the seats' moves); a line the rules refused in the
 record is left out. The TV is the dashboard's own page (``/?tv=1``) in Debian's Chromium,
@@ -35,10 +36,17 @@ sys.path.insert(0, str(Path.cwd()))  # the checkout it is run in, before any ins
 
 from companion import games  # noqa: E402
 from companion.config import WebConfig  # noqa: E402
+from companion.inputs import Command  # noqa: E402
 from companion.store import MemoryStore  # noqa: E402
 from companion.table import Table  # noqa: E402
 from tests.browser import launch  # noqa: E402
-from tests.web.tv_states import FrozenClock, kept_lines, send_lines, start_record  # noqa: E402
+from tests.web.tv_states import (  # noqa: E402
+    FrozenClock,
+    crowded_crime_lords,
+    kept_lines,
+    send_lines,
+    start_record,
+)
 from web import create_app  # noqa: E402
 from web.auth import host_token  # noqa: E402
 from web.server import make_server, stop  # noqa: E402
@@ -162,10 +170,36 @@ def main(argv: list[str] | None = None) -> int:
                                   f"waits on {waits}" for f, k in files]
                         print(f"{stem}: {n} of {len(lines)} lines", flush=True)
                     screens.close()
+        if "crime_lords" in (args.game or list(RECORDS)) and "crime_lords" in games.available():
+            index += crowded(browser, out, Path(tmp) / "crowded")
         browser.close()
     (out / "index.txt").write_text("\n".join(index) + "\n", encoding="utf-8")
     print(f"{len(index)} screenshots in {out}")
     return 0
+
+
+def crowded(browser: Any, out: Path, state_dir: Path) -> list[str]:
+    """Crime Lords with the game's most Mobs (``tv_states.crowded_crime_lords``): after
+    the first player's income and during a recruitment's showdown."""
+    engine = games.get("crime_lords")
+    players, options, lines = crowded_crime_lords(engine.max_seats)
+    index = []
+    with served(state_dir) as (table, url):
+        res = table.submit(Command("start", {"game": "crime_lords", "players": players,
+                                             "options": options})).result(SAFETY_MS / 1000)
+        assert res.accepted, res.reason
+        origin = table.clock() - table.now()
+        screens = Screens(browser, url, state_dir)
+        done = 0
+        for n, name in ((len(lines) - 1, "turn"), (len(lines), "showdown")):
+            send_lines(table, "crime_lords", lines[done:n], origin)
+            done = n
+            stem = f"crime_lords-{len(players)}-mobs-{n:03d}-{name}"
+            index += [f"{f.name}\tscale {k}\t{n} of {len(lines)} lines; waits on {name}"
+                      for f, k in screens.save(out, stem, table.hub.latest().seq)]
+            print(f"{stem}: {n} of {len(lines)} lines", flush=True)
+        screens.close()
+    return index
 
 
 def replay_to(table: Table, game: str, header: Any, lines: list[dict[str, Any]],

@@ -23,6 +23,7 @@ from flask import Flask, render_template
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
+from companion.games import money
 from companion.snapshot import Snapshot
 from web import scores
 
@@ -240,9 +241,8 @@ def action_from_form(form: Any) -> dict[str, Any]:
 # --- template helpers --------------------------------------------------------------------
 
 
-#: a narrow no-break space: groups digits and joins a number to its unit, never a break
-NNBSP = "\u202f"
-NBSP = "\u00a0"
+#: a no-break space (``_nowrap``): companion.games.money writes every amount
+NBSP = money.NBSP
 
 
 def seat_name(names: list[str], seat: Any) -> str:
@@ -273,33 +273,27 @@ def _label(key: Any) -> str:
     return str(key).replace("_", " ").strip().capitalize()
 
 
-def _grouped(value: float, sep: str) -> str:
-    """Digits grouped by ``sep``, a negative amount with a true minus sign ("−10 000")."""
-    text = f"{abs(value):,.0f}".replace(",", sep)
-    return f"\u2212{text}" if round(value) < 0 else text
+def _amount(value: Any, write: Callable[[float], str]) -> str:
+    """A number written by ``companion.games.money`` (the one way every amount is
+    written, the games' sentences too), in a span that never breaks; else a dash."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return Markup('<span class="amt">{}</span>').format(write(value))
+    return "—" if value is None else str(value)
 
 
 def _money(value: Any) -> str:
-    """Dollars that never break inside the number: ``$4,200``."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        text = _grouped(value, ",")  # the minus before the sign: "−$1,300"
-        return Markup(f'<span class="amt">{text[0]}${text[1:]}</span>' if text[0] == "\u2212"
-                      else f'<span class="amt">${text}</span>')
-    return "—" if value is None else str(value)
+    """Dollars that never break inside the number: ``$4,200``, ``−$1,300``."""
+    return _amount(value, money.dollars)
 
 
 def _euros(value: Any) -> str:
     """Euros grouped with narrow no-break spaces, the sign joined: ``5 000 €``."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return Markup(f'<span class="amt">{_grouped(value, NNBSP)}{NBSP}€</span>')
-    return "—" if value is None else str(value)
+    return _amount(value, money.euros)
 
 
 def _points(value: Any) -> str:
     """A score grouped with narrow no-break spaces, as the games write them: ``16 000``."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return Markup(f'<span class="amt">{_grouped(value, NNBSP)}</span>')
-    return "—" if value is None else str(value)
+    return _amount(value, money.grouped)
 
 
 def _nowrap(value: Any) -> Markup:

@@ -21,6 +21,7 @@ import pytest
 from companion import games
 from companion.table import Table
 from tests.browser import BROWSER, SHOTS
+from tests.web.test_tv_type_browser import UNDER_LIVE
 from tests.web.tv_states import play, still_table
 from web.auth import host_token
 
@@ -120,6 +121,7 @@ def test_the_tv_fits_its_screen(game: str, moment: str, record: str, until: str,
         assert over["tall"] <= 1 and over["wide"] <= 1 and over["scrolled"] == 0, \
             f"{game} {moment} at {size}: past the screen by {over}"
         assert overlapping(page) == [], f"{game} {moment} at {size}"
+        assert page.evaluate(UNDER_LIVE) == [], f"{game} {moment} at {size}: \"Live\" over the table"
         text = page.inner_text("#main")
         assert snap.waiting.get("why", "") in text or snap.outcome is not None, \
             f"{game} {moment}: the TV does not say what the table waits for"

@@ -3,7 +3,8 @@
 A recorded three-Mob game in its Gang War (``war_one_hit``: Ann's Boss Mom Parker, her
 Lieutenant Bro Bronson, and Anita Callahan under him). tv.css's compact list margins
 once reset the tree's indents on the TV, so every Crook stood at the Boss's edge and a
-Lieutenant could not be told from the Crook under him. Screenshot:
+Lieutenant could not be told from the Crook under him. (The TV draws its own grid of Mobs,
+``games/crime_lords/_tv_mobs.html``.) Screenshot:
 ``artifacts/screenshots/tv-crime-lords-tree.png``.
 """
 
@@ -24,8 +25,8 @@ pytestmark = BROWSER
 
 #: the left edge of each Crook of Ann's Mob, by name
 EDGES = """() => Object.fromEntries([...document.querySelectorAll(
-  'article.mob[aria-label="Ann\\'s Mob"] ul.tree > li')].map(li => [
-    li.querySelector('.nm').textContent.trim(), Math.round(li.getBoundingClientRect().left)]))"""
+  'article.tv-mob[aria-label="Ann\\'s Mob"] ul.tv-tree > li')].map(li => [
+    li.querySelector('.cn').textContent.trim(), Math.round(li.getBoundingClientRect().left)]))"""
 
 
 

@@ -3,14 +3,17 @@
 ``play(table, game, record, until)`` starts the record's game on ``table`` (a ``Table``
 with a ``FrozenClock``) and sends the record's actions as the host, each at its recorded
 time, up to the first state where the table waits ``on`` that (``until="end"``: every
-line; ``"start"``: none). Deadlines due between two lines are committed by the next line,
-as in a replay; the frozen clock never fires one by itself.
+line; ``"start"``: none; a number: that many lines). Deadlines due between two lines are
+committed by the next line, as in a replay; the frozen clock never fires one by itself.
+``play_on(table, game, record, untils)`` brings one game to several moments in turn
+(one replay for all of them). ``crowded_crime_lords(n)``: a Crime Lords game of ``n``
+Mobs (up to the game's eight), set up as the auction leaves it, as record lines.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,16 +72,30 @@ def kept_lines(game: str, record: str) -> tuple[Any, list[dict[str, Any]], list[
     return header, kept, ons
 
 
-def lines_until(game: str, record: str, until: str) -> tuple[Any, list[dict[str, Any]]]:
+#: a moment of a record: a ``waiting.on``, "start", "end", or a number of lines played
+Until = str | int
+
+
+def moment(record: str, kept: list[dict[str, Any]], ons: list[str], until: Until,
+           after: int = 0) -> int:
+    """How many of the ``kept`` lines bring the game to ``until`` (a ``waiting.on``: the
+    first state at or after ``after`` lines that waits on it)."""
+    if until == "start":
+        return 0
+    if until == "end":
+        return len(kept)
+    if isinstance(until, int):
+        assert 0 <= until <= len(kept), f"{record} has {len(kept)} lines, not {until}"
+        return until
+    if until not in ons[after:-1]:  # waited on before a line
+        raise AssertionError(f"{record} never waits on {until!r} after {after} lines")
+    return ons.index(until, after)
+
+
+def lines_until(game: str, record: str, until: Until) -> tuple[Any, list[dict[str, Any]]]:
     """The record's header and its actions up to the first state waiting ``on`` ``until``."""
     header, kept, ons = kept_lines(game, record)
-    if until == "start":
-        return header, []
-    if until == "end":
-        return header, kept
-    if until not in ons[:-1]:  # waited on before a line
-        raise AssertionError(f"{record} never waits on {until!r}")
-    return header, kept[:ons.index(until)]
+    return header, kept[:moment(record, kept, ons, until)]
 
 
 def still_table() -> Iterator[Table]:
@@ -91,10 +108,25 @@ def still_table() -> Iterator[Table]:
     t.stop()
 
 
-def play(table: Table, game: str, record: str, until: str) -> None:
+def play(table: Table, game: str, record: str, until: Until) -> None:
     """Start ``record``'s game on ``table`` and play it up to ``until`` (see the module)."""
     header, actions = lines_until(game, record, until)
     send_lines(table, game, actions, start_record(table, game, header))
+
+
+def play_on(table: Table, game: str, record: str,
+            untils: Sequence[Until]) -> Iterator[tuple[Until, int]]:
+    """Start ``record``'s game on ``table`` and bring it to each of ``untils`` in turn
+    (each after the one before), yielding it and how many lines were played: one replay
+    for every moment, none from the start again."""
+    header, kept, ons = kept_lines(game, record)
+    origin, done = start_record(table, game, header), 0
+    for until in untils:
+        n = moment(record, kept, ons, until, done)
+        assert n >= done, f"{record}: {until!r} comes before the moment shown last"
+        send_lines(table, game, kept[done:n], origin)
+        done = n
+        yield until, n
 
 
 def start_record(table: Table, game: str, header: Any) -> float:
@@ -120,3 +152,62 @@ def send_lines(table: Table, game: str, actions: list[dict[str, Any]],
         res = table.submit(Command(cmd.name, cmd.args, source=sender, at=origin + t)
                            ).result(SAFETY)
         assert res.accepted, f"{game}: {a} refused: {res.reason}"
+
+
+#: the players of a crowded table (names of several lengths, as a real table has)
+CROWD = ("Ann", "Benedikt", "Cy", "Dee", "Evangeline", "Finn", "Gus", "Hal")
+_MOBS = ("The Old Family", "The Syndicate", "The Tongs", "The Downtowners",
+         "The Purple Gang", "The Westies", "The Black Hand", "The Outfit")
+#: each Mob's three Crooks: a Boss, his Lieutenant and a Crook under the Lieutenant
+_CROOKS = ("Mom Parker", "Bro Bronson", "Anita Callahan", "Judge Cohen", "Shyster Shatner",
+           "Kid Rocco", "Tony Two-Tone", "Sal the Fish", "Gimpy", "Big Louie Vitale",
+           "Fast Eddie", "Mad Dog Malone", "Lucky Lucille", "Knuckles O'Hara",
+           "Doc Holloway", "The Professor", "Johnny Ice", "Sweet Sue", "Benny the Blade",
+           "Countess Orlova", "Fat Tony", "Slim Jimmy", "Mickey Two-Guns", "Velvet Vera",
+           "Iron Mike", "Baby Face Nelson", "Sister Agatha")
+_DISTRICTS = ("North Side", "South Side", "East Side", "West Side", "Central")
+_TYPES = ("Casinos", "Crooked Precinct", "Loan Shark", "Numbers", "Protection", "Street Gang")
+
+
+def crowded_crime_lords(n: int = 8) -> tuple[list[str], dict[str, Any], list[dict[str, Any]]]:
+    """The players, options and record lines of a Crime Lords game of ``n`` Mobs as the
+    auction leaves it: each Mob three Crooks in a tree (a Boss, a Lieutenant, a Crook
+    under him) and two Rackets, three cards in the center, the game started, the first
+    player's income collected; then a recruitment of an uncontrolled Crook (its showdown
+    waits on every player: the busiest table)."""
+    lines: list[dict[str, Any]] = []
+
+    def add(**action: Any) -> None:
+        lines.append({"t": float(len(lines) + 1), **action})
+
+    racket = iter(range(1, 53))
+    for seat in range(n):
+        add(do="take_mob", seat=seat, card=f"mob_{seat + 1:02d}",
+            stats={"name": _MOBS[seat], "boss_bonus": 1 + seat % 3})
+    for seat in range(n):
+        for k, (power, price) in enumerate(((6, 10), (4, 5), (2, 2))):
+            add(do="buy", seat=seat, card=f"crook_{3 * seat + k + 1:02d}", price=price,
+                stats={"name": _CROOKS[3 * seat + k], "power": power - (seat + k) % 2,
+                       "resistance": 1 + (seat + 2 * k) % 6})
+        for price in (4, 3):
+            r = next(racket)
+            add(do="buy", seat=seat, card=f"racket_{r:02d}", price=price,
+                stats={"name": f"{_DISTRICTS[r % 5]} {_TYPES[r % 6]}", "type": _TYPES[r % 6],
+                       "income": 1 + r % 5, "resistance": 1 + r % 4,
+                       "district": _DISTRICTS[r % 5]})
+    for seat in range(n):
+        boss, lieutenant, crook = (f"crook_{3 * seat + k + 1:02d}" for k in range(3))
+        add(do="choose_boss", seat=seat, card=boss)
+        add(do="place", seat=seat, card=lieutenant, under=boss)
+        add(do="place", seat=seat, card=crook, under=lieutenant)
+    for k in range(2):
+        add(do="uncontrolled", card=f"crook_{3 * n + k + 1:02d}",
+            stats={"name": _CROOKS[3 * n + k], "power": 3 + k, "resistance": 2})
+    r = next(racket)
+    add(do="uncontrolled", card=f"racket_{r:02d}",
+        stats={"name": f"{_DISTRICTS[r % 5]} {_TYPES[r % 6]}", "type": _TYPES[r % 6],
+               "income": 3, "resistance": 2, "district": _DISTRICTS[r % 5]})
+    add(do="start", first=0)
+    add(do="collect", seat=0)
+    add(do="attack", seat=0, kind="recruit", attacker="crook_01", target=f"crook_{3 * n + 1:02d}")
+    return list(CROWD[:n]), {"draw_rule": "free"}, lines

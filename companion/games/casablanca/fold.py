@@ -35,6 +35,7 @@ from companion.games.casablanca.state import (
     announcement_text,
 )
 from companion.games.frozen import replace
+from companion.games.money import dollars
 
 
 def apply(state: State, event: Event) -> State:
@@ -78,7 +79,7 @@ def _apply_announced(state: State, e: MoveAnnounced | EliminationAnnounced) -> S
 
 
 def _apply_protest(state: State, e: ProtestSettled) -> State:
-    called = "" if e.called is None else f" (last call ${e.called:,})"
+    called = "" if e.called is None else f" (last call {dollars(e.called)})"
     verdict = "upheld: the action is cancelled" if e.upheld else "not upheld"
     line = f"{state.seats[e.seat]} protests{called}: {verdict}."
     return _settle_protest(state, Protest(e.seat, e.upheld, e.called), line)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from companion.games.base import IllegalAction
 from companion.games.casablanca.board import MAX_NAME
 from companion.games.casablanca.state import HOME, MIN_CALL, Announced, State, announcement_text
+from companion.games.money import dollars
 
 
 def _stopped(what: str) -> str:
@@ -107,7 +108,7 @@ def amount_reason(state: State, amount: int) -> str | None:
     """Refuse an amount that is not a positive multiple of the step."""
     step = state.options.step
     if amount <= 0 or amount % step:
-        return f"Each bribe must be a positive multiple of ${step:,}: correct the amount."
+        return f"Each bribe must be a positive multiple of {dollars(step)}: correct the amount."
     return None
 
 
@@ -218,7 +219,7 @@ def elimination_reason(state: State, seat: int, agent: str, target: str) -> str 
         return _stopped(f"{label} eliminating {victim}")
     cost = state.options.elimination_cost
     if state.bribe(seat, agent) < cost:
-        return f"To eliminate with {label} you need at least ${cost:,} of your bribes on it."
+        return f"To eliminate with {label} you need at least {dollars(cost)} of your bribes on it."
     return None
 
 

@@ -55,6 +55,7 @@ from companion.games.illegal.state import (
     State,
     Takeover,
 )
+from companion.games.money import euros
 
 _WHY_ENDED = {
     "day_of_accounting": "{name} calls the Day of Accounting: the hand ends",
@@ -63,9 +64,6 @@ _WHY_ENDED = {
 }
 
 
-def euros(amount: int) -> str:
-    """An amount as players read it, never broken inside: "65 000 €" (no-break spaces)."""
-    return f"{amount:,}\u00a0€".replace(",", "\u202f")
 
 
 # --- sentences -------------------------------------------------------------------------

@@ -23,7 +23,6 @@ from companion.games.illegal.events import (
     HandScored,
     TurnStarted,
 )
-from companion.games.illegal.fold import euros
 from companion.games.illegal.legality import (
     discard_reason,
     empty_handed,
@@ -33,6 +32,7 @@ from companion.games.illegal.legality import (
     takeover_victims,
 )
 from companion.games.illegal.state import CHOOSE, MORE, OVER, TURN, State
+from companion.games.money import euros
 from companion.games.moves import Scores
 from companion.games.words import plurals
 
@@ -171,9 +171,9 @@ def status(state: State, money: Callable[[int], str] = euros, *, plain: bool = F
         names = " and ".join(state.name(w) for w in state.winners)
         win = "win" if len(state.winners) > 1 else "wins"
         if state.match_over and state.options.match_to > 0:
-            return f"{names} {win} the match with {signed(money, max(state.totals))}"
+            return f"{names} {win} the match with {money(max(state.totals))}"
         if state.match_over:
-            return f"{names} {win} with {signed(money, max(state.scores))}"
+            return f"{names} {win} with {money(max(state.scores))}"
         return f"{names} {win} hand {state.hand_no}; the host deals the next hand"
     if state.phase == CHOOSE and state.awaiting is not None:
         return f"{state.name(state.awaiting.seat)} must choose a business to lose"
@@ -193,11 +193,6 @@ def status(state: State, money: Callable[[int], str] = euros, *, plain: bool = F
         then = "the hand ends" if state.options.empty_hand == "ends" else "draws one card"
         return f"{who} holds no card: {who} ends the turn and {then}"
     return f"{who}'s turn: play or discard a card"
-
-
-def signed(money: Callable[[int], str], amount: int) -> str:
-    """``money(amount)`` with a true minus sign ("−10 000 €", not "-10 000 €")."""
-    return "\u2212" + money(-amount) if amount < 0 else money(amount)
 
 
 def _plain_over(state: State, money: Callable[[int], str]) -> str:
