@@ -233,6 +233,10 @@ def test_eight_mobs_read_from_the_sofa(table: Table, live_url: str, browser: Any
             shown = page.inner_text("#main")
             for name in ("Mom Parker", "Velvet Vera", "Hal", "Evangeline"):
                 assert name in shown, f"{name} is not on the TV"
+            # eight codes in a band under the table: each still reads as its seat's link
+            for seat in (0, 7):
+                link = decode(page, f"#tv-joins li:nth-child({seat + 1}) svg")
+                assert "/join/" in link, link
     for _, _, page in windows:
         page.context.close()
 
