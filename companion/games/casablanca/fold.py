@@ -36,6 +36,7 @@ from companion.games.casablanca.state import (
 )
 from companion.games.frozen import replace
 from companion.games.money import dollars
+from companion.games.words import listed
 
 
 def apply(state: State, event: Event) -> State:
@@ -161,7 +162,7 @@ def _apply_elimination(state: State, e: EliminationCommitted) -> State:
 
 def _apply_end(state: State, e: GameEnded) -> State:
     state = replace(state, winners=e.winners, winning_agent=e.agent, mover=e.mover)
-    names = " and ".join(state.seats[s] for s in e.winners)
+    names = listed(state.seats[s] for s in e.winners)
     return _logged(state, f"{state.name(e.agent)} carried the suitcase home: {names} won.")
 
 

@@ -18,6 +18,7 @@ from companion.games.casablanca.events import TurnPassed
 from companion.games.casablanca.fold import apply
 from companion.games.casablanca.state import HOME, State, announcement_text
 from companion.games.moves import Choice, Move, Param, Waiting
+from companion.games.words import listed
 
 BRIBE, MOVE, ELIMINATE = "Bribe agents", "Move an agent", "Eliminate"
 
@@ -226,7 +227,7 @@ def plays_on(state: State) -> int | None:
 def status_line(state: State) -> str:
     """One human line: who is on turn and what the table waits for."""
     if state.winners is not None:
-        names = " and ".join(state.seats[s] for s in state.winners)
+        names = listed(state.seats[s] for s in state.winners)
         agent = state.name(state.winning_agent or "")
         return f"{agent} carried the suitcase home: {names} won."
     who = state.seats[state.turn]

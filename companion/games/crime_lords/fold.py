@@ -75,6 +75,7 @@ from companion.games.crime_lords.state import (
 )
 from companion.games.emit import Emitter
 from companion.games.frozen import replace
+from companion.games.words import listed
 
 
 def apply(state: State, event: Event) -> State:
@@ -388,7 +389,7 @@ def _turn_ended(s: State, e: TurnEnded) -> State:
 
 def _war_started(s: State, e: GangWarStarted) -> State:
     s = replace(s, war=War(e.origin, e.seats, e.turn), turn=e.turn, step="war")
-    return s.logged("Gang War! " + " and ".join(s.seats[x] for x in e.seats) + " are at war.")
+    return s.logged("Gang War! " + listed(s.seats[x] for x in e.seats) + " are at war.")
 
 
 def _war_joined(s: State, e: GangWarJoined) -> State:
@@ -421,7 +422,7 @@ def _player_out(s: State, e: PlayerOut) -> State:
 
 
 def _won(s: State, e: GameWon) -> State:
-    names = " and ".join(s.seats[x] for x in e.winners)
+    names = listed(s.seats[x] for x in e.winners)
     verb = "controls" if len(e.winners) == 1 else "share"
     return replace(s, winners=e.winners, scores=e.scores, phase="over", attack=None).logged(
         f"{names} {verb} the city!"
@@ -492,7 +493,7 @@ def _player_left(s: State, e: PlayerLeft) -> State:
 
 
 def _share_offered(s: State, e: ShareOffered) -> State:
-    names = " and ".join(s.seats[x] for x in e.seats)
+    names = listed(s.seats[x] for x in e.seats)
     return replace(s, share=(e.seats, ())).logged(
         f"{names} are each one Racket short: they may agree to share the win."
     )

@@ -54,6 +54,7 @@ from companion.games.crime_lords.mob import (
 )
 from companion.games.crime_lords.state import SETTING_UP, Attack, AttackKind, HelpSide, State
 from companion.games.moves import Choice, Move, Param, Waiting
+from companion.games.words import listed
 
 VERBS = {"recruit": "recruits", "takeover": "takes over", "hit": "hits"}
 #: how the phone's card heads each kind of attack (a group of moves)
@@ -71,7 +72,7 @@ def waiting(state: State) -> Waiting:
         return _setup_waiting(state)
     if state.winners is not None:
         verb = " controls" if len(state.winners) == 1 else " share"
-        return Waiting((), "over", " and ".join(names[x] for x in state.winners) + verb
+        return Waiting((), "over", listed(names[x] for x in state.winners) + verb
                        + " the city.")
     if state.attack is not None:
         return _attack_waiting(state, state.attack)
@@ -86,7 +87,7 @@ def waiting(state: State) -> Waiting:
                        f"{names[to]}: {names[to]} takes him or says no.")
     if state.share is not None:
         asked = tuple(x for x in state.share[0] if x not in state.share[1])
-        return Waiting(asked, "share", " and ".join(names[x] for x in asked)
+        return Waiting(asked, "share", listed(names[x] for x in asked)
                        + " decide whether to share the win.")
     bossless = tuple(x for x, m in enumerate(state.mobs)
                      if not m.out and m.boss is None and m.crooks)
@@ -154,7 +155,7 @@ def _attack_waiting(state: State, a: Attack) -> Waiting:
         done = {x for x, _, _ in a.committed}
         seats = tuple(x for x, m in enumerate(state.mobs) if not m.out and x not in done)
         return Waiting(seats, "showdown", "Showdown: "
-                       + " and ".join(names[x] for x in seats)
+                       + listed(names[x] for x in seats)
                        + (" still put a hand down." if len(seats) > 1
                           else " still puts a hand down."),
                        asks={x: "Put your showdown hand on the table: an amount"

@@ -34,7 +34,7 @@ from companion.games.illegal.legality import (
 from companion.games.illegal.state import CHOOSE, MORE, OVER, TURN, State
 from companion.games.money import euros
 from companion.games.moves import Scores
-from companion.games.words import plurals
+from companion.games.words import listed, plurals
 
 #: What a shown card still needs, as the table screen says it.
 WAITING_FOR = {
@@ -168,7 +168,7 @@ def status(state: State, money: Callable[[int], str] = euros, *, plain: bool = F
     if state.phase == OVER:
         if state.scores is None:
             return f"Hand {state.hand_no} is over: every player shows their hand for the accounting"
-        names = " and ".join(state.name(w) for w in state.winners)
+        names = listed(state.name(w) for w in state.winners)
         win = "win" if len(state.winners) > 1 else "wins"
         if state.match_over and state.options.match_to > 0:
             return f"{names} {win} the match with {money(max(state.totals))}"
@@ -199,7 +199,7 @@ def _plain_over(state: State, money: Callable[[int], str]) -> str:
     """The end of a hand in ``companion replay --json``'s wording (unchanged since format 1)."""
     if state.scores is None:
         return f"Hand {state.hand_no} is over: show your hands for the accounting"
-    names = " and ".join(state.name(w) for w in state.winners)
+    names = listed(state.name(w) for w in state.winners)
     if state.match_over and state.options.match_to > 0:
         return f"{names} win(s) the match with {money(max(state.totals))}"
     if state.match_over:
