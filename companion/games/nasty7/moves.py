@@ -366,12 +366,13 @@ def _out_of_turn_moves(state: State) -> list[Move]:
             "by",
             f"{why}: {name} takes the pile ({n_cards(len(state.pile) + 1)} with this one) "
             "and starts the next round. Is that right?",
-            choices=(Choice(seat, f"Yes: {name} takes the pile"),
+            choices=(Choice(seat, f"Yes: {name} takes the pile", costly=True),
                      Choice(state.turn, f"No: {turn} played it")),
         )
-        out.append(Move("missed_card", f"{name} played out of turn",
+        # never the look of the seat to play's card: this one costs a player the pile
+        out.append(Move("missed_card", f"{name} played out of turn (takes the pile)",
                         params=(_cards_param(cards, f"Which card did {name} play?"), sure),
-                        group="out_of_turn"))
+                        group="out_of_turn", costly=True))
     return out
 
 

@@ -206,11 +206,18 @@ def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
     (the whole deck is dealt since); a card at exactly ``hesitation_s`` after the last one
     was late (``late_at_limit``: the table penalised it then, and the record's later lines
     follow from that); ``nasty`` was true/false (still read: true is ``first_round``).
+
+    Versions 1 and 2 (up to 9b05956): a card the host entered by hand (``missed_card``)
+    started the next player's clock when it was entered, and a hesitation penalty
+    followed automatically: ``hand_entry_timing`` is ``"clock"`` unless the header names
+    it (the option, and its default ``"host_rules"``, came with 0df0111).
     """
     out = dict(options)
     if version < 2:
         out.setdefault("deck_size", V1_DECK_SIZE)
         out.setdefault("late_at_limit", True)
+    if version < 3:
+        out.setdefault("hand_entry_timing", "clock")
     return out
 
 
