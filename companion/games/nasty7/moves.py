@@ -37,6 +37,7 @@ from companion.games.nasty7.legality import (
     reassign_reason,
     replace_reason,
     rule_reason,
+    seen_counted_for,
     withdraw_reason,
     word_chooser,
     word_reason,
@@ -169,7 +170,7 @@ def _seen_moves(state: State) -> list[Move]:
     queue = state.seen_beside
     out = []
     for which, seen in enumerate(queue):
-        name, card = state.seats[state.turn], card_phrase(seen.card)
+        name, card = state.seats[seen_counted_for(state, which)], card_phrase(seen.card)
         when = f" (seen at {clock_time(seen.at)})" if len(queue) > 1 else ""
         labels = {True: f"Count it: {name} played {card}{when}",
                   False: f"Ignore {card}{when}: not a card played" if when
