@@ -27,7 +27,10 @@ MAX_LINE_DEPTH = 32
 #: had when written (``Engine.upgrade_options``; docs/records.md, "Versions").
 #: 2: Casablanca protests wait for concede/compare and moves follow the board; Crime
 #: Lords draws are recorded and auctions have limits (each game's ``upgrade_options``).
-VERSION = 2
+#: 3: The Nasty 7's ``hand_entry_timing`` (a card the host entered by hand starts no
+#: clock unless the header says ``"clock"``; before 3 it always started the clock) and
+#: its queue of cards seen beside the pile (before 3: one at a time, dropped by a play).
+VERSION = 3
 
 
 class RecordError(ValueError):

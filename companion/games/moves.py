@@ -29,16 +29,20 @@ ParamKind = Literal["one", "some", "number", "split", "text", "fields"]
 class Choice:
     """One legal value of a parameter and how a player reads it; ``most``: how many times
     a ``some`` parameter with ``repeat`` may take it (None: no limit of its own), such as
-    the copies of a card the deck still has."""
+    the copies of a card the deck still has; ``costly``: choosing it costs a player a
+    penalty (``Move.costly``: shown in the warning style)."""
 
     value: Any
     label: str
     most: int | None = None
+    costly: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"value": self.value, "label": self.label}
         if self.most is not None:
             out["most"] = self.most
+        if self.costly:
+            out["costly"] = True
         return out
 
 
@@ -205,7 +209,9 @@ class Move:
     ``params`` the ones the player still picks, in the order a phone asks for them.
     Moves with the same ``group`` are one step of the phone's card ("Move an agent" ->
     Red, Blue...). A move that exists but is not allowed now has ``allowed=False`` and
-    says ``why`` in one sentence.
+    says ``why`` in one sentence. ``costly``: the move costs whoever it names a penalty
+    (The Nasty 7's card out of turn: that player takes the pile); the phone's card shows
+    it in the warning style, never like the usual move (its label says what it costs).
     """
 
     do: str
@@ -215,6 +221,7 @@ class Move:
     group: str = ""
     allowed: bool = True
     why: str = ""
+    costly: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"do": self.do, "label": self.label, "fixed": dict(self.fixed),
@@ -222,6 +229,8 @@ class Move:
                                "group": self.group, "allowed": self.allowed}
         if self.why:
             out["why"] = self.why
+        if self.costly:
+            out["costly"] = True
         return out
 
     @property

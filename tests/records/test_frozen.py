@@ -29,7 +29,8 @@ from typing import Any
 
 import pytest
 
-from companion.records import RecordError, replay_path
+from companion.games.codec import event_to_json
+from companion.records import RecordError, Replay, replay_path
 
 FROZEN = Path(__file__).parent / "v1_419f6ec"
 RECORDS = sorted(FROZEN.glob("*/*.jsonl"))
@@ -42,6 +43,11 @@ GENERATED_IDS = [f"{p.parent.name}/{p.stem}" for p in GENERATED]
 #: version 1 meant more than 419f6ec's) and replayed by that code (v1_fed8c29/README.md)
 FED8C29 = sorted((Path(__file__).parent / "v1_fed8c29").glob("*/*.jsonl"))
 FED8C29_IDS = [f"{p.parent.name}/{p.stem}@fed8c29" for p in FED8C29]
+#: version-2 records written by the dashboard of 9b05956 (the last commit before The Nasty 7's
+#: ``hand_entry_timing``: a card entered by hand started the clock) and replayed by that code;
+#: ``<name>.then.json`` also holds every batch's events (v2_9b05956/README.md)
+V2_9B05956 = sorted((Path(__file__).parent / "v2_9b05956").glob("*/*.jsonl"))
+V2_9B05956_IDS = [f"{p.parent.name}/{p.stem}@9b05956" for p in V2_9B05956]
 
 #: "game/name" or "game/name:json.path" -> the rule fix (commit + rules text) that explains
 #: an allowed difference. Only real rule fixes belong here (docs/dev/record-v1-changes.md).
@@ -141,11 +147,12 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-@pytest.mark.parametrize("record", RECORDS + GENERATED + FED8C29,
-                         ids=IDS + GENERATED_IDS + FED8C29_IDS)
+@pytest.mark.parametrize("record", RECORDS + GENERATED + FED8C29 + V2_9B05956,
+                         ids=IDS + GENERATED_IDS + FED8C29_IDS + V2_9B05956_IDS)
 def test_frozen_record_replays_as_then(record: Path) -> None:
     record_id = f"{record.parent.name}/{record.stem}"
     then = json.loads(record.with_suffix(".then.json").read_text(encoding="utf-8"))
+    then.pop("batches", None)  # the events: test_frozen_record_replays_to_the_same_events
     whole = record_id in RULE_FIXES
     if "error" in then:
         line, reason = then["error"]["line"], then["error"]["reason"]
@@ -178,6 +185,62 @@ def test_frozen_record_replays_as_then(record: Path) -> None:
     if problems:
         pytest.fail(f"{record_id} differs from {record.stem}.then.json:\n  "
                     + "\n  ".join(problems), pytrace=False)
+
+
+def batches_json(replay: Replay) -> list[dict[str, Any]]:
+    """Every batch of a replay as the ``batches`` of a ``.then.json`` (v2_9b05956/README.md):
+    ``{"kind", "t", "action", "events": [{"type", ...payload}]}``."""
+    out = []
+    for b in replay.session.batches:
+        events = []
+        for e in b.events:
+            kind, payload = event_to_json(e)
+            events.append({"type": kind, **payload})
+        out.append({"kind": b.kind, "t": b.t, "action": b.action.to_json(), "events": events})
+    return out
+
+
+@pytest.mark.parametrize("record", V2_9B05956, ids=V2_9B05956_IDS)
+def test_frozen_record_replays_to_the_same_events(record: Path) -> None:
+    """Every batch the old code decided, in order, with every event and every value it had
+    (an event may carry a field added since; a batch or an event more or less is a change)."""
+    then = json.loads(record.with_suffix(".then.json").read_text(encoding="utf-8"))["batches"]
+    found = differences(then, batches_json(replay_path(record)), "batches")
+    if found:
+        pytest.fail(f"{record.stem} decides other events than then:\n  " + "\n  ".join(found),
+                    pytrace=False)
+
+
+def test_the_version_2_records_are_about_what_version_3_changed() -> None:
+    """What the v2_9b05956 set is for: hesitation penalties the clock gave after a card the
+    host entered by hand (``hand_entry_timing`` "clock" then), and after a card the camera
+    saw beside the pile was dropped by the next play (``seen_one_at_a_time`` then)."""
+    about = {"typed_in_5s_apart": "missed_card", "typed_with_ago": "missed_card",
+             "seen_then_played": "seen_beside"}
+    assert sorted(p.stem for p in V2_9B05956) == sorted(about)
+    for record in V2_9B05956:
+        assert json.loads(record.read_text(encoding="utf-8").splitlines()[0])["version"] == 2
+        batches = json.loads(record.with_suffix(".then.json").read_text(encoding="utf-8"))[
+            "batches"]
+        first = min(i for i, b in enumerate(batches) if b["action"]["do"] == about[record.stem])
+        penalties = [i for i, b in enumerate(batches) if b["kind"] == "deadline" and any(
+            e["type"] == "PileTaken" and e["why"] == "hesitation" for e in b["events"])]
+        assert penalties and first < min(penalties), record.stem
+
+
+#: SHA-256 (first 16 hex digits) of each v2_9b05956 .jsonl and .then.json (never edited)
+V2_9B05956_SHA256: dict[str, tuple[str, str]] = {
+    "nasty7/seen_then_played@9b05956": ("2306be6ceef61694", "3596e134a62e5cfd"),
+    "nasty7/typed_in_5s_apart@9b05956": ("ca4cd639e220f5b8", "f82fa060a54841ef"),
+    "nasty7/typed_with_ago@9b05956": ("4554dff347a45b16", "fff833a4ef20acb3"),
+}
+
+
+def test_the_version_2_records_are_unedited() -> None:
+    assert sorted(V2_9B05956_SHA256) == V2_9B05956_IDS
+    for record, record_id in zip(V2_9B05956, V2_9B05956_IDS, strict=True):
+        assert (_sha(record), _sha(record.with_suffix(".then.json"))) == V2_9B05956_SHA256[
+            record_id], f"{record_id}: a frozen file was edited (never; v2_9b05956/README.md)"
 
 
 def test_every_frozen_record_has_its_then_json_and_is_unedited() -> None:

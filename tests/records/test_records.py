@@ -106,3 +106,64 @@ def test_empty_record() -> None:
 
     with pytest.raises(RecordError, match="empty"):
         replay_lines(["", "# just a comment"])
+
+
+#: Ann's card seen by the camera, Ben's entered by the host at 2.0, Cy's 7 s later
+HAND_ENTERED = [{"t": 1.0, "do": "play", "card": "racketeer"},
+                {"t": 2.0, "do": "missed_card", "card": "racketeer"},
+                {"t": 9.0, "do": "play", "card": "racketeer"}]
+
+
+@pytest.mark.parametrize(
+    "version, options, penalised",
+    [
+        (3, {}, None),  # today's default: the host rules on hesitation after a typed card
+        (2, {}, 5.000001),  # before the option: the clock ran from the typed card
+        (1, {}, 5.0),  # version 1: a card at exactly 3 s was late (late_at_limit)
+        (2, {"hand_entry_timing": "host_rules"}, None),  # the header's own option wins
+        (3, {"hand_entry_timing": "clock"}, 5.000001),
+    ],
+)
+def test_a_card_entered_by_hand_is_timed_as_the_records_version_says(
+        version: int, options: dict[str, Any], penalised: float | None) -> None:
+    from companion.records import VERSION, replay_lines
+
+    assert VERSION == 3
+    header = {"record": "table-companion", "version": version, "game": "nasty7",
+              "seats": ["Ann", "Ben", "Cy"], "options": options}
+    replay = replay_lines([json.dumps(x) for x in [header, *HAND_ENTERED]])
+    hesitations = [(b.t, e.offender) for b in replay.session.batches if b.kind == "deadline"
+                   for e in b.events if getattr(e, "why", None) == "hesitation"]
+    assert hesitations == ([(penalised, 2)] if penalised else []), (version, options)
+    # Cy hesitated and took the pile (Cy starts round 2 with the card at 9.0), or played in turn
+    assert replay.state["round"] == (1 if penalised is None else 2)
+
+
+#: a card seen beside the pile, then a play; then a long gap
+SEEN_THEN_PLAYED = [{"t": 1.0, "do": "play", "card": "racketeer", "serial": 1},
+                    {"t": 2.0, "do": "seen_beside", "card": "gun", "serial": 7},
+                    {"t": 3.0, "do": "play", "card": "racketeer", "serial": 2},
+                    {"t": 10.0, "do": "play", "card": "racketeer", "serial": 3}]
+
+
+@pytest.mark.parametrize(
+    "version, options, penalised",
+    [
+        (3, {}, False),  # the question waits for the host: no clock
+        (2, {}, True),  # before 0df0111 the next play dropped it and the clock ran again
+        (1, {}, True),
+        # a version-2 header naming hand_entry_timing was written by 0df0111 or later
+        (2, {"hand_entry_timing": "clock"}, False),
+        (3, {"seen_one_at_a_time": True}, True),
+    ],
+)
+def test_a_card_seen_beside_the_pile_waits_as_the_records_version_says(
+        version: int, options: dict[str, Any], penalised: bool) -> None:
+    from companion.records import replay_lines
+
+    header = {"record": "table-companion", "version": version, "game": "nasty7",
+              "seats": ["Ann", "Ben", "Cy"], "options": options}
+    replay = replay_lines([json.dumps(x) for x in [header, *SEEN_THEN_PLAYED]])
+    hesitations = [e.offender for b in replay.session.batches if b.kind == "deadline"
+                   for e in b.events if getattr(e, "why", None) == "hesitation"]
+    assert hesitations == ([2] if penalised else []), (version, options)

@@ -5,8 +5,9 @@ page, tapping only visible, labelled buttons of its "your move" card, and the ho
 its time (5 s between two entries, more than the 3 seconds of the rule). Nobody is
 penalised for hesitating automatically: the time between two entries is the host's
 typing (``hand_entry_timing`` "host_rules", the default). On the "who played it?" step
-the player to play is the big button; a card of another player is "out of turn", and the
-page asks once more before it costs that player the pile (once "No", once "Yes").
+the player to play is the big button; a card of another player is "out of turn (takes the
+pile)", in the warning look (never the yellow of the seat to play's button), and the page
+asks once more before it costs that player the pile (once "No", once "Yes").
 
 The camera sees two cards of the game land beside the pile (a player's stack, say): they
 wait on the host's card, each with the time it landed, while the host enters cards, and
@@ -19,6 +20,7 @@ frames; frames are released up to a scripted time and decoded in lockstep.
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +29,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.demo import demo_payloads
-from tests.browser import BROWSER, join_links, shot, too_wide
+from tests.browser import BROWSER, SHOTS, join_links, shot, too_wide
 from tests.camera_rig import Rig, camera_rig
 from tests.wait import SAFETY
 from vision.synthetic import CardPlay
@@ -42,6 +44,22 @@ BIG = re.compile(r"\bym-big\b")
 GAME_S = 60.0
 #: the host's typing time between two cards: more than the rule's 3 seconds
 TYPING_S = 5.0
+#: a move that costs a player the pile: the warning look (Move.costly)
+COSTLY = re.compile(r"\bym-costly\b")
+#: where the screenshots are copied for looking at them (besides artifacts/screenshots)
+LOOK = Path("/tmp/shots-phone")
+
+
+def look(page: Any, name: str) -> None:
+    shot(page, name)
+    LOOK.mkdir(parents=True, exist_ok=True)
+    shutil.copy(SHOTS / f"{name}.png", LOOK / f"{name}.png")
+
+
+def paint(button: Any) -> tuple[str, str]:
+    """A button's background and border colours as the page paints them."""
+    return tuple(button.evaluate(
+        "(b) => { const s = getComputedStyle(b); return [s.backgroundColor, s.borderTopColor]; }"))
 
 
 @pytest.fixture
@@ -120,24 +138,44 @@ def test_a_whole_game_entered_by_hand_has_no_automatic_hesitation(rig: Rig, phon
     expect(controls).not_to_contain_text("Seen beside the pile")
 
     # Cy to play, but Ann put a card down: the host says so, and is asked once more.
+    # The seat to play is the big yellow button; a card out of turn says what it costs and
+    # has the warning look: another background and border than the seat to play's.
     later()
-    expect(card.get_by_role("button", name="Cy played a card", exact=True)).to_have_class(BIG)
+    big = card.get_by_role("button", name="Cy played a card", exact=True)
+    expect(big).to_have_class(BIG)
+    expect(big).not_to_have_class(COSTLY)
+    late = [card.get_by_role("button", name=f"{n} played out of turn (takes the pile)",
+                             exact=True) for n in ("Ann", "Ben")]
+    for button in late:
+        expect(button).to_be_visible()
+        expect(button).to_have_class(COSTLY)
+        assert paint(button)[0] != paint(big)[0] and paint(button)[1] != paint(big)[1]
+    warning = host.evaluate("() => getComputedStyle(document.body).getPropertyValue('--bad')")
+    assert warning.strip() and paint(late[0])[1] == host.evaluate(
+        "(c) => { const b = document.createElement('b'); b.style.color = c; document.body.append(b);"
+        " const out = getComputedStyle(b).color; b.remove(); return out; }", warning.strip())
     shot(host, "nasty7-hand-who-played-it")
-    card.get_by_role("button", name="Ann played out of turn", exact=True).click()
+    look(host, "phone-nasty7-who-played-it")
+    late[0].click()
     card.get_by_role("button", name="Racketeer", exact=True).click()
     expect(card).to_contain_text(
         "Ann played out of turn: Ann takes the pile (3 cards with this one) and starts the "
         "next round. Is that right?")
+    yes = card.get_by_role("button", name="Yes: Ann takes the pile", exact=True)
+    expect(yes).to_have_class(COSTLY)
+    expect(card.get_by_role("button", name="No: Cy played it", exact=True)).not_to_have_class(
+        COSTLY)
     shot(host, "nasty7-hand-out-of-turn-sure")
+    look(host, "phone-nasty7-out-of-turn-sure")
     assert too_wide(host) == []
-    posted(host, rig, card.get_by_role("button", name="Yes: Ann takes the pile", exact=True))
+    posted(host, rig, yes)
     expect(controls).to_contain_text("Ann played out of turn; the count was 3; Ann starts the next round")
     assert [s["cards"] for s in rig.view()["seats"]] == [3, 1, 2]
 
     # Round 2: Ann, then Cy's card by mistake under "out of turn": "No", it was Ben's.
     by_hand("Ann", "Racketeer")
     later()
-    card.get_by_role("button", name="Cy played out of turn", exact=True).click()
+    card.get_by_role("button", name="Cy played out of turn (takes the pile)", exact=True).click()
     card.get_by_role("button", name="Gun", exact=True).click()
     posted(host, rig, card.get_by_role("button", name="No: Ben played it", exact=True))
     assert [s["cards"] for s in rig.view()["seats"]] == [2, 0, 2]  # Ben's last card

@@ -112,8 +112,12 @@ const tcCard = (() => {
 
   /* ---- first screen: every move or group -------------------------------------------- */
 
+  // a move or a choice that costs a player a penalty ("costly": a card out of turn takes
+  // the pile) has the warning look, never the look of the usual move
+  const costly = (cls, x) => (x.costly ? `${cls} ym-costly` : cls);
+
   function moveButton(card, st, m, cls) {
-    return h("button", { type: "button", class: cls || "ym-choice", disabled: !m.allowed,
+    return h("button", { type: "button", class: costly(cls || "ym-choice", m), disabled: !m.allowed,
                          text: m.label, on: () => choose(card, st, m) });
   }
 
@@ -132,7 +136,8 @@ const tcCard = (() => {
         inlined = true;
         out.push(groupBlock(card, st, e, true));
       } else {
-        out.push(h("div", { class: "ym-row" }, h("button", { type: "button", class: "ym-big secondary",
+        const cls = open.every((m) => m.costly) ? "ym-big ym-costly" : "ym-big secondary";
+        out.push(h("div", { class: "ym-row" }, h("button", { type: "button", class: cls,
           text: `${e.label}…`, on: () => { st.group = e.key; st.error = ""; draw(card); } })));
       }
     }
@@ -236,7 +241,7 @@ const tcCard = (() => {
 
   function pickOne(card, st, p) {
     return h("div", { class: "ym-chips", role: "group", "aria-labelledby": `${card.id}-step` },
-             p.choices.map((c) => h("button", { type: "button", class: "ym-choice", text: c.label,
+             p.choices.map((c) => h("button", { type: "button", class: costly("ym-choice", c), text: c.label,
                                                  on: () => take(card, st, c.value) })));
   }
 
@@ -245,16 +250,29 @@ const tcCard = (() => {
                                                          disabled: !ok, on: onClick }));
   }
 
+  function chosenCount(k, fewest, most) {
+    // how many are chosen, beside the button that sends them ("5 of 7 chosen")
+    if (fewest === most) return `${k} of ${most} chosen`;
+    return `${k} chosen (${Number.isFinite(most) ? `${fewest} to ${most}` : `at least ${fewest}`})`;
+  }
+
   function pickSome(card, st, p) {
+    // chips that toggle: a chosen one is filled with a tick (×n for copies), one still
+    // open is outlined, and once as many are chosen as the step takes the others are
+    // plainly not available; the count stands beside the button that sends them
     st.pick = st.pick || [];
     const most = p.most === null || p.most === undefined ? (p.repeat ? Infinity : p.choices.length) : p.most;
-    const ok = st.pick.length >= (p.fewest ?? 1) && st.pick.length <= most;
+    const fewest = p.fewest ?? 1;
+    const full = st.pick.length >= most;
+    const ok = st.pick.length >= fewest && st.pick.length <= most;
     const count = (v) => st.pick.filter((x) => JSON.stringify(x) === JSON.stringify(v)).length;
     const chips = p.choices.map((c) => {
       const n = count(c.value);
-      // with repeats: no more than the parameter's most, nor than the choice's own (c.most)
-      const spent = p.repeat && (st.pick.length >= most || (c.most != null && n >= c.most));
-      return h("button", { type: "button", class: `ym-choice${n ? " on" : ""}`, "aria-pressed": n ? "true" : "false",
+      // no more than the step's most; with repeats, nor than the choice's own (c.most);
+      // without repeats a chosen chip stays tappable: tapped again, it is put back
+      const spent = p.repeat ? full || (c.most != null && n >= c.most) : full && !n;
+      const look = n ? " on" : (spent ? " off" : "");
+      return h("button", { type: "button", class: `ym-choice ym-pick${look}`, "aria-pressed": n ? "true" : "false",
         text: n > 1 ? `${c.label} ×${n}` : c.label, disabled: spent,
         on: () => {
           if (p.repeat) st.pick.push(c.value);
@@ -268,8 +286,12 @@ const tcCard = (() => {
       out.push(h("button", { type: "button", class: "secondary", text: "Start again",
                              on: () => { st.pick = []; draw(card); } }));
     }
-    out.push(okButton(st.move.params.length - 1 === st.i ? st.move.label : "Next", ok,
-                      () => take(card, st, st.pick)));
+    const go = h("button", { type: "button", class: "ym-big ym-ok", disabled: !ok,
+                             text: st.move.params.length - 1 === st.i ? st.move.label : "Next",
+                             on: () => take(card, st, st.pick) });
+    out.push(h("div", { class: "ym-row ym-send" },
+               h("p", { class: `ym-count${ok ? " done" : ""}`, role: "status",
+                        text: chosenCount(st.pick.length, fewest, most) }), go));
     return h("div", {}, out);
   }
 

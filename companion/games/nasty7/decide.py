@@ -60,6 +60,7 @@ from companion.games.nasty7.legality import (
     reassign_reason,
     replace_reason,
     rule_reason,
+    seen_counted_for,
     seen_reason,
     withdraw_reason,
     word_reason,
@@ -153,7 +154,8 @@ def _decide_count_seen(state: State, action: CountSeen, now: float) -> list[Even
         return [SeenCardSettled(True, now, which), GameEnded((state.finisher,))]
     landed = max(state.landed[-1] if state.landed else 0.0, seen.at)
     return [SeenCardSettled(True, now, which),
-            MissedCardAdded(state.turn, seen.card, landed, now, seen.serial, camera=True)]
+            MissedCardAdded(seen_counted_for(state, which), seen.card, landed, now, seen.serial,
+                            camera=True)]
 
 
 def _decide_accuse(state: State, action: Accuse, now: float) -> list[Event]:

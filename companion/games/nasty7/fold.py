@@ -73,6 +73,9 @@ def apply(state: State, event: Event) -> State:
     after = fold(state, event)
     line = event_sentence(event, state.seats)
     log = (*state.log, line)[-MAX_LOG:] if line else state.log
+    if state.options.seen_one_at_a_time and isinstance(
+            event, CardPlayed | MissedCardAdded | PileTaken | GameEnded):
+        after = replace(after, seen_beside=())  # records before 3: the next play dropped it
     if isinstance(event, CardPlayed | CardReassigned | CardReplaced | MissedCardAdded
                   | CardSeenBeside):
         return replace(after, log=log)
@@ -82,6 +85,8 @@ def apply(state: State, event: Event) -> State:
 def _apply_seen(state: State, e: CardSeenBeside) -> State:
     """One more card waits for the host's answer (a second one does not replace the first)."""
     seen = SeenCard(e.seat, e.card, e.at, e.serial)
+    if state.options.seen_one_at_a_time:  # records before 3: it replaced the one waiting
+        return replace(state, seen_beside=(seen,))
     return replace(state, seen_beside=(*state.seen_beside, seen))
 
 

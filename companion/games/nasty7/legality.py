@@ -204,6 +204,8 @@ def seen_reason(state: State, card: str, serial: int | None = None) -> str | Non
     while an accusation waits: the camera reports a card once, and nothing it saw leaves
     without an answer)."""
     why = serial_reason(state, serial) or card_reason(state, card)
+    if state.options.seen_one_at_a_time:  # records before 3: it replaces the one waiting
+        return why
     if why is None and serial is not None and any(s.serial == serial for s in state.seen_beside):
         why = f"Card #{serial} already waits for the host's answer: it was seen beside the pile."
     return why
@@ -224,7 +226,15 @@ def count_seen_reason(
     why = waiting_reason(state)
     if why is not None or state.finisher is not None:
         return why
-    return stack_reason(state, state.turn)
+    return stack_reason(state, seen_counted_for(state, which))
+
+
+def seen_counted_for(state: State, which: int | None = None) -> int:
+    """Whose card a counted card seen beside the pile is: the seat to play now (records
+    before version 3, ``seen_one_at_a_time``: the seat that was to play when it was seen)."""
+    if state.options.seen_one_at_a_time:
+        return state.seen_beside[-1 if which is None else which].seat
+    return state.turn
 
 
 def out_of_turn_why(state: State, seat: int) -> PileReason:

@@ -37,6 +37,7 @@ from companion.games.nasty7.legality import (
     reassign_reason,
     replace_reason,
     rule_reason,
+    seen_counted_for,
     withdraw_reason,
     word_chooser,
     word_reason,
@@ -169,7 +170,7 @@ def _seen_moves(state: State) -> list[Move]:
     queue = state.seen_beside
     out = []
     for which, seen in enumerate(queue):
-        name, card = state.seats[state.turn], card_phrase(seen.card)
+        name, card = state.seats[seen_counted_for(state, which)], card_phrase(seen.card)
         when = f" (seen at {clock_time(seen.at)})" if len(queue) > 1 else ""
         labels = {True: f"Count it: {name} played {card}{when}",
                   False: f"Ignore {card}{when}: not a card played" if when
@@ -366,12 +367,13 @@ def _out_of_turn_moves(state: State) -> list[Move]:
             "by",
             f"{why}: {name} takes the pile ({n_cards(len(state.pile) + 1)} with this one) "
             "and starts the next round. Is that right?",
-            choices=(Choice(seat, f"Yes: {name} takes the pile"),
+            choices=(Choice(seat, f"Yes: {name} takes the pile", costly=True),
                      Choice(state.turn, f"No: {turn} played it")),
         )
-        out.append(Move("missed_card", f"{name} played out of turn",
+        # never the look of the seat to play's card: this one costs a player the pile
+        out.append(Move("missed_card", f"{name} played out of turn (takes the pile)",
                         params=(_cards_param(cards, f"Which card did {name} play?"), sure),
-                        group="out_of_turn"))
+                        group="out_of_turn", costly=True))
     return out
 
 

@@ -71,6 +71,9 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     #: version-1 records only (``upgrade_options``), so not offered on the setup page
     #: (``None``: off)
     "late_at_limit": None,
+    #: version-1 and -2 records only (``upgrade_options``; ``None``: off): one card seen
+    #: beside the pile waits at a time, and the next card played or pile taken drops it
+    "seen_one_at_a_time": None,
 }
 
 
@@ -79,8 +82,8 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
 #: the clock runs from the moment the host entered it (as before the option existed)
 HAND_ENTRY_TIMINGS: tuple[str, ...] = ("host_rules", "clock")
 
-#: options only version-1 records set (``upgrade_options``): no setup control, no label
-V1_ONLY_OPTIONS: frozenset[str] = frozenset({"late_at_limit"})
+#: options only older records set (``upgrade_options``): no setup control, no label
+V1_ONLY_OPTIONS: frozenset[str] = frozenset({"late_at_limit", "seen_one_at_a_time"})
 
 
 def number_for(figures: int) -> int:
@@ -135,6 +138,9 @@ class Options:
     late_at_limit: bool = False
     #: ``hand_entry_timing`` is ``"clock"``: a card entered by hand starts the clock
     hand_clock: bool = False
+    #: records of versions 1 and 2: a card seen beside the pile replaces the one waiting,
+    #: and the next card played (or entered, or a pile taken, the game's end) drops it
+    seen_one_at_a_time: bool = False
 
     @property
     def nasty(self) -> bool:
@@ -160,9 +166,11 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     starter = opts["starter"]
     if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter < n_seats:
         raise SetupError(f"nasty7: starter must be a seat from 0 to {n_seats - 1}, got {starter!r}")
+    for hidden in ("late_at_limit", "seen_one_at_a_time"):
+        if opts[hidden] is not None and not isinstance(opts[hidden], bool):
+            raise SetupError(
+                f"nasty7: {hidden} must be true, false or null, got {opts[hidden]!r}")
     late = opts["late_at_limit"]
-    if late is not None and not isinstance(late, bool):
-        raise SetupError(f"nasty7: late_at_limit must be true, false or null, got {late!r}")
     for flag in ("no_twins", "even_nastier"):
         if not isinstance(opts[flag], bool):
             raise SetupError(f"nasty7: {flag} must be true or false, got {opts[flag]!r}")
@@ -191,6 +199,7 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
         word.strip(),
         late is True,
         timing == "clock",
+        opts["seen_one_at_a_time"] is True,
     )
 
 
@@ -206,11 +215,23 @@ def upgrade_options(version: int, options: Mapping[str, Any]) -> dict[str, Any]:
     (the whole deck is dealt since); a card at exactly ``hesitation_s`` after the last one
     was late (``late_at_limit``: the table penalised it then, and the record's later lines
     follow from that); ``nasty`` was true/false (still read: true is ``first_round``).
+
+    Versions 1 and 2 (up to 9b05956): a card the host entered by hand (``missed_card``)
+    started the next player's clock when it was entered, and a hesitation penalty
+    followed automatically: ``hand_entry_timing`` is ``"clock"`` unless the header names
+    it (the option, and its default ``"host_rules"``, came with 0df0111). One card seen
+    beside the pile waited at a time and the next play dropped it, so the clock ran
+    again (``seen_one_at_a_time``; the queue came with 0df0111 too). A version-2 header
+    that names ``hand_entry_timing`` was written by 0df0111 or later (the code before
+    refused an option it did not know): its cards seen beside the pile queue.
     """
     out = dict(options)
     if version < 2:
         out.setdefault("deck_size", V1_DECK_SIZE)
         out.setdefault("late_at_limit", True)
+    if version < 3 and "hand_entry_timing" not in options:
+        out["hand_entry_timing"] = "clock"
+        out.setdefault("seen_one_at_a_time", True)
     return out
 
 

@@ -298,17 +298,18 @@ def test_who_played_it_the_seat_to_play_first_out_of_turn_asks_once_more() -> No
     state: State = run(start(3), plays("racketeer"))  # Ben to play
     host = engine.moves(state, None)
     hand = [m for m in host if m.do == "missed_card" and m.group in ("card", "out_of_turn")]
-    assert [(m.label, m.group) for m in hand] == [
-        ("Ben played a card", "card"),
-        ("Ann played out of turn", "out_of_turn"),
-        ("Cy played out of turn", "out_of_turn"),
+    assert [(m.label, m.group, m.costly) for m in hand] == [
+        ("Ben played a card", "card", False),
+        ("Ann played out of turn (takes the pile)", "out_of_turn", True),
+        ("Cy played out of turn (takes the pile)", "out_of_turn", True),
     ]
+    assert hand[1].to_json()["costly"] is True and "costly" not in hand[0].to_json()
     assert [p.name for p in hand[0].params] == ["card"]
     sure = hand[2].params[1]
     assert sure.label == ("Cy played out of turn: Cy takes the pile (2 cards with this one) "
                           "and starts the next round. Is that right?")
-    assert [(c.value, c.label) for c in sure.choices] == [
-        (2, "Yes: Cy takes the pile"), (1, "No: Ben played it")]
+    assert [(c.value, c.label, c.costly) for c in sure.choices] == [
+        (2, "Yes: Cy takes the pile", True), (1, "No: Ben played it", False)]
     taken = act(state, {"do": "missed_card", "card": "gun", "by": 2}, 2.0)
     assert taken.stacks == (35, 36, 37) and taken.turn == 2 and not taken.pile
     assert taken.reveal is not None and taken.reveal.why == "out_of_turn"

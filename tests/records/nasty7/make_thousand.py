@@ -95,7 +95,7 @@ def main() -> None:
     t = 0.0
     while m.plays < 1000:
         t = _step(m, rng, t, lines)
-    header = {"record": "table-companion", "version": 2, "game": "nasty7", "seats": SEATS,
+    header = {"record": "table-companion", "version": 3, "game": "nasty7", "seats": SEATS,
               "options": {}}
     text = "\n".join(json.dumps(x) for x in [header, *lines]) + "\n"
     (HERE / "thousand_cards.jsonl").write_text(text, encoding="utf-8")
