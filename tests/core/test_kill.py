@@ -11,6 +11,7 @@ about (what the child opens, stores and acknowledges) began.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import random
@@ -80,7 +81,8 @@ def run_and_kill(db: Path, delay: float) -> list[str]:
         first = stdout.readline()
         time.sleep(delay)
         assert proc.pid is not None
-        os.kill(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # it ended by itself: said below
+            os.kill(proc.pid, signal.SIGKILL)
         proc.join(120)
         out = stdout.read()
     finally:
