@@ -106,12 +106,15 @@ class Rig:
         self.camera.run_until(t)
         self.settle()
         self.clock.now = t
+        # an input wakes the loop, which then reads the moved clock: a deadline due by
+        # ``t`` is delivered right after it (not at the loop's next wake, up to 0.5 s on)
+        self.settle()
 
-        def delivered() -> bool:  # the loop wakes at least every 0.5 s to deliver deadlines
+        def delivered() -> bool:
             due = self.table.hub.latest().deadline
             return due is None or due > self.table.now()
 
-        until(delivered, "the table loop to deliver a due deadline")
+        until(delivered, "the table loop to deliver a due deadline", poll=0.005)
         self.settle()
 
     def view(self) -> Any:

@@ -23,6 +23,7 @@ from companion import games
 from companion.games.engine import AnyEngine
 from companion.session import Session
 from companion.tableview import PUBLIC_ACTION_KEYS
+from tests.games.test_moves import remembering
 from tests.games.walk import random_game, records_of, replay, senders
 
 GAMES = [g for g in ("crime_lords", "illegal") if g in games.available()]
@@ -89,7 +90,10 @@ def sessions_of(game: str) -> Iterator[tuple[str, Session]]:
     engine = games.get(game)
     for n in range(engine.min_seats, engine.max_seats + 1):
         for seed in range(2):
-            for session, _ in random_game(engine, n, seed, steps=120).states:
+            # its sessions' engine tells each state's moves once: the walk asked the
+            # waited-on senders' moves to choose its next action, state_texts asks again
+            same = remembering(engine)
+            for session, _ in random_game(same, n, seed, steps=120).states:
                 yield f"random {n} seats, seed {seed}", session
 
 
