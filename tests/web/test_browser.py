@@ -83,3 +83,35 @@ def test_second_seat_cannot_see_the_first_seats_bribes(table: Table, live_url: s
     anon.wait_for_selector("#conn.live")
     assert "4,200" not in anon.content()
     shot(anon, "table-casablanca")
+
+
+#: counts the frames the page's timer animation asks for (``tickTimers`` in app.js)
+_COUNT_TICKS = """
+window.__ticks = 0;
+const raf = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = (cb) => {
+  if (cb.name === "tickTimers") window.__ticks += 1;
+  return raf(cb);
+};
+"""
+#: two frames of the page's own, then how many the timer animation asked for
+_TWO_FRAMES_THEN_TICKS = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => done(window.__ticks))))"""
+
+
+def test_the_timer_animates_only_while_a_timer_is_shown(table: Table, live_url: str,
+                                                        phone: Any) -> None:
+    """An idle page asks for no animation frame (a loop that ran forever cost each phone's
+    browser a tenth of a core); the hesitation bar counts down once it is shown."""
+    start_game(table, ["Ann", "Ben", "Cy"], game="nasty7")
+    page = phone()
+    page.add_init_script(_COUNT_TICKS)
+    page.goto(live_url + "/")
+    page.wait_for_selector("#conn.live")
+    assert page.locator(".timer").count() == 0
+    assert page.evaluate(_TWO_FRAMES_THEN_TICKS) == 0, "frames asked for with no timer shown"
+    assert act(table, {"do": "play", "card": "racketeer"}, TABLE).accepted
+    secs = page.locator(".timer .secs")
+    expect(secs).to_have_count(1)
+    expect(secs).not_to_have_text(secs.inner_text())  # it counts down
+    assert page.evaluate(_TWO_FRAMES_THEN_TICKS) > 0

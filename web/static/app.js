@@ -111,14 +111,23 @@ function morph(container, html) {
   });
 }
 
+// the timers' animation runs only while a timer is on the page: a frame loop that ran
+// forever cost an idle phone's browser a tenth of a core (its battery) with nothing to draw
+let ticking = false;
+
 function startTimers(root) {
   const t0 = performance.now();
   // a timer the morph left as it was keeps its start; a new or changed one starts now
   root.querySelectorAll(".timer[data-deadline]").forEach((el) => { if (!el.dataset.t0) el.dataset.t0 = t0; });
+  if (!ticking && document.querySelector(".timer[data-deadline]")) {
+    ticking = true;
+    requestAnimationFrame(tickTimers);
+  }
 }
 
 function tickTimers() {
-  document.querySelectorAll(".timer[data-deadline]").forEach((el) => {
+  const timers = document.querySelectorAll(".timer[data-deadline]");
+  timers.forEach((el) => {
     const elapsed = (performance.now() - Number(el.dataset.t0 || performance.now())) / 1000;
     const left = Number(el.dataset.deadline) - (Number(el.dataset.now) + elapsed);
     const total = Math.max(0.1, Number(el.dataset.seconds) || 3);
@@ -128,7 +137,8 @@ function tickTimers() {
     el.classList.toggle("low", share < 0.34 && left > 0);
     el.classList.toggle("out", left <= 0);
   });
-  requestAnimationFrame(tickTimers);
+  ticking = timers.length > 0;
+  if (ticking) requestAnimationFrame(tickTimers);
 }
 
 async function refresh(container) {
@@ -462,7 +472,6 @@ document.addEventListener("DOMContentLoaded", () => {
   if (location.search.includes("token=")) history.replaceState(null, "", location.pathname);
   document.querySelectorAll("[data-stream]").forEach(live);
   startTimers(document);
-  requestAnimationFrame(tickTimers);
   const form = document.getElementById("setup");
   if (form) setup(form);
   const prefsBox = document.getElementById("comforts");
