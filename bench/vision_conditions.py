@@ -175,6 +175,8 @@ def one_video(split: str, condition: str, video: int, cards: int = 12, cost: boo
 
 def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any],
          cost: bool = True, size: Size = FULL) -> None:
+    import cv2
+
     from companion.config import TrackingConfig, ZonesConfig
     from companion.decks import resolve_tag
     from companion.demo import demo_payloads
@@ -203,6 +205,9 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
 
     pipeline.on_frame = on_frame
     while (frame := feed.read()) is not None:
+        # the Y plane, as the Pi camera delivers it (``PiCamera2Source``): the decoders, the
+        # check and the table watch all work on gray, and no decoder pays for a conversion
+        frame = Frame(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), frame.at, frame.index)
         table.now = frame.at
         done = len(events)
         pipeline._process(frame)
