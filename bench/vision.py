@@ -31,7 +31,8 @@ run, on both splits (``held`` is the one that counts: the retry was tuned on ``t
 ``COMPANION_BENCH_SCALE`` (default 1) scales the frame and video counts (0.1 while
 developing). ``COMPANION_BENCH_ONLY=conditions`` runs the conditions alone
 (``COMPANION_BENCH_CONDITION_VIDEOS`` videos a condition and split, default
-``CONDITION_VIDEOS``, in ``COMPANION_BENCH_JOBS`` worker processes, default one a core).
+``CONDITION_VIDEOS``, in ``COMPANION_BENCH_JOBS`` worker processes, default one a core;
+``COMPANION_BENCH_CONDITION_SPLITS``: the splits, default ``cond-held,cond-tune``).
 ``COMPANION_BENCH_ONLY=table`` runs the table set alone at full scale
 (``main_table``: 12 videos a split in worker processes, one core each). The full run takes about 10 minutes on a loaded 2-core machine.
 """
@@ -459,7 +460,9 @@ def main_conditions(as_json: bool, progress: Callable[[str], None]) -> int:
                               "jobs": jobs}
     t0 = time.monotonic()
     try:
-        report["conditions"] = _conditions(12, jobs=jobs, cores=cores)
+        splits = tuple(os.environ.get("COMPANION_BENCH_CONDITION_SPLITS",
+                                      "cond-held,cond-tune").split(","))
+        report["conditions"] = _conditions(12, splits, jobs=jobs, cores=cores)
     finally:
         if before is not None:
             os.sched_setaffinity(0, before)
