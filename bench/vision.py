@@ -448,9 +448,9 @@ def _conditions(cards: int, splits: tuple[str, ...] = ("cond-held", "cond-tune")
 
 def main_conditions(as_json: bool, progress: Callable[[str], None]) -> int:
     """``COMPANION_BENCH_ONLY=conditions``: the held-apart conditions of issue 36 alone."""
-    from bench.vision_conditions import print_conditions
-
     import cv2
+
+    from bench.vision_conditions import print_conditions
 
     cv2.setNumThreads(1)
     cores = tuple(sorted(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (0,)
