@@ -270,9 +270,9 @@ class ZoneGrower:
         clipped = clip_short_of(hull, zone, others)
         if clipped is None:
             return None
-        base = (drawn if drawn is not None else self.drawn).get(name)
-        if base:
-            clipped = clip_within(clipped, base)
+        drawing = (drawn if drawn is not None else self.drawn).get(name)
+        if drawing:
+            clipped = clip_within(clipped, drawing)
             if len(clipped) < 3:
                 return None
         hull = [(round(x, 4), round(y, 4)) for x, y in convex_hull(clipped)]
