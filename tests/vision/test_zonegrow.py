@@ -146,6 +146,18 @@ def test_with_no_seat_zone_drawn_the_pile_never_grows_into_a_players_area() -> N
     assert found is not None and point_in_polygon((0.625, 0.5), found[1])
 
 
+def test_spread_is_measured_from_the_drawing_where_the_table_moved_it() -> None:
+    """A knocked camera, followed: the zones moved 0.1 right; the pile's SPREAD is counted
+    from the drawing as moved (the pipeline passes it: ``VisionPipeline._drawn_now``)."""
+    grower = ZoneGrower({"pile": PILE})
+    moved = [(x + 0.1, y) for x, y in PILE]
+    card = box_at(0.73, 0.5)  # 0.03 past the moved pile's edge
+    assert grower.counted({"pile": moved}, card) is None  # from the unmoved drawing: too far
+    found = grower.counted({"pile": moved}, card, {"pile": moved})
+    assert found is not None and point_in_polygon((0.73, 0.5), found[1])
+    assert max(x for x, _ in found[1]) <= 0.7 + SPREAD + 1e-6
+
+
 def test_growth_is_bounded_by_the_drawn_area() -> None:
     zones = {"pile": PILE}
     grower = ZoneGrower(zones)
