@@ -250,7 +250,8 @@ class TableWatch:
                   scale: float) -> tuple[Matrix, float] | None:
         """ECC from no motion, with the zones left out as drawn (``MARGIN``) and, when that
         finds no match, with room for a knock (``KNOCK``); and from the last match, with the
-        zones also left out where it put them (ECC's mask is the new frame's). The best
+        zones also left out where it put them (``KNOCK`` around them too: cards lie up to
+        half a card past the drawn pile; ECC's mask is the new frame's). The best
         correlation."""
         assert self._reference is not None
         tries = [register(self._reference, small, mask)]
@@ -260,7 +261,7 @@ class TableWatch:
         if self._delta is not None and not np.allclose(self._delta, np.eye(3)):
             moved = [warp_points(_scaled(self._delta, scale), z, self._size) for z in placed]
             there = np.minimum(table_mask(small.shape[:2], placed, KNOCK),
-                               table_mask(small.shape[:2], moved))
+                               table_mask(small.shape[:2], moved, KNOCK))
             tries.append(register(self._reference, small, there, self._delta))
         found = [t for t in tries if t is not None]
         return max(found, key=lambda t: t[1]) if found else None

@@ -169,7 +169,7 @@ def test_a_knock_is_still_followed_once_the_pile_holds_many_cards(
     growing pile was compared with the bare table). Checked every ``EVERY`` frames, as
     the pipeline does, until ten cards lie on the pile. Knocks from a sweep of twelve
     (seeds 31-42, 50-110 px, 1.5-3 degrees): before, none was followed at the end and
-    eight were lost once the pile grew; now seven are followed at the end (these four
+    eight were lost once the pile grew; now eight are followed at the end (these four
     among them), none wrongly; the others are reported moved (the host is told)."""
     pile = [(0.3, 0.25), (0.6, 0.25), (0.6, 0.75), (0.3, 0.75)]
     script = [CardPlay(p, at=0.5 + 0.45 * i, position=(0.38 + 0.02 * (i % 7),
