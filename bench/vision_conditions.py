@@ -222,8 +222,8 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
         out["read"] += sum(1 for e in seen if e.payload == play.payload) == 1
     serial = {p.payload: resolve_tag(p.payload).serial for p in feed.script}
     read = {e.payload for e in seen if e.status == "ok"}
-    expected = {serial[p.payload]: 0 if _in_other_zone(p.position, what["zones"]) else 1
-                for p in feed.script if p.payload in read}
+    expected = {serial[p.payload]: 0 if _in_other_zone(tag_centre(feed, p), what["zones"])
+                else 1 for p in feed.script if p.payload in read}
     counted = count_table(table.events(), expected, [p.at for p in feed.script],
                           table.hesitation_s)
     counted.refused = table.refused
@@ -268,6 +268,20 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     if condition.startswith("beside"):
         out["growths"] += len(saved)
         out["growths_into_seat"] += sum(polygons_overlap(z["pile"], SEAT) for z in saved)
+
+
+def tag_centre(feed: SyntheticTable, play: CardPlay) -> tuple[float, float] | None:
+    """Where ``play``'s tag lies once the card landed (normalised): the zone a card is in
+    is the one that holds its tag's centre, not the card's (a card just beside a seat's
+    zone may have its tag inside it)."""
+    from vision.synthetic import _apply, tag_corners_canvas
+
+    for placed in feed.placed(play.at + 0.01):
+        if placed.payload == play.payload:
+            xs, ys = zip(*_apply(placed.homography, tag_corners_canvas()), strict=True)
+            w, h = feed.renderer.width, feed.renderer.height
+            return (sum(xs) / len(xs) / w, sum(ys) / len(ys) / h)
+    return play.position
 
 
 def _in_other_zone(position: tuple[float, float] | None,

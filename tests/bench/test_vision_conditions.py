@@ -159,3 +159,18 @@ def test_figures_of_videos_add_up() -> None:
     merge(total, two)
     assert (total["videos"], total["read"], total["table"]["right"]) == (2, 7, 11)
     assert total["follow_error_px"] == [1.0, 2.0]
+
+
+def test_a_card_is_in_the_zone_that_holds_its_tag() -> None:
+    """The video where the table was counted wrong (cond-tune, beside, video 2): a card
+    whose centre lies just left of the seat's zone has its tag inside it, so the table
+    rightly books it to nobody; the bench expected a play (it looked at the card's centre)."""
+    from bench.vision_conditions import SEAT, _inside, tag_centre
+    from companion.demo import demo_payloads
+
+    payloads = sorted(p for kind in demo_payloads("nasty7").values() for p in kind)
+    feed, _ = condition_video("cond-tune", "beside", 2, payloads, 12)
+    play = next(p for p in feed.script if resolve_tag(p.payload).serial == 7)
+    assert play.position is not None and not _inside(SEAT, play.position)
+    centre = tag_centre(feed, play)
+    assert centre is not None and _inside(SEAT, centre)
