@@ -174,3 +174,15 @@ def test_a_card_is_in_the_zone_that_holds_its_tag() -> None:
     assert play.position is not None and not _inside(SEAT, play.position)
     centre = tag_centre(feed, play)
     assert centre is not None and _inside(SEAT, centre)
+
+
+def test_worker_processes_give_the_same_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``jobs`` > 1 (the default of ``COMPANION_BENCH_ONLY=conditions``: a worker a core):
+    the same figures as in this process, video for video."""
+    import bench.vision_conditions as conditions
+
+    monkeypatch.setattr(conditions, "CONDITIONS", ("fast",))
+    apart = conditions.run_conditions(2, 1, ("cond-held",), False, SMOKE, jobs=2)
+    here = conditions.run_conditions(2, 1, ("cond-held",), False, SMOKE, jobs=1)
+    assert apart["cond-held"]["conditions"] == here["cond-held"]["conditions"]
+    assert here["cond-held"]["conditions"]["fast"]["videos"] == 2
