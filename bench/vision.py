@@ -30,7 +30,9 @@ run, on both splits (``held`` is the one that counts: the retry was tuned on ``t
 
 ``COMPANION_BENCH_SCALE`` (default 1) scales the frame and video counts (0.1 while
 developing). ``COMPANION_BENCH_ONLY=conditions`` runs the conditions alone
-(``COMPANION_BENCH_CONDITION_VIDEOS`` videos a condition and split, default 1).
+(``COMPANION_BENCH_CONDITION_VIDEOS`` videos a condition and split, default
+``CONDITION_VIDEOS``, in ``COMPANION_BENCH_JOBS`` worker processes, default one a core;
+``COMPANION_BENCH_CONDITION_SPLITS``: the splits, default ``cond-held,cond-tune``).
 ``COMPANION_BENCH_ONLY=table`` runs the table set alone at full scale
 (``main_table``: 12 videos a split in worker processes, one core each). The full run takes about 10 minutes on a loaded 2-core machine.
 """
@@ -55,6 +57,8 @@ from vision.frames import Decoder, Frame
 
 #: frames per split at 1280x720, videos per split, frames per resolution (at scale 1)
 FRAMES, VIDEOS, PER_SIZE = 600, 4, 40
+#: videos a condition and split of the conditions of issue 36 (``bench.vision_conditions``)
+CONDITION_VIDEOS = 3
 #: videos per split of the table set (``bench.vision_table``)
 TABLE_VIDEOS = 4
 #: videos per split of the table set run alone (``COMPANION_BENCH_ONLY=table``): 12 videos
@@ -377,8 +381,8 @@ def main(as_json: bool) -> int:
         progress("the table set")
         # a smoke run: one card a video, the held split only, zxing-cpp alone not timed
         # beside the shipped decoder
-        report["conditions"] = (_conditions(1, ("cond-held",), cost=False) if smoke else
-                                _conditions(12))
+        report["conditions"] = (_conditions(1, ("cond-held",), cost=False, smoke=True)
+                                if smoke else _conditions(12))
         progress("the conditions of issue 36")
         report["resolutions"] = run_resolutions(per_size)
         progress("resolutions")
@@ -432,21 +436,33 @@ def main_table(as_json: bool, progress: Callable[[str], None]) -> int:
 
 
 def _conditions(cards: int, splits: tuple[str, ...] = ("cond-held", "cond-tune"),
-                cost: bool = True) -> dict[str, Any]:
-    from bench.vision_conditions import run_conditions
+                cost: bool = True, smoke: bool = False, jobs: int = 1,
+                cores: tuple[int, ...] = ()) -> dict[str, Any]:
+    """The conditions of issue 36: ``COMPANION_BENCH_CONDITION_VIDEOS`` videos a condition
+    and split (default ``CONDITION_VIDEOS``); a smoke run one small video of each."""
+    from bench.vision_conditions import FULL, SMOKE, run_conditions
 
-    return run_conditions(_env_int("COMPANION_BENCH_CONDITION_VIDEOS", 1), cards, splits, cost)
+    videos = 1 if smoke else _env_int("COMPANION_BENCH_CONDITION_VIDEOS", CONDITION_VIDEOS)
+    return run_conditions(videos, cards, splits, cost, SMOKE if smoke else FULL, jobs, cores)
 
 
 def main_conditions(as_json: bool, progress: Callable[[str], None]) -> int:
     """``COMPANION_BENCH_ONLY=conditions``: the held-apart conditions of issue 36 alone."""
+    import cv2
+
     from bench.vision_conditions import print_conditions
 
-    before = _pin_one_core()
-    report: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg()}
+    cv2.setNumThreads(1)
+    cores = tuple(sorted(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (0,)
+    jobs = _env_int("COMPANION_BENCH_JOBS", len(cores))
+    before = _pin_one_core() if jobs == 1 else None
+    report: dict[str, Any] = {"machine": machine(), "load_before": os.getloadavg(),
+                              "jobs": jobs}
     t0 = time.monotonic()
     try:
-        report["conditions"] = _conditions(12)
+        splits = tuple(os.environ.get("COMPANION_BENCH_CONDITION_SPLITS",
+                                      "cond-held,cond-tune").split(","))
+        report["conditions"] = _conditions(12, splits, jobs=jobs, cores=cores)
     finally:
         if before is not None:
             os.sched_setaffinity(0, before)
@@ -458,7 +474,7 @@ def main_conditions(as_json: bool, progress: Callable[[str], None]) -> int:
     else:
         print(f"vision benchmark, the conditions of issue 36, on {report['machine']}; load "
               f"average {_load(report['load_before'])} before, {_load(report['load_after'])} "
-              f"after; {report['seconds']} s")
+              f"after; {report['seconds']} s, {jobs} worker process(es), one core each")
         print_conditions(report["conditions"])
     return 0
 

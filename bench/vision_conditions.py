@@ -62,8 +62,23 @@ REST_S, FINGER_S = (2.0, 4.0), (0.2, 0.6)
 HOST_ANSWER_S = 1.5
 
 
+@dataclass(frozen=True)
+class Size:
+    """A video's frame size and rate: ``FULL`` for the figures, ``SMOKE`` for the suite's
+    run of the whole bench (every part runs, on a quarter of the pixels at half the rate;
+    the tags keep their size in pixels, so the decoder still reads them)."""
+
+    width: int = W
+    height: int = H
+    fps: float = FPS
+
+
+FULL = Size()
+SMOKE = Size(640, 360, 15.0)
+
+
 def condition_video(split: str, condition: str, video: int, payloads: Sequence[str],
-                    cards: int = 12) -> tuple[SyntheticTable, dict[str, Any]]:
+                    cards: int = 12, size: Size = FULL) -> tuple[SyntheticTable, dict[str, Any]]:
     """One video of ``condition``: the feed, and what was put in it (spot, bump)."""
     rng = np.random.default_rng([SPLITS[split], CONDITIONS.index(condition), video])
     order = rng.choice(len(payloads), size=min(cards, len(payloads)), replace=False)
@@ -106,35 +121,62 @@ def condition_video(split: str, condition: str, video: int, payloads: Sequence[s
         t += float(rng.uniform(*GAP_S))
     if condition == "bump":
         at = plays[len(plays) // 3].at + 0.2
-        size = float(rng.uniform(50, 110))
+        knock = float(rng.uniform(50, 110)) * size.width / W  # px of a 1280-wide frame
         turn = float(rng.uniform(1.5, 3.0)) * (1 if rng.random() < 0.5 else -1)
         a = float(rng.uniform(0, 2 * math.pi))
-        bumps.append(Bump(at, (size * math.cos(a), size * math.sin(a)), turn))
+        bumps.append(Bump(at, (knock * math.cos(a), knock * math.sin(a)), turn))
         what["bump"] = bumps[0]
     zones = {"pile": PILE} if condition != "beside" else {"pile": PILE, "seat:1": SEAT}
     what["zones"] = zones
-    feed = SyntheticTable(payloads, plays, width=W, height=H, fps=FPS,
+    feed = SyntheticTable(payloads, plays, width=size.width, height=size.height, fps=size.fps,
                           seed=SPLITS[split] * 10 + CONDITIONS.index(condition) * 100 + video,
                           zones=zones, realtime=False, clock=lambda: 0.0, patches=patches,
                           bumps=bumps, table=TABLE if condition == "bump" else None)
     return feed, what
 
 
+def empty(videos: int = 0) -> dict[str, Any]:
+    """A condition's figures before any video (``run_condition``'s keys)."""
+    return {"videos": videos, "cards": 0, "read": 0, "under_glare": 0, "under_glare_read": 0,
+            "under_glare_flagged": 0, "glare_level": [], "bumps": 0, "noticed": 0,
+            "followed": 0, "reported_moved": 0, "follow_error_px": [], "growths": 0,
+            "growths_into_seat": 0, "table": TableCount().__dict__.copy(),
+            "cost": {"shipped": [], "zxing": []}}
+
+
+def merge(into: dict[str, Any], part: dict[str, Any]) -> None:
+    """``part``'s figures (one or more videos) added to ``into``'s."""
+    for k, v in part.items():
+        if isinstance(v, dict):
+            merge(into[k], v)
+        elif isinstance(v, list):
+            into[k] += v
+        else:
+            into[k] += v
+
+
 def run_condition(split: str, condition: str, videos: int = 1, cards: int = 12,
-                  cost: bool = True) -> dict[str, Any]:
+                  cost: bool = True, size: Size = FULL) -> dict[str, Any]:
     """``videos`` videos of ``condition`` through the real pipeline and a real Nasty 7
     table; the figures summed. ``cost``: zxing-cpp alone decodes every frame too."""
-    out = {"videos": videos, "cards": 0, "read": 0, "under_glare": 0, "under_glare_read": 0,
-           "under_glare_flagged": 0, "glare_level": [], "bumps": 0, "noticed": 0,
-           "followed": 0, "follow_error_px": [], "growths": 0, "growths_into_seat": 0,
-           "table": TableCount().__dict__, "cost": {"shipped": [], "zxing": []}}
+    out = empty()
     for v in range(videos):
-        _one(split, condition, v, cards, out, cost)
+        merge(out, one_video(split, condition, v, cards, cost, size))
+    return out
+
+
+def one_video(split: str, condition: str, video: int, cards: int = 12, cost: bool = True,
+              size: Size = FULL) -> dict[str, Any]:
+    """One video's figures (``empty``'s keys, ``videos`` 1)."""
+    out = empty(1)
+    _one(split, condition, video, cards, out, cost, size)
     return out
 
 
 def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any],
-         cost: bool = True) -> None:
+         cost: bool = True, size: Size = FULL) -> None:
+    import cv2
+
     from companion.config import TrackingConfig, ZonesConfig
     from companion.decks import resolve_tag
     from companion.demo import demo_payloads
@@ -145,7 +187,8 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     from vision.zonegrow import polygons_overlap
 
     payloads = sorted(p for kind in demo_payloads("nasty7").values() for p in kind)
-    feed, what = condition_video(split, condition, video, payloads, cards)
+    feed, what = condition_video(split, condition, video, payloads, cards, size)
+    w, h = size.width, size.height
     events: list[Any] = []
     saved: list[dict[str, Any]] = []
     parts_at: dict[int, dict[str, dict[str, str]]] = {}
@@ -162,12 +205,15 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
 
     pipeline.on_frame = on_frame
     while (frame := feed.read()) is not None:
+        # the Y plane, as the Pi camera delivers it (``PiCamera2Source``): the decoders, the
+        # check and the table watch all work on gray, and no decoder pays for a conversion
+        frame = Frame(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), frame.at, frame.index)
         table.now = frame.at
         done = len(events)
         pipeline._process(frame)
         table.frame(events[done:])
     feed.close()
-    table.finish(1.0 / FPS)
+    table.finish(1.0 / size.fps)
     out["cost"]["shipped"] += decoder.times["shipped"]
     out["cost"]["zxing"] += decoder.times["zxing"]
     seen = [e for e in events if isinstance(e, TagSeen)]
@@ -176,8 +222,8 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
         out["read"] += sum(1 for e in seen if e.payload == play.payload) == 1
     serial = {p.payload: resolve_tag(p.payload).serial for p in feed.script}
     read = {e.payload for e in seen if e.status == "ok"}
-    expected = {serial[p.payload]: 0 if _in_other_zone(p.position, what["zones"]) else 1
-                for p in feed.script if p.payload in read}
+    expected = {serial[p.payload]: 0 if _in_other_zone(tag_centre(feed, p), what["zones"])
+                else 1 for p in feed.script if p.payload in read}
     counted = count_table(table.events(), expected, [p.at for p in feed.script],
                           table.hesitation_s)
     counted.refused = table.refused
@@ -194,15 +240,15 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
                                   else "amber" if any(levels[-30:]) else "green")
         for play in feed.script:
             x, y = play.position or (0.0, 0.0)
-            if math.hypot((x - spot.center[0]) * W, (y - spot.center[1]) * H) > \
-                    0.8 * spot.radius * W:
+            if math.hypot((x - spot.center[0]) * w, (y - spot.center[1]) * h) > \
+                    0.8 * spot.radius * w:
                 continue
             out["under_glare"] += 1
             out["under_glare_read"] += any(e.payload == play.payload for e in seen)
             xs, ys = [p[0] for p in PILE], [p[1] for p in PILE]
             col = min(GRID - 1, int((x - min(xs)) / (max(xs) - min(xs)) * GRID))
             row = min(GRID - 1, int((y - min(ys)) / (max(ys) - min(ys)) * GRID))
-            landed = int(math.ceil(play.at * FPS))
+            landed = int(math.ceil(play.at * size.fps))
             part = PART_WORDS[row][col]
             out["under_glare_flagged"] += part in parts_at.get(landed, {}).get("pile", {})
     bump = what.get("bump")
@@ -211,16 +257,31 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
         last = pipeline.watch.last
         state = last.state if last is not None else "steady"
         out["noticed"] += state != "steady"
-        m = bump.matrix(W, H)
-        truth = [_warp(m, (x * W, y * H)) for x, y in PILE]
+        out["reported_moved"] += state == "moved"  # the host told to draw the zones again
+        m = bump.matrix(w, h)
+        truth = [_warp(m, (x * w, y * h)) for x, y in PILE]
         moved = pipeline._moved  # the table's motion the zones follow (the drawing's frame)
-        now = [_warp(moved, (x * W, y * H)) for x, y in PILE]
+        now = [_warp(moved, (x * w, y * h)) for x, y in PILE]
         err = max(math.dist(a, b) for a, b in zip(truth, now, strict=True))
         out["follow_error_px"].append(round(err, 1))
-        out["followed"] += state == "followed" and err <= FOLLOWED_PX
+        out["followed"] += state == "followed" and err <= FOLLOWED_PX * w / W
     if condition.startswith("beside"):
         out["growths"] += len(saved)
         out["growths_into_seat"] += sum(polygons_overlap(z["pile"], SEAT) for z in saved)
+
+
+def tag_centre(feed: SyntheticTable, play: CardPlay) -> tuple[float, float] | None:
+    """Where ``play``'s tag lies once the card landed (normalised): the zone a card is in
+    is the one that holds its tag's centre, not the card's (a card just beside a seat's
+    zone may have its tag inside it)."""
+    from vision.synthetic import _apply, tag_corners_canvas
+
+    for placed in feed.placed(play.at + 0.01):
+        if placed.payload == play.payload:
+            xs, ys = zip(*_apply(placed.homography, tag_corners_canvas()), strict=True)
+            w, h = feed.renderer.width, feed.renderer.height
+            return (sum(xs) / len(xs) / w, sum(ys) / len(ys) / h)
+    return play.position
 
 
 def _in_other_zone(position: tuple[float, float] | None,
@@ -423,17 +484,51 @@ def _warp(m: Any, p: tuple[float, float]) -> tuple[float, float]:
 
 
 def run_conditions(videos: int = 1, cards: int = 12,
-                   splits: Sequence[str] = ("cond-held", "cond-tune"), cost: bool = True
+                   splits: Sequence[str] = ("cond-held", "cond-tune"), cost: bool = True,
+                   size: Size = FULL, jobs: int = 1, cores: Sequence[int] = ()
                    ) -> dict[str, Any]:
-    """Every condition on ``splits`` (both by default, held-apart first): per split, the
-    figures of each condition and (``cost``) the decoder's cost over all of its frames."""
+    """Every condition on ``splits`` (both by default, held-apart first), ``videos`` videos
+    a condition and split (each its own seed): per split, the figures of each condition and
+    (``cost``) the decoder's cost over all of its frames. ``jobs`` > 1: the videos run in
+    that many worker processes, each pinned to one of ``cores`` (default: the cores this
+    process may use) with OpenCV on one thread, so a frame's CPU time is one core's."""
+    work = [(split, c, v) for split in splits for c in CONDITIONS for v in range(videos)]
+    if jobs > 1:
+        import multiprocessing
+        import os
+        from concurrent.futures import ProcessPoolExecutor
+
+        usable = tuple(cores) or tuple(sorted(os.sched_getaffinity(0)))
+        ctx = multiprocessing.get_context("spawn")  # no threads inherited
+        with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
+            parts = list(pool.map(_worker, [(s, c, v, cards, cost, size,
+                                             usable[i % min(jobs, len(usable))])
+                                            for i, (s, c, v) in enumerate(work)]))
+    else:
+        parts = [one_video(s, c, v, cards, cost, size) for s, c, v in work]
     out: dict[str, Any] = {}
     for split in splits:
-        by = {c: run_condition(split, c, videos, cards, cost) for c in CONDITIONS}
+        by = {c: empty() for c in CONDITIONS}
+        for (s, c, _), part in zip(work, parts, strict=True):
+            if s == split:
+                merge(by[c], part)
         costs = [r.pop("cost") for r in by.values()]
         times = {name: [t for c in costs for t in c[name]] for name in ("shipped", "zxing")}
         out[split] = {"conditions": by, "cost": cost_summary(times)}
     return out
+
+
+def _worker(job: tuple[str, str, int, int, bool, Size, int]) -> dict[str, Any]:
+    """One video in a worker process: pinned to its core, OpenCV on one thread."""
+    import os
+
+    import cv2
+
+    split, condition, video, cards, cost, size, core = job
+    cv2.setNumThreads(1)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {core})
+    return one_video(split, condition, video, cards, cost, size)
 
 
 def cost_summary(times: dict[str, list[float]]) -> dict[str, Any]:
@@ -459,14 +554,17 @@ def print_conditions(report: dict[str, Any]) -> None:
         print(f"\n{tag} conditions ({split}), every frame through the pipeline, the check "
               "and a real Nasty 7 table (ticked every frame):")
         for name, c in r["conditions"].items():
-            line = f"  {name:16} cards read {c['read']}/{c['cards']}"
+            rate = f"{c['read'] / c['cards']:.1%}" if c["cards"] else "-"
+            line = (f"  {name:16} {c['videos']} videos, cards read (exactly one TagSeen) "
+                    f"{c['read']}/{c['cards']} {rate}")
             if name == "glare":
                 line += (f"; tags under the glare {c['under_glare']}, read "
                          f"{c['under_glare_read']}, flagged by the check "
                          f"{c['under_glare_flagged']}; glare verdict {c['glare_level']}")
             if name == "bump":
                 line += (f"; knocks {c['bumps']}, noticed {c['noticed']}, followed "
-                         f"{c['followed']} (pile corners off by {c['follow_error_px']} px)")
+                         f"{c['followed']} (pile corners off by {c['follow_error_px']} px), "
+                         f"reported to the host as moved {c['reported_moved']}")
             if name.startswith("beside"):
                 line += (f"; growths {c['growths']}, into the seat's area "
                          f"{c['growths_into_seat']} (goal 0)")

@@ -368,7 +368,8 @@ class VisionPipeline:
             if len(self._beside) > 32:
                 self._beside.pop(next(iter(self._beside)))
             with self._zones_lock:
-                grown = self.grower.landed(self.zones.polygons, box, on_piles)
+                grown = self.grower.landed(self.zones.polygons, box, on_piles,
+                                           self._drawn_now())
                 if grown is not None:
                     self._grow(*grown, at)
 
@@ -381,11 +382,20 @@ class VisionPipeline:
         if box is None:
             return None
         with self._zones_lock:
-            grown = self.grower.counted(self.zones.polygons, box)
+            grown = self.grower.counted(self.zones.polygons, box, self._drawn_now())
             if grown is None:
                 return None
             self._grow(*grown, self._clock())
         return grown[0]
+
+    def _drawn_now(self) -> dict[str, list[tuple[float, float]]]:
+        """The zones as the host drew them, where the camera sees them now (moved with the
+        table when the camera was knocked and followed; under ``_zones_lock``)."""
+        drawn = self.grower.undo()
+        size = self.watch.size
+        if size is None or displacement(self._moved, size) < STILL_PX:
+            return drawn
+        return {n: warp_points(self._moved, p, size) for n, p in drawn.items()}
 
     def _grow(self, name: str, polygon: list[tuple[float, float]], at: float) -> None:
         """One zone grown (under ``_zones_lock``): used from the next frame on, the cards

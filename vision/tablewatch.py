@@ -1,9 +1,10 @@
 """Has the camera been knocked since the zones were drawn? (the table seen against a reference)
 
 ``TableWatch`` keeps a small, blurred gray copy of the frame the zones were drawn on (the
-*reference*) and, every ``EVERY`` frames, registers the newest frame against it: phase
-correlation for the shift, then OpenCV's ECC (``findTransformECC``, a rigid motion:
-shift and turn) from there, coarse to fine. The result is a ``Registration``:
+*reference*) and, every ``EVERY`` frames, registers the newest frame against it with
+OpenCV's ECC (``findTransformECC``, a rigid motion: shift and turn), coarse to fine, from
+no motion and from the last match, the zones left out (``KNOCK``: where they were drawn,
+with room for a knock; and where the last match put them). The result is a ``Registration``:
 
 - ``steady``: the table is where it was (within ``STILL_PX``);
 - ``followed``: the camera moved but the table was found again (ECC's correlation at least
@@ -31,7 +32,7 @@ import numpy.typing as npt
 
 from vision.frames import Image, Point
 
-__all__ = ["EVERY", "MATCH", "MOVED", "Registration", "TableWatch", "displacement", "register", "unchanged",
+__all__ = ["EVERY", "KNOCK", "MATCH", "MOVED", "Registration", "TableWatch", "displacement", "register", "unchanged",
            "table_mask", "warp_points"]
 
 Matrix = npt.NDArray[np.float64]
@@ -53,6 +54,11 @@ MISSES = 2
 RENEW = 20
 #: the zones are left out of the comparison with this margin (normalised) around them
 MARGIN = 0.05
+#: where the zones were drawn they are left out with this wider margin: a knock moves them
+#: by up to about this much, and the pile's cards must not be compared with the bare table
+#: (issue 36's knocks, 50-110 px of a 1280 px frame, were followed only while the pile held
+#: few cards: the mask, which ECC applies to the *new* frame, left the moved pile in)
+KNOCK = 0.1
 #: ... unless less than this share of the frame would be left
 MIN_TABLE = 0.25
 #: a frame whose table (outside the zones) differs from the reference's by less than this
@@ -132,13 +138,16 @@ def displacement(m: Matrix, size: tuple[int, int]) -> float:
     return float(np.abs(moved - corners).reshape(-1, 2).max())
 
 
-def register(reference: Image, image: Image,
-             mask: Image | None = None) -> tuple[Matrix, float] | None:
+def register(reference: Image, image: Image, mask: Image | None = None,
+             start: Matrix | None = None) -> tuple[Matrix, float] | None:
     """The rigid motion reference -> image (small-image pixels) and ECC's correlation over
-    ``mask``, coarse (a quarter, then half the size) to fine, from no motion; None when
-    ECC does not converge."""
+    ``mask``, coarse (a quarter, then half the size) to fine, from ``start`` (default no
+    motion); None when ECC does not converge."""
     import cv2  # here: vision.pipeline imports without OpenCV
     warp: Image = np.eye(2, 3, dtype=np.float32)
+    if start is not None:  # at the coarsest level: the shift a quarter as large
+        warp = start[:2].astype(np.float32).copy()
+        warp[:, 2] /= 2 ** (LEVELS - 1)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 80, 1e-4)
     if mask is None:
         mask = np.full(reference.shape[:2], 255, np.uint8)
@@ -179,6 +188,7 @@ class TableWatch:
         self._size: tuple[int, int] = (0, 0)
         self._good = 0
         self._misses = 0
+        self._delta: Matrix | None = None  # the last match: reference -> frame, small px
         self.last: Registration | None = None
 
     @property
@@ -192,6 +202,7 @@ class TableWatch:
         self._size = (image.shape[1], image.shape[0])
         self._base = np.eye(3)
         self._good = self._misses = 0
+        self._delta = None
         self.last = None
 
     def check(self, image: Image, zones: Sequence[Sequence[Point]] = ()) -> Registration:
@@ -212,7 +223,7 @@ class TableWatch:
         mask = table_mask(small.shape[:2], placed)
         found: tuple[Matrix, float] | None = (np.eye(3), 1.0)  # the same table, unmoved
         if not unchanged(self._reference, small, mask):  # a card in flight fools ECC less so
-            found = register(self._reference, small, mask)
+            found = self._register(small, placed, mask, scale)
         if found is None or found[1] < MATCH:
             self._misses += 1
             score = 0.0 if found is None else found[1]
@@ -222,6 +233,7 @@ class TableWatch:
             return self.last
         self._misses = 0
         delta, score = found
+        self._delta = delta
         total = _scaled(delta, scale) @ self._base
         shift = displacement(total, self._size)
         turn = math.degrees(math.atan2(total[1, 0], total[0, 0]))
@@ -231,4 +243,25 @@ class TableWatch:
         self._good += 1
         if self._good % RENEW == 0:  # the pile grew: compare with today's table from now on
             self._reference, self._base = small, total.copy()
+            self._delta = None
         return self.last
+
+    def _register(self, small: Image, placed: list[list[Point]], mask: Image,
+                  scale: float) -> tuple[Matrix, float] | None:
+        """ECC from no motion, with the zones left out as drawn (``MARGIN``) and, when that
+        finds no match, with room for a knock (``KNOCK``); and from the last match, with the
+        zones also left out where it put them (``KNOCK`` around them too: cards lie up to
+        half a card past the drawn pile; ECC's mask is the new frame's). The best
+        correlation."""
+        assert self._reference is not None
+        tries = [register(self._reference, small, mask)]
+        if tries[0] is None or tries[0][1] < MATCH:
+            tries.append(register(self._reference, small,
+                                  table_mask(small.shape[:2], placed, KNOCK)))
+        if self._delta is not None and not np.allclose(self._delta, np.eye(3)):
+            moved = [warp_points(_scaled(self._delta, scale), z, self._size) for z in placed]
+            there = np.minimum(table_mask(small.shape[:2], placed, KNOCK),
+                               table_mask(small.shape[:2], moved, KNOCK))
+            tries.append(register(self._reference, small, there, self._delta))
+        found = [t for t in tries if t is not None]
+        return max(found, key=lambda t: t[1]) if found else None

@@ -12,8 +12,16 @@ take in a card of the game that landed just outside every zone when
 
 The pile becomes the convex hull of itself and the card (its tag grown by ``REACH`` tag
 sides each way: the card reaches beyond its tag), clipped to stop ``GAP`` short of every
-other zone, and bounded: never more than ``MAX_GROWTH`` times the area the host drew. A
-growth that would not take the card's centre in once clipped is not made.
+other zone and to stay within ``SPREAD`` of the pile as the host drew it, and bounded: never
+more than ``MAX_GROWTH`` times the area the host drew. A growth that would not take the
+card's centre in once clipped is not made.
+
+``SPREAD`` is where a player's place begins, drawn or not: players sit all round the table,
+so past the pile's drawn edge, in every direction, lies someone's area, where their own
+cards are put down. A seat's zone says where exactly; with none drawn (issue 36: the host
+counted a card put down in a player's area and the pile grew over it) the pile still
+spreads only a little past where the host drew it: a card counted farther out is booked
+by the game (the host said so) but moves no zone.
 ``ZoneGrower.undo`` gives the zones as drawn back. Pure geometry in normalised
 coordinates (0..1 of the frame); the pipeline applies the result and the dashboard saves
 it like a zone the host drew.
@@ -27,8 +35,8 @@ from collections.abc import Mapping, Sequence
 from vision.frames import Point
 from vision.quads import point_in_polygon
 
-__all__ = ["EDGE", "GAP", "GROWS", "MAX_GROWTH", "REACH", "ZoneGrower", "card_box",
-           "clip_short_of", "convex_hull", "polygon_area", "polygons_overlap"]
+__all__ = ["EDGE", "GAP", "GROWS", "MAX_GROWTH", "REACH", "SPREAD", "ZoneGrower", "card_box",
+           "clip_short_of", "clip_within", "convex_hull", "polygon_area", "polygons_overlap"]
 
 #: a card's centre this far (normalised) outside a zone is at its edge
 EDGE = 0.12
@@ -38,6 +46,9 @@ GROWS = frozenset({"pile", "play"})
 GAP = 0.02
 #: a zone never grows past this many times the area the host drew
 MAX_GROWTH = 1.6
+#: ... nor farther than this (normalised) past its drawn edge, in any direction: beyond it
+#: lies a player's area, whether or not its seat's zone is drawn
+SPREAD = 0.05
 #: a card reaches this many tag sides beyond its tag, each way
 REACH = 0.5
 
@@ -179,6 +190,29 @@ def clip_short_of(grown: Sequence[Point], drawn: Sequence[Point],
     return out
 
 
+def clip_within(polygon: Sequence[Point], drawn: Sequence[Point],
+                spread: float = SPREAD) -> Polygon:
+    """``polygon`` (convex) clipped to ``drawn``'s convex hull pushed out by ``spread`` on
+    every side (each edge's half-plane moved outwards: mitred corners)."""
+    hull = convex_hull(drawn)
+    out = list(polygon)
+    if len(hull) < 3:
+        return out
+    cx, cy = _center(hull)
+    for i in range(len(hull)):
+        (x0, y0), (x1, y1) = hull[i], hull[(i + 1) % len(hull)]
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length == 0:
+            continue
+        n = ((y1 - y0) / length, -(x1 - x0) / length)
+        if n[0] * (cx - x0) + n[1] * (cy - y0) > 0:  # the normal pointing out of the hull
+            n = (-n[0], -n[1])
+        out = _clip(out, n, n[0] * x0 + n[1] * y0 + spread)
+        if len(out) < 3:
+            return out
+    return out
+
+
 class ZoneGrower:
     """Grows the pile towards the cards played just outside it; one per pipeline.
 
@@ -222,9 +256,12 @@ class ZoneGrower:
         return None if best is None else best[1]
 
     def grown(self, polygons: Mapping[str, Sequence[Point]], name: str,
-              boxes: Sequence[Sequence[Point]]) -> Polygon | None:
+              boxes: Sequence[Sequence[Point]],
+              drawn: Mapping[str, Sequence[Point]] | None = None) -> Polygon | None:
         """Zone ``name`` grown to take in ``boxes``, stopping ``GAP`` short of every other
-        zone, or None when it may not grow, breaks a bound or cannot take their centres in."""
+        zone and within ``SPREAD`` of its drawing (``drawn``: the zones as drawn, where the
+        camera sees them now; default ``self.drawn``), or None when it may not grow, breaks
+        a bound or cannot take their centres in."""
         if not self.grows(name):
             return None
         zone = list(polygons[name])
@@ -233,6 +270,11 @@ class ZoneGrower:
         clipped = clip_short_of(hull, zone, others)
         if clipped is None:
             return None
+        drawing = (drawn if drawn is not None else self.drawn).get(name)
+        if drawing:
+            clipped = clip_within(clipped, drawing)
+            if len(clipped) < 3:
+                return None
         hull = [(round(x, 4), round(y, 4)) for x, y in convex_hull(clipped)]
         base = self.areas.get(name) or polygon_area(zone)
         if len(hull) < 3 or polygon_area(hull) > MAX_GROWTH * base + 1e-9:
@@ -244,7 +286,8 @@ class ZoneGrower:
         return hull
 
     def landed(self, polygons: Mapping[str, Sequence[Point]], box: Sequence[Point],
-               on_zones: Mapping[str, Sequence[Sequence[Point]]] | None = None
+               on_zones: Mapping[str, Sequence[Sequence[Point]]] | None = None,
+               drawn: Mapping[str, Sequence[Point]] | None = None
                ) -> tuple[str, Polygon] | None:
         """A card of the game settled outside every zone at ``box``: when it overlaps one
         of the cards lying in a pile (``on_zones``: card boxes by zone), that pile grows
@@ -254,17 +297,19 @@ class ZoneGrower:
         for name, boxes in (on_zones or {}).items():
             if self.grows(name) and name in polygons and \
                     any(polygons_overlap(box, other) for other in boxes):
-                hull = self.grown(polygons, name, [box])
+                hull = self.grown(polygons, name, [box], drawn)
                 if hull is not None:
                     return name, hull
         return None
 
-    def counted(self, polygons: Mapping[str, Sequence[Point]], box: Sequence[Point]
+    def counted(self, polygons: Mapping[str, Sequence[Point]], box: Sequence[Point],
+                drawn: Mapping[str, Sequence[Point]] | None = None
                 ) -> tuple[str, Polygon] | None:
         """The host counted a card seen at ``box`` outside every zone: the nearest pile
-        (within twice ``EDGE``) grows to take it in, short of every other zone."""
+        (within twice ``EDGE``) grows to take it in, short of every other zone and within
+        ``SPREAD`` of its drawing (a card counted farther out lies in a player's area)."""
         name = self.nearest(polygons, box, 2 * EDGE)
         if name is None:
             return None
-        hull = self.grown(polygons, name, [box])
+        hull = self.grown(polygons, name, [box], drawn)
         return None if hull is None else (name, hull)

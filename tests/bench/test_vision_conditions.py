@@ -6,7 +6,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from bench.vision_conditions import CONDITIONS, TableRun, condition_video, count_table
+from bench.vision_conditions import (
+    CONDITIONS,
+    SMOKE,
+    TableRun,
+    condition_video,
+    count_table,
+    empty,
+    merge,
+)
 from companion.decks import demo_deck, encode_payload, resolve_tag
 from companion.games.nasty7.events import (
     CardPlayed,
@@ -117,10 +125,64 @@ def test_the_conditions_report_runs_through_and_prints_each_row(
     import bench.vision_conditions as conditions
 
     monkeypatch.setattr(conditions, "CONDITIONS", ("fast",))
-    report = conditions.run_conditions(1, 1, ("cond-tune",))
+    report = conditions.run_conditions(2, 1, ("cond-tune",), size=conditions.SMOKE)
     split = report["cond-tune"]
-    assert split["conditions"]["fast"]["table"]["cards"] <= 1
+    fast = split["conditions"]["fast"]
+    assert fast["videos"] == 2 and fast["cards"] == 2  # two videos, summed
+    assert fast["table"]["cards"] <= 2
     assert split["cost"]["frames"] > 0 and split["cost"]["p95_ratio"] is not None
     conditions.print_conditions(report)
     out = capsys.readouterr().out
     assert "pile events right" in out and "decoder cost" in out and "  fast " in out
+    assert f"cards read (exactly one TagSeen) {fast['read']}/2" in out
+
+
+def test_each_video_of_a_condition_has_its_own_seed_and_the_smoke_size_is_small() -> None:
+    payloads = [encode_payload(demo_deck("nasty7"), s) for s in range(1, 40)]
+    a, _ = condition_video("cond-held", "fast", 0, payloads, 12)
+    b, _ = condition_video("cond-held", "fast", 1, payloads, 12)
+    c, _ = condition_video("cond-tune", "fast", 0, payloads, 12)
+    assert len({tuple(p.payload for p in f.script) for f in (a, b, c)}) == 3
+    small, what = condition_video("cond-held", "bump", 0, payloads, 1, SMOKE)
+    frame = small.render(0).image
+    assert frame.shape[:2] == (360, 640) and small.fps == 15.0
+    assert abs(what["bump"].shift[0]) < 60 and abs(what["bump"].shift[1]) < 60  # scaled
+
+
+def test_figures_of_videos_add_up() -> None:
+    one, two = empty(1), empty(1)
+    one["read"], two["read"] = 3, 4
+    one["follow_error_px"], two["follow_error_px"] = [1.0], [2.0]
+    one["table"]["right"], two["table"]["right"] = 5, 6
+    total = empty()
+    merge(total, one)
+    merge(total, two)
+    assert (total["videos"], total["read"], total["table"]["right"]) == (2, 7, 11)
+    assert total["follow_error_px"] == [1.0, 2.0]
+
+
+def test_a_card_is_in_the_zone_that_holds_its_tag() -> None:
+    """The video where the table was counted wrong (cond-tune, beside, video 2): a card
+    whose centre lies just left of the seat's zone has its tag inside it, so the table
+    rightly books it to nobody; the bench expected a play (it looked at the card's centre)."""
+    from bench.vision_conditions import SEAT, _inside, tag_centre
+    from companion.demo import demo_payloads
+
+    payloads = sorted(p for kind in demo_payloads("nasty7").values() for p in kind)
+    feed, _ = condition_video("cond-tune", "beside", 2, payloads, 12)
+    play = next(p for p in feed.script if resolve_tag(p.payload).serial == 7)
+    assert play.position is not None and not _inside(SEAT, play.position)
+    centre = tag_centre(feed, play)
+    assert centre is not None and _inside(SEAT, centre)
+
+
+def test_worker_processes_give_the_same_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``jobs`` > 1 (the default of ``COMPANION_BENCH_ONLY=conditions``: a worker a core):
+    the same figures as in this process, video for video."""
+    import bench.vision_conditions as conditions
+
+    monkeypatch.setattr(conditions, "CONDITIONS", ("fast",))
+    apart = conditions.run_conditions(2, 1, ("cond-held",), False, SMOKE, jobs=2)
+    here = conditions.run_conditions(2, 1, ("cond-held",), False, SMOKE, jobs=1)
+    assert apart["cond-held"]["conditions"] == here["cond-held"]["conditions"]
+    assert here["cond-held"]["conditions"]["fast"]["videos"] == 2

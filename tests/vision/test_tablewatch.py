@@ -157,3 +157,35 @@ def test_a_still_camera_over_a_plain_table_never_moves_while_cards_land(seed: in
         watch.reference(scene.render(0).image)
         found = [watch.check(scene.render(i).image, zones) for i in range(5, 60, 5)]
         assert {f.state for f in found} == {"steady"}, [(f.state, f.score) for f in found]
+
+
+@pytest.mark.parametrize(("seed", "shift", "angle"), [
+    (32, (-39.6, 35.6), -2.1), (38, (14.5, 101.2), 2.8), (40, (-73.9, 31.1), -1.8),
+    (41, (24.0, -65.2), -2.0)])
+def test_a_knock_is_still_followed_once_the_pile_holds_many_cards(
+        seed: int, shift: tuple[float, float], angle: float) -> None:
+    """Issue 36's conditions: the knocked camera was followed while the pile held a few
+    cards, then lost (ECC's mask is the new frame's: it left the moved pile in, and a
+    growing pile was compared with the bare table). Checked every ``EVERY`` frames, as
+    the pipeline does, until ten cards lie on the pile. Knocks from a sweep of twelve
+    (seeds 31-42, 50-110 px, 1.5-3 degrees): before, none was followed at the end and
+    eight were lost once the pile grew; now eight are followed at the end (these four
+    among them), none wrongly; the others are reported moved (the host is told)."""
+    pile = [(0.3, 0.25), (0.6, 0.25), (0.6, 0.75), (0.3, 0.75)]
+    script = [CardPlay(p, at=0.5 + 0.45 * i, position=(0.38 + 0.02 * (i % 7),
+                                                        0.35 + 0.04 * (i % 8)))
+              for i, p in enumerate([*PAYLOADS, *PAYLOADS[:2]])]
+    scene = SyntheticTable(PAYLOADS, script, seed=seed, realtime=False,
+                           table=(0.04, 0.06, 0.96, 0.94), zones={"pile": pile},
+                           bumps=[Bump(1.2, shift, angle)])
+    truth = scene.bump(9.0)
+    assert truth is not None
+    watch = TableWatch()
+    watch.reference(scene.render(0).image)
+    states = []
+    for i in range(45, int(scene.duration * 30), EVERY):
+        found = watch.check(scene.render(i).image, [pile])
+        err = np.abs(moved_by(found.transform, pile) - moved_by(truth, pile)).max()
+        states.append((found.state, round(float(err), 1)))
+    assert states[-1][0] == "followed" and states[-1][1] < 5.0, states
+    assert all(s == "moved" or e < 5.0 for s, e in states), states  # never a wrong follow

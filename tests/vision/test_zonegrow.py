@@ -19,6 +19,7 @@ from vision.quads import point_in_polygon
 from vision.zonegrow import (
     GAP,
     MAX_GROWTH,
+    SPREAD,
     ZoneGrower,
     card_box,
     clip_short_of,
@@ -120,6 +121,41 @@ def test_never_over_another_zone() -> None:
     grower = ZoneGrower(zones)
     # a card between the pile and the seat, nearer the pile: growing would cover the seat
     assert grower.counted(zones, box_at(0.615, 0.5)) is None
+
+
+def test_with_no_seat_zone_drawn_the_pile_never_grows_into_a_players_area() -> None:
+    """Issue 36 (the conditions' tuning split): the host counted a card that landed in the
+    right-hand player's area, no seat zone drawn, and the pile grew over that area. Players
+    sit all round the table: past a pile's drawn edge lies someone's place, drawn or not."""
+    pile = [(0.3, 0.25), (0.6, 0.25), (0.6, 0.75), (0.3, 0.75)]  # as the bench draws it
+    area = [(0.72, 0.3), (0.95, 0.3), (0.95, 0.7), (0.72, 0.7)]  # a player's, not drawn
+    grower = ZoneGrower({"pile": pile})
+    current = {"pile": pile}
+    for x, y in ((0.70, 0.5), (0.76, 0.4), (0.8, 0.55), (0.86, 0.45), (0.68, 0.6),
+                 (0.74, 0.35), (0.9, 0.5)):  # cards the host counted, towards the player
+        found = grower.counted(current, box_at(x, y))
+        if found is not None:
+            current[found[0]] = found[1]
+        found = grower.landed(current, box_at(x, y), {"pile": [box_at(x - 0.04, y)]})
+        if found is not None:
+            current[found[0]] = found[1]
+    assert not polygons_overlap(current["pile"], area)
+    assert max(x for x, _ in current["pile"]) <= 0.65 + 1e-6  # never far past the drawing
+    # a card counted half over the pile's edge still grows it to take the card in
+    found = grower.counted({"pile": pile}, box_at(0.625, 0.5))
+    assert found is not None and point_in_polygon((0.625, 0.5), found[1])
+
+
+def test_spread_is_measured_from_the_drawing_where_the_table_moved_it() -> None:
+    """A knocked camera, followed: the zones moved 0.1 right; the pile's SPREAD is counted
+    from the drawing as moved (the pipeline passes it: ``VisionPipeline._drawn_now``)."""
+    grower = ZoneGrower({"pile": PILE})
+    moved = [(x + 0.1, y) for x, y in PILE]
+    card = box_at(0.73, 0.5)  # 0.03 past the moved pile's edge
+    assert grower.counted({"pile": moved}, card) is None  # from the unmoved drawing: too far
+    found = grower.counted({"pile": moved}, card, {"pile": moved})
+    assert found is not None and point_in_polygon((0.73, 0.5), found[1])
+    assert max(x for x, _ in found[1]) <= 0.7 + SPREAD + 1e-6
 
 
 def test_growth_is_bounded_by_the_drawn_area() -> None:
@@ -236,15 +272,18 @@ def test_cards_beside_the_pile_grow_nothing_a_card_on_its_stack_does() -> None:
 
 
 def test_the_host_counting_a_card_grows_the_pile_never_the_seat() -> None:
-    # nearer the seat than the pile: counted, it grows the pile only, short of the seat
-    pipeline, events, saved = run([("A", 0.7, 0.5, range(0, 200)),
-                                   ("B", 0.74, 0.4, range(0, 200))], 10)
-    assert seen(events) == [("A", None), ("B", None)]
+    # counted, a card grows the pile only, short of the seat and never far past the
+    # drawing: one nearer the seat than the pile lies in the player's area (issue 36)
+    pipeline, events, saved = run([("A", 0.64, 0.5, range(0, 200)),
+                                   ("B", 0.74, 0.4, range(0, 200)),
+                                   ("C", 0.7, 0.55, range(0, 200))], 10)
+    assert seen(events) == [("A", None), ("B", None), ("C", None)]
     assert pipeline.count_beside("B") is None  # within the gap: the pile cannot take it in
+    assert pipeline.count_beside("C") is None  # past SPREAD: the player's side
     assert saved == []
     assert pipeline.count_beside("A") == "pile"
     assert saved[-1]["seat"] == SEAT
-    assert max(x for x, _ in saved[-1]["pile"]) <= 0.75 - GAP + 1e-6
+    assert max(x for x, _ in saved[-1]["pile"]) <= 0.6 + SPREAD + 1e-6
 
 
 def test_the_host_counting_a_card_grows_its_nearest_zone() -> None:
