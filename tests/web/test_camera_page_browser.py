@@ -38,10 +38,29 @@ MOVED = "The camera moved: draw the zones again on the camera page."
 def rig(state_dir: Path) -> Iterator[Rig]:
     cards = demo_payloads("nasty7")["racketeer"]
     plays = [CardPlay(cards[0], at=0.5, zone="pile", tag_px=90, angle=0.0),
-             CardPlay(cards[1], at=1.5, position=(0.79, 0.5), tag_px=90, angle=0.0)]
+             CardPlay(cards[1], at=1.5, position=(0.745, 0.5), tag_px=90, angle=0.0)]
     with camera_rig(state_dir, "nasty7", ["Ann", "Ben", "Cy"], {}, plays,
                     {"pile": PILE}) as r:
         yield r
+
+
+def test_the_picture_stays_put_while_the_status_line_grows(rig: Rig, phone: Any,
+                                                           state_dir: Path) -> None:
+    """The camera's status line (fps, decode time, tags in view) grows every 2 s and wraps
+    on a phone: above the picture, it moved the picture under the host's finger between
+    two corners of a zone (a corner saved 0.14 off where it was tapped)."""
+    rig.run_until(0.5)
+    host = phone()
+    host.goto(f"{rig.url}/host?token={host_token(state_dir)}")
+    host.goto(f"{rig.url}/host/camera")
+    svg = host.locator("#zones")
+    expect(svg).to_be_visible()
+    before = svg.bounding_box()
+    host.evaluate("""() => { document.getElementById("cam-status").textContent =
+        "running · 14.9 fps · decode 4.2 ms · 3 tag(s) visible · " +
+        "the camera answered late, twice, in the last minute"; }""")
+    assert host.locator("#cam-status").bounding_box()["height"] > 30  # it wrapped
+    assert svg.bounding_box() == before
 
 
 def test_the_host_sees_the_grown_pile_and_undoes_its_growth(rig: Rig, phone: Any,
