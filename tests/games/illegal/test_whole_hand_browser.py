@@ -5,7 +5,6 @@ copies of cannot be picked again (the limit the engine's check of the hand appli
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,8 +12,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import BROWSER, SHOTS, join_links, shot, too_wide
-from tests.camera_rig import Rig, camera_rig
+from tests.browser import BROWSER, join_links, too_wide
+from tests.camera_rig import Rig
+from tests.games.illegal import phone_hand
+from tests.games.illegal.phone_hand import card_of, dealt_table, hand, seen, send
 
 pytestmark = BROWSER
 
@@ -24,40 +25,12 @@ LOOK = Path("/tmp/shots-illegal")
 
 @pytest.fixture
 def rig(state_dir: Path) -> Iterator[Rig]:
-    with camera_rig(state_dir, "illegal", ["Ann", "Ben"], {"dealer": 1}, [], {}) as r:
+    with dealt_table(state_dir) as r:
         yield r
 
 
 def look(page: Any, name: str) -> None:
-    shot(page, name)
-    LOOK.mkdir(parents=True, exist_ok=True)
-    shutil.copy(SHOTS / f"{name}.png", LOOK / f"{name}.png")
-
-
-def card_of(page: Any) -> Any:
-    return page.locator("#live .yourmove")
-
-
-def seen(rig: Rig, page: Any) -> None:
-    """The page has drawn the table's latest snapshot (or a later one)."""
-    page.wait_for_function("(seq) => Number(document.querySelector('#live').dataset.seen) >= seq",
-                           arg=rig.table.hub.latest().seq)
-
-
-def send(rig: Rig, page: Any, name: str) -> None:
-    """Tap the card's button ``name``: one post, accepted, drawn."""
-    button = card_of(page).get_by_role("button", name=name, exact=True)
-    expect(button).to_be_enabled()
-    with page.expect_response(lambda r: r.request.method == "POST") as answer:
-        button.click()
-    assert answer.value.json()["accepted"], (name, answer.value.json())
-    seen(rig, page)
-
-
-def hand(rig: Rig, seat: int) -> int:
-    session = rig.table.session
-    assert session is not None
-    return int(session.state.seats[seat].hand)
+    phone_hand.look(page, name, LOOK)
 
 
 def test_a_whole_hand_is_revealed_with_one_tap(rig: Rig, phone: Any, state_dir: Path) -> None:

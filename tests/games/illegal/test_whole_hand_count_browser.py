@@ -11,7 +11,6 @@ its visible label; the screenshots are copied to /tmp/shots-phone.
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,8 +18,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import BROWSER, SHOTS, join_links, shot, too_wide
-from tests.camera_rig import Rig, camera_rig
+from tests.browser import BROWSER, join_links, too_wide
+from tests.camera_rig import Rig
+from tests.games.illegal import phone_hand
+from tests.games.illegal.phone_hand import card_of, dealt_table, hand, send
 
 pytestmark = BROWSER
 
@@ -31,32 +32,12 @@ OFF = re.compile(r"\boff\b")
 
 @pytest.fixture
 def rig(state_dir: Path) -> Iterator[Rig]:
-    with camera_rig(state_dir, "illegal", ["Ann", "Ben"], {"dealer": 1}, [], {}) as r:
+    with dealt_table(state_dir) as r:
         yield r
 
 
 def look(page: Any, name: str) -> None:
-    shot(page, name)
-    LOOK.mkdir(parents=True, exist_ok=True)
-    shutil.copy(SHOTS / f"{name}.png", LOOK / f"{name}.png")
-
-
-def card_of(page: Any) -> Any:
-    return page.locator("#live .yourmove")
-
-
-def seen(rig: Rig, page: Any) -> None:
-    page.wait_for_function("(seq) => Number(document.querySelector('#live').dataset.seen) >= seq",
-                           arg=rig.table.hub.latest().seq)
-
-
-def send(rig: Rig, page: Any, name: str) -> None:
-    button = card_of(page).get_by_role("button", name=name, exact=True)
-    expect(button).to_be_enabled()
-    with page.expect_response(lambda r: r.request.method == "POST") as answer:
-        button.click()
-    assert answer.value.json()["accepted"], (name, answer.value.json())
-    seen(rig, page)
+    phone_hand.look(page, name, LOOK)
 
 
 def style(button: Any) -> dict[str, str]:
@@ -83,9 +64,7 @@ def test_the_chosen_cards_and_the_count_are_plain(rig: Rig, phone: Any, state_di
     send(rig, ann, "Play Market Open")
     send(rig, ben, "Play Market Open")
     send(rig, ann, "Play Day of Accounting")
-    session = rig.table.session
-    assert session is not None
-    n = int(session.state.seats[0].hand)
+    n = hand(rig, 0)
     assert n >= 6
 
     card = card_of(ann)
