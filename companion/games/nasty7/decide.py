@@ -108,7 +108,7 @@ def _decide_reassign(state: State, action: Reassign, now: float) -> list[Event]:
 
 
 def _decide_replace_card(state: State, action: ReplaceCard, now: float) -> list[Event]:
-    """The host: the camera misread the last card; it was ``card``."""
+    """The events of ``ReplaceCard`` (its docstring says what it is)."""
     _allow(replace_reason(state, action.card, sender=action.seat))
     return [CardReplaced(action.card)]
 
