@@ -343,6 +343,30 @@ class War:
     passes: int = 0
 
 
+#: the latest ``State.cards`` tuples, each with its cards by id: ``known`` and ``card`` are
+#: asked hundreds of thousands of times over a game's moves and words, and scanning the
+#: tuple each time was most of it. Keyed by the tuple's ``id``; the entry holds the tuple
+#: itself, so that id cannot be reused while the entry lives, and a hit is checked by
+#: identity. States share their ``cards`` tuple until a card is entered (``replace``
+#: copies the reference), so a few entries serve a whole game.
+_INDEXES: dict[int, tuple[tuple[Card, ...], dict[str, Card]]] = {}
+_INDEXES_KEPT = 16
+
+
+def _by_id(cards: tuple[Card, ...]) -> dict[str, Card]:
+    """``cards`` by id (the first of an id wins, as a scan in order found it)."""
+    hit = _INDEXES.get(id(cards))
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    index: dict[str, Card] = {}
+    for card in cards:
+        index.setdefault(card.id, card)
+    if len(_INDEXES) >= _INDEXES_KEPT:
+        _INDEXES.clear()  # one step, safe beside the web's threads (no lock in a game)
+    _INDEXES[id(cards)] = (cards, index)
+    return index
+
+
 @dataclass(frozen=True)
 class State:
     seats: tuple[str, ...]
@@ -384,13 +408,10 @@ class State:
         return self.phase == "over"
 
     def card(self, card_id: str) -> Card:
-        for card in self.cards:
-            if card.id == card_id:
-                return card
-        raise KeyError(card_id)
+        return _by_id(self.cards)[card_id]
 
     def known(self, card_id: str) -> bool:
-        return any(c.id == card_id for c in self.cards)
+        return card_id in _by_id(self.cards)
 
     def owner(self, card_id: str) -> int | None:
         """The seat whose Mob holds this Crook or Racket, or ``None``."""
