@@ -34,6 +34,7 @@ table gives the sender as a value (``SentBy``: a seat number, ``"host"`` or
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import types
 import typing
@@ -166,12 +167,12 @@ class FieldInfo:
     spec: Spec
     optional: bool
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         """The JSON key: a Python keyword is spelled with a trailing ``_`` (``from_``)."""
         return key_of(self.name)
 
-    @property
+    @functools.cached_property
     def label(self) -> str:
         return self.spec.label or "the " + self.key.replace("_", " ")
 
@@ -207,10 +208,40 @@ def _num(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:g}"
 
 
+#: a hint's ``get_origin``, by the hint's ``id`` (asked for every value of every action
+#: parsed: the walks parse hundreds of thousands, and ``typing.get_origin`` was a tenth of
+#: it; hashing a typing hint costs as much, so the key is its id, the entry holds the hint
+#: and a hit is checked by identity). The hints are the declared fields' and live as long.
+_ORIGINS: dict[int, tuple[Any, Any]] = {}
+
+
+def _origin(hint: Any) -> Any:
+    hit = _ORIGINS.get(id(hint))
+    if hit is not None and hit[0] is hint:
+        return hit[1]
+    found = get_origin(hint)
+    _ORIGINS[id(hint)] = (hint, found)
+    return found
+
+
 def _value(info: FieldInfo, hint: Any, raw: Any, depth: int) -> Any:
     """``raw`` as a value of type ``hint``; ``ActionError`` in a player's words."""
-    label, spec = _cap(info.label), info.spec
-    origin = get_origin(hint)
+    spec = info.spec
+    if hint is bool:
+        if not isinstance(raw, bool):
+            raise ActionError(f"{_cap(info.label)} must be yes or no.",
+                              f"{info.name}: not a bool")
+        return raw
+    if hint is str:
+        if not isinstance(raw, str):
+            raise ActionError(f"{_cap(info.label)} must be text.", f"{info.name}: not text")
+        if len(raw) > spec.max_len:
+            raise ActionError(
+                f"{_cap(info.label)} is too long: at most {spec.max_len} characters.",
+                f"{info.name}: too long")
+        return raw
+    label = _cap(info.label)
+    origin = _origin(hint)
     if origin in (typing.Union, types.UnionType):
         for option in get_args(hint):
             try:
@@ -221,10 +252,6 @@ def _value(info: FieldInfo, hint: Any, raw: Any, depth: int) -> Any:
                           f"{info.name}: no type of the union fits")
     if origin is Annotated:
         return _value(info, get_args(hint)[0], raw, depth)
-    if hint is bool:
-        if not isinstance(raw, bool):
-            raise ActionError(f"{label} must be yes or no.", f"{info.name}: not a bool")
-        return raw
     if hint is int or hint is float:
         if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
             raise ActionError(f"{label} must be a number.", f"{info.name}: not a number")
@@ -239,13 +266,6 @@ def _value(info: FieldInfo, hint: Any, raw: Any, depth: int) -> Any:
         if not lo <= raw <= hi:
             raise ActionError(f"{label} must be between {_num(lo)} and {_num(hi)}.",
                               f"{info.name}: out of range")
-        return raw
-    if hint is str:
-        if not isinstance(raw, str):
-            raise ActionError(f"{label} must be text.", f"{info.name}: not text")
-        if len(raw) > spec.max_len:
-            raise ActionError(f"{label} is too long: at most {spec.max_len} characters.",
-                              f"{info.name}: too long")
         return raw
     if origin is Literal:
         if not isinstance(raw, str | int) or isinstance(raw, bool) or raw not in get_args(hint):
@@ -270,12 +290,23 @@ def _value(info: FieldInfo, hint: Any, raw: Any, depth: int) -> Any:
     raise TypeError(f"{info.name}: a field of type {hint!r} cannot be parsed")
 
 
+_KEYS: dict[type, frozenset[str]] = {}
+
+
+def _keys_of(cls: type) -> frozenset[str]:
+    """The keys a line of ``cls`` may hold: its fields' and ``do`` and ``t``."""
+    found = _KEYS.get(cls)
+    if found is None:
+        found = _KEYS[cls] = frozenset({i.key for i in fields_of(cls)} | {"do", "t"})
+    return found
+
+
 def _build(cls: type, raw: Mapping[str, Any], depth: int, what: str) -> Any:
     """An instance of dataclass ``cls`` from ``raw`` (``do`` and ``t`` are not fields)."""
     infos = fields_of(cls)
-    names = {i.key for i in infos}
+    names = _keys_of(cls)
     for key in raw:
-        if key not in names and key not in ("do", "t"):
+        if key not in names:
             raise ActionError(f"{what} was sent with something it does not take: "
                               "send it again from the buttons.",
                               f"unexpected key {str(key)[:40]!r}")
