@@ -64,6 +64,7 @@ BY_TABLE: Final = "table"
 ONLY_TABLE = "{label}: only the table itself can do that (its camera, buttons or clock)."
 ONLY_HOST = "{label}: only the host can do that."
 OWN_SEAT = "A phone can only act for its own seat."
+ONLY_HOST_FIELD = "Only the host can give {label}: send it without, and the host will."
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,9 @@ class Spec:
     bound a number (or a list's items); ``open`` marks a value the player types or sets
     (money, a printed stat): ``moves()`` offers it with bounds and a step, not choices.
     ``actor`` marks a field that names the seat (or seats) acting, besides ``seat``
-    (The Nasty 7's accusers): a phone may put only its own seat there.
+    (The Nasty 7's accusers): a phone may put only its own seat there. ``host`` marks a
+    field only the host may fill in an action a phone may send (The Nasty 7's ruling,
+    entered with an accusation): ``ActionSet.admit`` refuses a phone's action that fills it.
     """
 
     label: str = ""
@@ -83,6 +86,7 @@ class Spec:
     open: bool = False
     max_len: int = MAX_TEXT
     actor: bool = False
+    host: bool = False
 
 
 #: a seat as actions carry it (counted from 0 in data, never shown so)
@@ -372,15 +376,20 @@ class ActionSet:
         a sender who may not send it hears that, not what is wrong with a field. A phone's
         ``seat`` is filled in when missing; every seat the action names as acting
         (``acting_seats``) must then be the phone's own. The host and the table may enter
-        a seat's action for it.
+        a seat's action for it. A field declared ``Spec(host=True)`` is the host's to fill:
+        a phone's action that fills it is refused.
         """
         kind = self.kind_of(raw)
         check_sender(kind, sender)
-        if isinstance(sender, int) and not isinstance(sender, bool):
-            raw = _with_seat(raw, sender)
-        action = self.parse(raw)
-        if isinstance(sender, int) and any(s != sender for s in action.acting_seats()):
+        if not isinstance(sender, int) or isinstance(sender, bool):  # the host, the table
+            return self.parse(raw)
+        action = self.parse(_with_seat(raw, sender))
+        if any(s != sender for s in action.acting_seats()):
             raise ActionError(OWN_SEAT, f"seat {sender} named {action.acting_seats()}")
+        for info in fields_of(kind):
+            if info.spec.host and getattr(action, info.name) is not None:
+                raise ActionError(ONLY_HOST_FIELD.format(label=info.label),
+                                  f"{info.name} is the host's")
         return action
 
     def declared(self, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -511,7 +520,8 @@ class Deadline(GameAction):
     by: ClassVar[Sender] = "table"
 
 
-__all__ = ["BY_HOST", "BY_TABLE", "MAX", "MAX_LIST", "MAX_TEXT", "ONLY_HOST", "ONLY_TABLE",
+__all__ = ["BY_HOST", "BY_TABLE", "MAX", "MAX_LIST", "MAX_TEXT", "ONLY_HOST",
+           "ONLY_HOST_FIELD", "ONLY_TABLE",
            "OWN_SEAT", "ActionError", "ActionSet", "Deadline", "FieldInfo", "GameAction",
            "Seat", "SentBy", "Sender", "Spec", "action_table", "check_sender",
            "describe_type", "fields_of", "key_of", "schema_of"]

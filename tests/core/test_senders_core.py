@@ -22,6 +22,7 @@ SEAT0, SEAT1 = Source.of_seat(0), Source.of_seat(1)
 CAMERA_ONLY = "Play a card: only the table itself can do that (its camera, buttons or clock)."
 HOST_ONLY = "Rule on the accusation: only the host can do that."
 OWN_SEAT = "A phone can only act for its own seat."
+RULING = "Only the host can give the ruling: send it without, and the host will."
 
 
 class Clock:
@@ -149,6 +150,9 @@ def test_a_seat_button_is_the_table_acting_for_that_seat(table: Table) -> None:
     ({"do": "accuse", "by": [0, 1], "against": 2}, 0, OWN_SEAT),
     ({"do": "accuse", "by": 0, "against": 1, "seat": 1}, 0, OWN_SEAT),
     ({"do": "accuse", "by": 0, "against": 1}, 0, None),
+    ({"do": "accuse", "by": 0, "against": 1, "upheld": True}, 0, RULING),
+    ({"do": "accuse", "by": [0], "against": 1, "upheld": False}, 0, RULING),
+    ({"do": "accuse", "by": [0, 1], "against": 2, "upheld": True}, "host", None),
     ({"do": "accuse", "by": [0, 1], "against": 2}, "host", None),
     ({"do": "accuse", "by": [0, 1], "against": 2}, "table", None),
     ({"do": "word", "text": "hello", "seat": 2}, 1, OWN_SEAT),
@@ -167,6 +171,22 @@ def test_admit_by_sender(action: dict[str, Any], sender: Any, reason: str | None
         assert set(admitted.acting_seats()) == {sender}
     else:  # the host and the table enter it as it was sent
         assert admitted.to_json() == {k: v for k, v in action.items()}
+
+
+def test_a_phone_cannot_settle_its_own_accusation(table: Table) -> None:
+    """The ruling an accusation may carry is the host's (``Spec(host=True)``): a phone
+    accusing with one is refused before the game reads it, and nothing is stored."""
+    action = {"do": "accuse", "by": [1], "against": 0, "upheld": True}
+    assert refused(table, action, SEAT1) == RULING
+    assert send(table, action, HOST).accepted  # the host enters the whole accusation
+
+
+def test_the_hosts_ruling_stands_whatever_seat_it_names(table: Table) -> None:
+    """Only ``admit`` asks who sent an action: the game's own checks used to read a
+    ``seat`` on a host's ruling as a phone's and refused the host."""
+    assert send(table, {"do": "accuse", "by": [1], "against": 0}, SEAT1).accepted
+    assert send(table, {"do": "rule", "upheld": True, "seat": 0}, HOST).accepted
+    assert table.session is not None and table.session.state.accusation is None
 
 
 def test_a_typed_action_is_checked_too() -> None:

@@ -49,7 +49,7 @@ class Accuse(GameAction):
     by_: Annotated[tuple[int, ...] | int, Spec("the list of accusers", 0, 11, actor=True)]
     against: Annotated[int, Spec("the accused player", 0, 11)] | None = None
     kind: Annotated[AccuseKind, Spec("what is alleged")] | None = None
-    upheld: Annotated[bool, Spec("the ruling")] | None = None
+    upheld: Annotated[bool, Spec("the ruling", host=True)] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -96,7 +96,7 @@ def _decide_play(state: State, action: Play, now: float) -> list[Event]:
 
 def _decide_reassign(state: State, action: Reassign, now: float) -> list[Event]:
     """The host: the last card was played by ``by``; a seat that was not to play takes the pile."""
-    _allow(reassign_reason(state, action.by_, sender=action.seat))
+    _allow(reassign_reason(state, action.by_))
     before = state.before_card
     assert before is not None
     seat = action.by_
@@ -109,7 +109,7 @@ def _decide_reassign(state: State, action: Reassign, now: float) -> list[Event]:
 
 def _decide_replace_card(state: State, action: ReplaceCard, now: float) -> list[Event]:
     """The events of ``ReplaceCard`` (its docstring says what it is)."""
-    _allow(replace_reason(state, action.card, sender=action.seat))
+    _allow(replace_reason(state, action.card))
     return [CardReplaced(action.card)]
 
 
@@ -118,8 +118,7 @@ def _decide_missed_card(state: State, action: MissedCard, now: float) -> list[Ev
 
     The seat to play's card, or ``by``'s: a seat not to play takes the pile with it.
     """
-    _allow(missed_reason(state, action.card, by=action.by_, at=action.at, now=now,
-                         sender=action.seat))
+    _allow(missed_reason(state, action.card, by=action.by_, at=action.at, now=now))
     if state.finisher is not None:  # a card after the finisher's last: the game ended
         return [GameEnded((state.finisher,))]
     landed = now
@@ -145,7 +144,7 @@ def _decide_seen_beside(state: State, action: SeenBeside, now: float) -> list[Ev
 
 def _decide_count_seen(state: State, action: CountSeen, now: float) -> list[Event]:
     """The host: the card seen beside the pile was played when it landed, or it was not."""
-    _allow(count_seen_reason(state, action.count, action.which, sender=action.seat))
+    _allow(count_seen_reason(state, action.count, action.which))
     which = len(state.seen_beside) - 1 if action.which is None else action.which
     seen = state.seen_beside[which]
     if not action.count:
@@ -160,8 +159,7 @@ def _decide_count_seen(state: State, action: CountSeen, now: float) -> list[Even
 
 def _decide_accuse(state: State, action: Accuse, now: float) -> list[Event]:
     kind = action.kind or ""
-    _allow(accuse_reason(state, action.by_, action.against, kind, action.upheld,
-                         sender=action.seat))
+    _allow(accuse_reason(state, action.by_, action.against, kind, action.upheld))
     by = accuser_seats(action.by_)
     pending = state.accusation
     if pending is None:
@@ -176,12 +174,12 @@ def _decide_accuse(state: State, action: Accuse, now: float) -> list[Event]:
 
 
 def _decide_rule(state: State, action: Rule, now: float) -> list[Event]:
-    _allow(rule_reason(state, sender=action.seat))
+    _allow(rule_reason(state))
     return _rule(state, [], action.upheld, now)
 
 
 def _decide_withdraw(state: State, action: Withdraw, now: float) -> list[Event]:
-    _allow(withdraw_reason(state, sender=action.seat))
+    _allow(withdraw_reason(state))
     return [AccusationWithdrawn(now)]
 
 
@@ -192,7 +190,7 @@ def _decide_mistake(state: State, action: Mistake, now: float) -> list[Event]:
 
 def _decide_hesitation(state: State, action: Hesitation, now: float) -> list[Event]:
     """The host saw the seat to play hesitate (camera off, or the clock was not running)."""
-    _allow(hesitation_reason(state, action.against, sender=action.seat))
+    _allow(hesitation_reason(state, action.against))
     if state.finisher is not None:  # the finisher's last card stood
         return [GameEnded((state.finisher,))]
     return _close(state, _penalty(state, state.turn, "hesitation", now))

@@ -8,8 +8,8 @@ with it, and ``views`` a seat the game does not have. Every refusal sentence of 
 is in this module, once (tests/games/nasty7/test_legality.py checks it); the rules and
 every interpretation are in ``docs/rules/nasty7.md``.
 
-``sender`` is the ``seat`` an action arrived with: a seat's phone adds its own seat, the
-host's page adds none, so a ruling or a correction with a sender came from a phone.
+Who may send an action is not checked here: ``ActionSet.admit`` owns it (each action's
+``by``, and a field only the host fills, like the ruling an accusation may carry).
 """
 
 from __future__ import annotations
@@ -78,13 +78,6 @@ def figure_reason(card: str | None) -> str | None:
     return "That card is not a card of The Nasty 7: take it off the pile."
 
 
-def host_reason(sender: int | None) -> str | None:
-    """Rulings and corrections come from the host: a seat's phone adds its ``seat``."""
-    if sender is None:
-        return None
-    return "Only the host rules on an accusation or corrects a card: use the host's phone."
-
-
 def waiting_reason(state: State) -> str | None:
     """While an accusation waits, the host rules before anything else happens."""
     acc = state.accusation
@@ -150,13 +143,11 @@ def missed_reason(
     by: int | None = None,
     at: float | None = None,
     now: float = 0.0,
-    sender: int | None = None,
 ) -> str | None:
     """The host adds a card the camera missed, of the seat to play or of ``by`` (``card``
     None: any card; ``at``: when it landed, between the last card and ``now``)."""
     why = (
-        host_reason(sender)
-        or (None if card is None else card_reason(state, card))
+        (None if card is None else card_reason(state, card))
         or seat_reason(state, by)
         or waiting_reason(state)
     )
@@ -172,13 +163,9 @@ def missed_reason(
     return stack_reason(state, state.turn if by is None else by)
 
 
-def reassign_reason(state: State, seat: int, *, sender: int | None = None) -> str | None:
+def reassign_reason(state: State, seat: int) -> str | None:
     """The host gives the last card to ``seat`` (a seat not to play takes the pile)."""
-    why = (
-        host_reason(sender)
-        or last_card_reason(state, "say who played it")
-        or seat_reason(state, seat)
-    )
+    why = last_card_reason(state, "say who played it") or seat_reason(state, seat)
     if why is not None:
         return why
     before, last = state.before_card, state.last_card
@@ -188,9 +175,9 @@ def reassign_reason(state: State, seat: int, *, sender: int | None = None) -> st
     return stack_reason(before, seat)
 
 
-def replace_reason(state: State, card: str, *, sender: int | None = None) -> str | None:
+def replace_reason(state: State, card: str) -> str | None:
     """The host says which card the last card really was."""
-    why = host_reason(sender) or last_card_reason(state, "correct it") or card_reason(state, card)
+    why = last_card_reason(state, "correct it") or card_reason(state, card)
     if why is not None:
         return why
     assert state.last_card is not None
@@ -211,18 +198,15 @@ def seen_reason(state: State, card: str, serial: int | None = None) -> str | Non
     return why
 
 
-def count_seen_reason(
-    state: State, count: bool, which: int | None = None, *, sender: int | None = None
-) -> str | None:
+def count_seen_reason(state: State, count: bool, which: int | None = None) -> str | None:
     """The host counts a card seen beside the pile (``which``: its place in the queue,
     ``None`` the latest; played when it landed, by the seat to play now), or not."""
-    why = host_reason(sender)
-    if why is None and not state.seen_beside:
-        why = "No card seen beside the pile is waiting for an answer."
-    if why is None and which is not None and which >= len(state.seen_beside):
-        why = "That card seen beside the pile no longer waits for an answer: choose one that does."
-    if why is not None or not count:
-        return why
+    if not state.seen_beside:
+        return "No card seen beside the pile is waiting for an answer."
+    if which is not None and which >= len(state.seen_beside):
+        return "That card seen beside the pile no longer waits for an answer: choose one that does."
+    if not count:
+        return None
     why = waiting_reason(state)
     if why is not None or state.finisher is not None:
         return why
@@ -251,8 +235,6 @@ def accuse_reason(
     against: int | None = None,
     kind: str = "",
     upheld: bool | None = None,
-    *,
-    sender: int | None = None,
 ) -> str | None:
     """``by`` accuse ``against`` (the player of the last card) of ``kind`` (``""``: not
     said), or join the waiting accusation; with ``upheld`` (the host's entry) it is settled
@@ -265,8 +247,6 @@ def accuse_reason(
         return why
     if len(set(seats)) != len(seats):
         return "The same player is named twice among the accusers."
-    if upheld is not None and sender is not None:
-        return "Only the host rules on an accusation: accuse, and the host rules."
     why = seat_reason(state, against)
     pending = state.accusation
     if pending is None:
@@ -306,18 +286,18 @@ def accused(state: State) -> int | None:
     return state.accusation.against if state.accusation is not None else state.last_player
 
 
-def rule_reason(state: State, *, sender: int | None = None) -> str | None:
+def rule_reason(state: State) -> str | None:
     """The host rules on the waiting accusation."""
     if state.accusation is None:
         return "No accusation is waiting for a ruling."
-    return host_reason(sender)
+    return None
 
 
-def withdraw_reason(state: State, *, sender: int | None = None) -> str | None:
+def withdraw_reason(state: State) -> str | None:
     """The host drops the waiting accusation."""
     if state.accusation is None:
         return "No accusation is waiting: nothing to withdraw."
-    return host_reason(sender)
+    return None
 
 
 # --- penalties ------------------------------------------------------------------------------
@@ -331,11 +311,9 @@ def mistake_reason(state: State, seat: int | None = None) -> str | None:
     return why
 
 
-def hesitation_reason(
-    state: State, against: int | None = None, *, sender: int | None = None
-) -> str | None:
+def hesitation_reason(state: State, against: int | None = None) -> str | None:
     """The host saw the seat to play hesitate (``against``: that seat, to check)."""
-    why = host_reason(sender) or waiting_reason(state)
+    why = waiting_reason(state)
     if why is None and not state.pile:
         why = "No card is on the pile: the first card of a round may take its time."
     if why is None and against is not None:

@@ -37,7 +37,6 @@ def test_a_reassigned_card_keeps_its_landing_time() -> None:
 
 @pytest.mark.parametrize("action, words", [
     ({"do": "reassign", "by": 1}, "already booked to Ben"),
-    ({"do": "reassign", "by": 2, "seat": 2}, "Only the host"),
     ({"do": "replace_card", "card": "racketeer"}, "already a Racketeer"),
     ({"do": "replace_card", "card": "joker"}, "The card is not one of the choices"),
     ({"do": "missed_card", "card": "gun", "at": 1.5}, "after the last card"),
@@ -48,6 +47,16 @@ def test_corrections_are_refused_with_a_reason(action: dict[str, Any], words: st
     state = run(start(3), plays("racketeer", "racketeer"))
     with pytest.raises(IllegalAction, match=words):
         act(state, action, 2.5)
+
+
+@pytest.mark.parametrize("action", [{"do": "reassign", "by": 2},
+                                    {"do": "replace_card", "card": "gun"},
+                                    {"do": "missed_card", "card": "gun"}])  # fmt: skip
+def test_a_phone_cannot_correct_a_card(action: dict[str, Any]) -> None:
+    """Corrections are the host's: ``admit`` refuses them from a phone (who sends is
+    checked there only; tests/core/test_senders_core.py)."""
+    with pytest.raises(IllegalAction, match="only the host can do that"):
+        engine.admit(action, 2)
 
 
 def test_replacing_a_misread_card_recounts_and_moves_the_turn() -> None:

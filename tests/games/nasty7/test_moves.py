@@ -127,8 +127,8 @@ def test_the_phone_word_is_a_text_move_of_the_seat_that_chooses_it() -> None:
 
 def test_a_phone_cannot_rule_on_its_own_accusation() -> None:
     state = run(start(3), plays("racketeer"))
-    with pytest.raises(IllegalAction, match="Only the host rules"):
-        act(state, {"do": "accuse", "by": [1], "against": 0, "upheld": True, "seat": 1}, 1.5)
+    with pytest.raises(IllegalAction, match="Only the host can give the ruling"):
+        engine.admit({"do": "accuse", "by": [1], "against": 0, "upheld": True}, 1)
     settled = act(state, {"do": "accuse", "by": [1], "against": 0, "upheld": True}, 1.5)
     assert settled.stacks[0] == 36  # the host's entry settles at once: Ann takes her card
 
