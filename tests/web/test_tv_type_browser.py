@@ -16,8 +16,9 @@ below 1 (what does not fit is laid out again or left out, never drawn smaller).
 Pictures (the Casablanca board, a chart, a QR code) are measured as pictures, not as
 text: their SVG text is not walked.
 
-At each moment also: no badge runs into the word before it or wraps into a two-line
-pill; "Live" covers nothing the table draws; no status sentence is squeezed into a
+At each moment also: The Nasty 7 uses the whole screen (its pile's count large, the top
+card, whose turn, the stacks down to the foot of the screen); no badge runs into the
+word before it or wraps into a two-line pill; "Live" covers nothing the table draws; no status sentence is squeezed into a
 narrow column nor said again as a bullet under it; a negative amount is written with a
 true minus sign ("−67 000 €", as the standing writes it). Screenshots:
 ``artifacts/screenshots/tv-type-<game>-<record>-<moment>-<width>.png``.
@@ -168,6 +169,30 @@ def said_twice(status: str, bullet: str) -> bool:
 HYPHEN_AMOUNT = re.compile(r"(?<![\w\u2212])-\s?(\$\s?\d|\d[\d\s\u202f\u00a0.,]*\s?€)")
 
 
+#: The Nasty 7's screen: the pile's count, the top card, whose turn, where the stacks end
+NASTY7_SCREEN = """() => {
+  const pile = document.querySelector('.nasty7 .facts > div:first-child .n');
+  const top = document.querySelector('.nasty7 .card-face');
+  const turn = document.querySelector('.nasty7 .seats > li.turn .tag.turn');
+  return {pile: parseFloat(getComputedStyle(pile).fontSize), count: pile.textContent.trim(),
+          top: !!top && top.checkVisibility(), turn: !!turn && turn.checkVisibility(),
+          bottom: document.querySelector('.nasty7 .seats').getBoundingClientRect().bottom};
+}"""
+
+
+def the_nasty7_uses_the_whole_screen(page: Any, height: int, where: str) -> None:
+    """A camera game watched from across the table: the pile's count three times the
+    body text or more, the last card played (once there is one) and whose turn it is
+    shown (the end has no turn), the stacks down to the foot of the screen (once it used
+    only its top 55 %)."""
+    seen = page.evaluate(NASTY7_SCREEN)
+    assert seen["pile"] >= 3 * BODY_PX * height / 1080, f"{where}: the pile's count {seen}"
+    assert seen["top"] == (seen["count"] != "0"), f"{where}: the top card: {seen}"
+    over = page.locator(".nasty7 .status.outcome").count() > 0
+    assert seen["turn"] != over, f"{where}: whose turn: {seen}"
+    assert seen["bottom"] >= 0.85 * height, f"{where}: the stacks end at {seen['bottom']} px"
+
+
 def tv_windows(browser: Any, live_url: str, state_dir: Path) -> Iterator[tuple[int, int, Any]]:
     """One dark window per TV size, signed in as the host (the join codes show)."""
     for width, height in SIZES:
@@ -229,6 +254,8 @@ def test_every_word_on_the_tv_reads_from_the_sofa(game: str, record: str,
             if isinstance(board, dict):  # Casablanca: its board drawn when it can be
                 drawn = page.locator(".board svg").is_visible()
                 assert drawn == bool(board.get("drawn")), f"{record}: board drawn: {drawn}"
+            if game == "nasty7":
+                the_nasty7_uses_the_whole_screen(page, height, f"{record}-{until} at {width}")
     for _, _, page in windows:
         page.context.close()
 
