@@ -18,6 +18,7 @@ import web
 from companion import games
 from companion.table import Table
 from tests.web.tv_states import play, still_table
+from tests.web.conftest import as_host
 from web import render
 
 table = pytest.fixture(still_table, name="table")  # a table whose clock stands still
@@ -66,6 +67,17 @@ def test_the_nasty7_end_names_the_winner_once(app: Flask, table: Table) -> None:
         assert text.count(f"{winner} wins!") == 1, f"{where}: {text}"
         assert "Winner:" not in text and "Game over" not in text, \
             f"{where} names the winner twice: {text}"
+
+
+def test_the_records_list_names_the_game_as_the_box_prints_it(app: Flask, table: Table,
+                                                              state_dir: Path) -> None:
+    """Issue 38: the host's records list said "Nasty7" and "Crime lords"."""
+    if "nasty7" not in games.available():
+        pytest.skip("nasty7 is not installed")
+    play(table, "nasty7", "full_game", "end")
+    page = text_of(as_host(app, state_dir).get("/host").get_data(as_text=True))
+    assert "Game records" in page and "The Nasty 7 ·" in page, page
+    assert "Nasty7" not in page and "nasty7" not in page.lower().replace("the nasty 7", "")
 
 
 def test_an_attacks_terms_are_signed_with_a_true_minus(app: Flask, table: Table) -> None:
