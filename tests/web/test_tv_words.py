@@ -17,8 +17,8 @@ from flask import Flask
 import web
 from companion import games
 from companion.table import Table
-from tests.web.tv_states import play, still_table
 from tests.web.conftest import as_host
+from tests.web.tv_states import play, still_table
 from web import render
 
 table = pytest.fixture(still_table, name="table")  # a table whose clock stands still
