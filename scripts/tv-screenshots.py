@@ -8,14 +8,17 @@ game yet), then, for a recorded game of each of the four games (``tests/records/
 state of each kind of wait the record goes through (``waiting.on``: a turn, a protest, an
 attack's showdown, a Gang War, a ruling...; each kind of panel shows there), the middle
 of the game and its end; then a Crime Lords table of the game's most Mobs (eight) after
-the first income and in a showdown. The record's lines are replayed on a live table whose clock
+the first income and in a showdown, with Mobs as the auction leaves them and as big as a
+late game's (four Crooks, six Rackets each); and Illegal with six players (the game's
+most) in the middle of a hand and at its end, a seeded game built from ``moves()``. The record's lines are replayed on a live table whose clock
 stands still, each line sent by its own sender (``tests/web/tv_states.py``'s way: the
 table's plays, the host's rulings, the seats' moves); a line the rules refused in the
 record is left out. The TV is the dashboard's own page (``/?tv=1``) in Debian's Chromium,
 the host signed in (so the join codes show as on the host's TV), dark, fonts loaded.
 
 Files: ``OUT_DIR/idle-<width>.png`` and ``OUT_DIR/<game>-<record>-<n>-<moment>-<width>.png``
-(``n``: how many of the record's lines were played), and ``OUT_DIR/index.txt`` listing
+(``n``: how many of the record's lines were played; ``<record>`` is ``8-mobs-<crooks>-<rackets>``
+or ``6-players`` for the built games), and ``OUT_DIR/index.txt`` listing
 each file with the scale ``static/tv.js`` drew the page at (below 1: the table did not
 fit the screen, every word smaller than the TV's type sizes) and what the table waited
 for then.
@@ -41,10 +44,13 @@ from companion.store import MemoryStore  # noqa: E402
 from companion.table import Table  # noqa: E402
 from tests.browser import launch  # noqa: E402
 from tests.web.tv_states import (  # noqa: E402
+    CROWD,
     FrozenClock,
     crowded_crime_lords,
     kept_lines,
+    random_lines,
     send_lines,
+    start_random,
     start_record,
 )
 from web import create_app  # noqa: E402
@@ -56,7 +62,7 @@ SIZES = [(1920, 1080), (1280, 720)]
 RECORDS = {
     "nasty7": ["full_game"],
     "illegal": ["three_hand_match"],
-    "casablanca": ["full_game"],
+    "casablanca": ["full_game", "board_moves"],  # the second on the default board: drawn
     "crime_lords": ["full_game", "war_one_hit"],
 }
 #: how long a page may take to show the table (a safety net, never what is measured)
@@ -170,19 +176,24 @@ def main(argv: list[str] | None = None) -> int:
                                   f"waits on {waits}" for f, k in files]
                         print(f"{stem}: {n} of {len(lines)} lines", flush=True)
                     screens.close()
-        if "crime_lords" in (args.game or list(RECORDS)) and "crime_lords" in games.available():
-            index += crowded(browser, out, Path(tmp) / "crowded")
+        chosen = args.game or list(RECORDS)
+        if "crime_lords" in chosen and "crime_lords" in games.available():
+            for crooks, rackets in ((3, 2), (4, 6)):
+                index += crowded(browser, out, Path(tmp) / f"crowded-{crooks}", crooks, rackets)
+        if "illegal" in chosen and "illegal" in games.available():
+            index += six_players(browser, out, Path(tmp) / "illegal-6")
         browser.close()
     (out / "index.txt").write_text("\n".join(index) + "\n", encoding="utf-8")
     print(f"{len(index)} screenshots in {out}")
     return 0
 
 
-def crowded(browser: Any, out: Path, state_dir: Path) -> list[str]:
-    """Crime Lords with the game's most Mobs (``tv_states.crowded_crime_lords``): after
-    the first player's income and during a recruitment's showdown."""
+def crowded(browser: Any, out: Path, state_dir: Path, crooks: int, rackets: int) -> list[str]:
+    """Crime Lords with the game's most Mobs (``tv_states.crowded_crime_lords``) of
+    ``crooks`` Crooks and ``rackets`` Rackets each: after the first player's income and
+    during a recruitment's showdown."""
     engine = games.get("crime_lords")
-    players, options, lines = crowded_crime_lords(engine.max_seats)
+    players, options, lines = crowded_crime_lords(engine.max_seats, crooks, rackets)
     index = []
     with served(state_dir) as (table, url):
         res = table.submit(Command("start", {"game": "crime_lords", "players": players,
@@ -194,10 +205,31 @@ def crowded(browser: Any, out: Path, state_dir: Path) -> list[str]:
         for n, name in ((len(lines) - 1, "turn"), (len(lines), "showdown")):
             send_lines(table, "crime_lords", lines[done:n], origin)
             done = n
-            stem = f"crime_lords-{len(players)}-mobs-{n:03d}-{name}"
+            stem = f"crime_lords-{len(players)}-mobs-{crooks}-{rackets}-{n:03d}-{name}"
             index += [f"{f.name}\tscale {k}\t{n} of {len(lines)} lines; waits on {name}"
                       for f, k in screens.save(out, stem, table.hub.latest().seq)]
             print(f"{stem}: {n} of {len(lines)} lines", flush=True)
+        screens.close()
+    return index
+
+
+def six_players(browser: Any, out: Path, state_dir: Path) -> list[str]:
+    """Illegal with the game's most players (``tv_states.random_lines``, seed 6): the
+    middle of the hand and its end (the Day of Accounting)."""
+    n = games.get("illegal").max_seats
+    lines = random_lines("illegal", n, seed=n)
+    index = []
+    with served(state_dir) as (table, url):
+        origin = start_random(table, "illegal", CROWD[:n], seed=n)
+        screens = Screens(browser, url, state_dir)
+        done = 0
+        for k, name in ((len(lines) // 2, "middle"), (len(lines), "end")):
+            send_lines(table, "illegal", lines[done:k], origin)
+            done = k
+            stem = f"illegal-{n}-players-{k:03d}-{name}"
+            index += [f"{f.name}\tscale {s}\t{k} of {len(lines)} lines; {name}"
+                      for f, s in screens.save(out, stem, table.hub.latest().seq)]
+            print(f"{stem}: {k} of {len(lines)} lines", flush=True)
         screens.close()
     return index
 

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 
 from companion.games.engine import AnyEngine
+from companion.games.words import listed
 from companion.table import PUBLIC_ACTION_KEYS
 from web import render, scores
 from web.context import state
@@ -42,7 +43,7 @@ def table() -> str:
 
 def _names(players: Sequence[str], value: Any) -> str:
     if isinstance(value, list | tuple):
-        return " and ".join(_names(players, v) for v in value)
+        return listed(_names(players, v) for v in value)
     return render.seat_name(list(players), value)
 
 

@@ -16,14 +16,14 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from flask import Flask, render_template
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
-from companion.games import money
+from companion.games import money, words
 from companion.snapshot import Snapshot
 from web import scores
 
@@ -296,6 +296,23 @@ def _points(value: Any) -> str:
     return _amount(value, money.grouped)
 
 
+def _signed(value: Any) -> str:
+    """A term of a sum, its sign always written, a true minus: ``+2``, ``−2``."""
+    return _amount(value, money.signed)
+
+
+def _listed(items: Any, names: list[str] | None = None) -> str:
+    """Names as a sentence lists them (``companion.games.words.listed``): "Ann, Ben and
+    Cy"; with ``names`` (the players), ``items`` are seats, written as their names."""
+    if items is None:
+        return ""
+    if isinstance(items, str | Mapping) or not isinstance(items, Iterable):
+        items = [items]
+    if names is not None:
+        return words.listed(seat_name(list(names), x) for x in items)
+    return words.listed(str(x) for x in items)
+
+
 def _nowrap(value: Any) -> Markup:
     """Any text whose spaces must not break (an amount a game formatted itself)."""
     text = str(value).replace(" ", NBSP)
@@ -339,7 +356,8 @@ def install(app: Flask, *, csrf_token: Callable[[], str], is_host: Callable[[], 
     ``csrf_token`` and ``is_host`` come from ``web.guards`` (the factory passes them in,
     so this module needs no access control of its own).
     """
-    app.jinja_env.filters.update(label=_label, money=_money, euros=_euros, points=_points, scalar=_scalar,
+    app.jinja_env.filters.update(label=_label, money=_money, euros=_euros, points=_points,
+                                 signed=_signed, listed=_listed, scalar=_scalar,
                                  words=humanise, nowrap=_nowrap)
     app.jinja_env.tests.update(list=_is_list, map=_is_map, table=_is_table)
     app.jinja_env.globals.update(seat_name=seat_name, csrf_token=csrf_token, is_host=is_host,

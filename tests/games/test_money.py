@@ -36,3 +36,12 @@ def test_illegals_log_writes_a_loss_with_a_true_minus() -> None:
     assert line == (f"Accounting: Ann 170{NNBSP}000{NBSP}€, Ben {MINUS}75{NNBSP}000{NBSP}€, "
                     f"Cy {MINUS}132{NNBSP}000{NBSP}€")
     assert "-" not in line
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (2, "+2"), (-2, f"{MINUS}2"), (0, "0"), (-10, f"{MINUS}10"), (1500, f"+1{NNBSP}500"),
+])
+def test_a_term_of_a_sum_is_signed_with_a_true_minus(value: int, text: str) -> None:
+    """Crime Lords' success number, term by term: "+2" and "−2", never "-2"."""
+    assert money.signed(value) == text
+    assert render._signed(value) == f'<span class="amt">{text}</span>'

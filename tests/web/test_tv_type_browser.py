@@ -1,18 +1,24 @@
 """The TV read from the sofa (3 m): every visible word large enough, in Chromium.
 
 Each game is brought to its moments by replaying a recorded game on a live table, once
-for all of its moments (``tv_states.play_on``): a busy moment, the end, and for Crime
-Lords three Mobs (its Gang War) and a table of eight, the game's most
-(``tv_states.crowded_crime_lords``). The host's TV is shown, so the free seats' join
-codes stand beside the table until the end. At 1920×1080 and 1280×720 (one window each,
+for all of its moments (``tv_states.play_on``): a busy moment, the end (Casablanca's
+also with its board drawn), and for Crime Lords three Mobs (its Gang War) and a table
+of eight, the game's most, as the auction leaves them and as big as a late game's
+(``tv_states.crowded_crime_lords``); Illegal with four, five and six players in the
+middle of a hand and at its Day of Accounting, in seeded games built from ``moves()``
+(``tv_states.random_lines``). The host's TV is shown, so the free seats' join codes
+stand beside the table until the end. At 1920×1080 and 1280×720 (one window each,
 reloaded at each moment) one ``page.evaluate`` walks every visible text node and takes
 its size as drawn: its computed font size times the scale ``static/tv.js`` fitted the
 page to. Body text must be at least 28 px at 1080p and the players' names and scores
-at least 40 px (two thirds of both at 720p). Pictures (the Casablanca board, a chart, a
-QR code) are measured as pictures, not as text: their SVG text is not walked.
+at least 40 px (two thirds of both at 720p), and ``tv.js`` must not have scaled the page
+below 1 (what does not fit is laid out again or left out, never drawn smaller).
+Pictures (the Casablanca board, a chart, a QR code) are measured as pictures, not as
+text: their SVG text is not walked.
 
-At each moment also: no badge runs into the word before it or wraps into a two-line
-pill; "Live" covers nothing the table draws; no status sentence is squeezed into a
+At each moment also: The Nasty 7 uses the whole screen (its pile's count large, the top
+card, whose turn, the stacks down to the foot of the screen); no badge runs into the
+word before it or wraps into a two-line pill; "Live" covers nothing the table draws; no status sentence is squeezed into a
 narrow column nor said again as a bullet under it; a negative amount is written with a
 true minus sign ("−67 000 €", as the standing writes it). Screenshots:
 ``artifacts/screenshots/tv-type-<game>-<record>-<moment>-<width>.png``.
@@ -32,7 +38,16 @@ from companion.inputs import Command
 from companion.table import Table
 from tests.browser import BROWSER, SHOTS
 from tests.wait import SAFETY
-from tests.web.tv_states import Until, crowded_crime_lords, play_on, send_lines, still_table
+from tests.web.tv_states import (
+    CROWD,
+    Until,
+    crowded_crime_lords,
+    play_on,
+    random_lines,
+    send_lines,
+    start_random,
+    still_table,
+)
 from web.auth import host_token
 
 table = pytest.fixture(still_table, name="table")  # a table whose clock stands still
@@ -47,6 +62,8 @@ MOMENTS: list[tuple[str, str, list[Until]]] = [
     ("nasty7", "full_game", ["camera", "end"]),
     ("illegal", "three_hand_match", ["loss", "end"]),
     ("casablanca", "full_game", ["announcement", 7, "end"]),
+    # the default board, its spaces placed: drawn during the game and at the end
+    ("casablanca", "board_moves", [3, "end"]),
     # three Mobs: the auction half done (every Crook without a place yet), an attack's
     # roll, the Gang War
     ("crime_lords", "war_one_hit", [14, "roll", "war"]),
@@ -152,6 +169,30 @@ def said_twice(status: str, bullet: str) -> bool:
 HYPHEN_AMOUNT = re.compile(r"(?<![\w\u2212])-\s?(\$\s?\d|\d[\d\s\u202f\u00a0.,]*\s?€)")
 
 
+#: The Nasty 7's screen: the pile's count, the top card, whose turn, where the stacks end
+NASTY7_SCREEN = """() => {
+  const pile = document.querySelector('.nasty7 .facts > div:first-child .n');
+  const top = document.querySelector('.nasty7 .card-face');
+  const turn = document.querySelector('.nasty7 .seats > li.turn .tag.turn');
+  return {pile: parseFloat(getComputedStyle(pile).fontSize), count: pile.textContent.trim(),
+          top: !!top && top.checkVisibility(), turn: !!turn && turn.checkVisibility(),
+          bottom: document.querySelector('.nasty7 .seats').getBoundingClientRect().bottom};
+}"""
+
+
+def the_nasty7_uses_the_whole_screen(page: Any, height: int, where: str) -> None:
+    """A camera game watched from across the table: the pile's count three times the
+    body text or more, the last card played (once there is one) and whose turn it is
+    shown (the end has no turn), the stacks down to the foot of the screen (once it used
+    only its top 55 %)."""
+    seen = page.evaluate(NASTY7_SCREEN)
+    assert seen["pile"] >= 3 * BODY_PX * height / 1080, f"{where}: the pile's count {seen}"
+    assert seen["top"] == (seen["count"] != "0"), f"{where}: the top card: {seen}"
+    over = page.locator(".nasty7 .status.outcome").count() > 0
+    assert seen["turn"] != over, f"{where}: whose turn: {seen}"
+    assert seen["bottom"] >= 0.85 * height, f"{where}: the stacks end at {seen['bottom']} px"
+
+
 def tv_windows(browser: Any, live_url: str, state_dir: Path) -> Iterator[tuple[int, int, Any]]:
     """One dark window per TV size, signed in as the host (the join codes show)."""
     for width, height in SIZES:
@@ -180,9 +221,11 @@ def check_the_tv(page: Any, live_url: str, table: Table, width: int, height: int
     found = page.evaluate(MEASURE, list(snap.players))
     assert len(found) > 10, f"{where}: the TV shows almost nothing ({found})"
     assert any(f["name"] for f in found), f"{where}: no player's name on the TV"
+    scale = float(page.evaluate("document.documentElement.dataset.tvScale"))
     small = too_small(found, height)
     assert small == [], f"{where}: {len(small)} of {len(found)} texts too small to read " \
-                        f"from the sofa (drawn at {page.evaluate('document.documentElement.dataset.tvScale')}): {small}"
+                        f"from the sofa (drawn at {scale}): {small}"
+    assert scale >= 1, f"{where}: tv.js drew the table at {scale} to fit the screen"
     assert page.evaluate(BADGES) == [], f"{where}: badges"
     assert page.evaluate(UNDER_LIVE) == [], f"{where}: \"Live\" is drawn over the table"
     for st in page.evaluate(STATUSES):
@@ -205,18 +248,54 @@ def test_every_word_on_the_tv_reads_from_the_sofa(game: str, record: str,
         pytest.skip(f"{game} is not installed")
     windows = list(tv_windows(browser, live_url, state_dir))
     for until, _ in play_on(table, game, record, untils):
+        board = table.hub.latest().public.get("board")
         for width, height, page in windows:
             check_the_tv(page, live_url, table, width, height, f"{game}-{record}-{until}")
+            if isinstance(board, dict):  # Casablanca: its board drawn when it can be
+                drawn = page.locator(".board svg").is_visible()
+                assert drawn == bool(board.get("drawn")), f"{record}: board drawn: {drawn}"
+            if game == "nasty7":
+                the_nasty7_uses_the_whole_screen(page, height, f"{record}-{until} at {width}")
     for _, _, page in windows:
         page.context.close()
 
 
-def test_eight_mobs_read_from_the_sofa(table: Table, live_url: str, browser: Any,
-                                       state_dir: Path) -> None:
+@pytest.mark.parametrize("n", [4, 5, 6])
+def test_illegal_with_four_five_and_six_players(n: int, table: Table, live_url: str,
+                                               browser: Any, state_dir: Path) -> None:
+    """Every tableau side by side, every seat's join code under them: in the middle of a
+    hand and at its end (the Day of Accounting, one hand: the match's end), in a seeded
+    game built from ``moves()`` alone (no recorded game has five or six players)."""
+    if "illegal" not in games.available():
+        pytest.skip("illegal is not installed")
+    lines = random_lines("illegal", n, seed=n)
+    origin = start_random(table, "illegal", CROWD[:n], seed=n)
+    windows = list(tv_windows(browser, live_url, state_dir))
+    done = 0
+    for moment, upto in (("middle", len(lines) // 2), ("end", len(lines))):
+        send_lines(table, "illegal", lines[done:upto], origin)
+        done = upto
+        snap = table.hub.latest()
+        assert (snap.outcome is not None) == (moment == "end"), snap.waiting
+        for width, height, page in windows:
+            check_the_tv(page, live_url, table, width, height, f"illegal-{n}-players-{moment}")
+            assert page.locator(".illegal .seats > li").count() == n
+            if moment == "end":
+                assert "Day of Accounting" in page.inner_text("#main")
+    for _, _, page in windows:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("crooks", "rackets"), [(3, 2), (4, 6)],
+                         ids=["as-the-auction-leaves-them", "big-mobs"])
+def test_eight_mobs_read_from_the_sofa(crooks: int, rackets: int, table: Table,
+                                       live_url: str, browser: Any, state_dir: Path) -> None:
     """The game's most Mobs, every seat's join code beside them: after the first
-    player's income, and during a recruitment's showdown (the attack's panel too)."""
+    player's income, and during a recruitment's showdown (the attack's panel too); Mobs
+    as the auction leaves them, and Mobs as big as a late game's (four Crooks and six
+    Rackets each: 32 of the deck's 36 Crooks, 48 of its 52 Rackets)."""
     engine = games.get("crime_lords")
-    players, options, lines = crowded_crime_lords(engine.max_seats)
+    players, options, lines = crowded_crime_lords(engine.max_seats, crooks, rackets)
     res = table.submit(Command("start", {"game": "crime_lords", "players": players,
                                          "options": options})).result(SAFETY)
     assert res.accepted, res.reason
@@ -228,7 +307,8 @@ def test_eight_mobs_read_from_the_sofa(table: Table, live_url: str, browser: Any
         done = n
         assert table.hub.latest().waiting["on"] == moment, table.hub.latest().waiting
         for width, height, page in windows:
-            check_the_tv(page, live_url, table, width, height, f"crime_lords-8-mobs-{moment}")
+            check_the_tv(page, live_url, table, width, height,
+                         f"crime_lords-8-mobs-{crooks}-crooks-{rackets}-rackets-{moment}")
             assert page.locator(".tv-mob").count() == len(players)
             shown = page.inner_text("#main")
             for name in ("Mom Parker", "Velvet Vera", "Hal", "Evangeline"):

@@ -6,8 +6,10 @@ time, up to the first state where the table waits ``on`` that (``until="end"``: 
 line; ``"start"``: none; a number: that many lines). Deadlines due between two lines are
 committed by the next line, as in a replay; the frozen clock never fires one by itself.
 ``play_on(table, game, record, untils)`` brings one game to several moments in turn
-(one replay for all of them). ``crowded_crime_lords(n)``: a Crime Lords game of ``n``
-Mobs (up to the game's eight), set up as the auction leaves it, as record lines.
+(one replay for all of them). ``crowded_crime_lords(n, crooks, rackets)``: a Crime Lords
+game of ``n`` Mobs (up to the game's eight) of that many Crooks and Rackets each, set up
+as the auction leaves it, as record lines. ``random_lines(game, n, seed)``: a seeded game
+of ``n`` seats built from ``moves()`` alone, as record lines (``start_random`` starts it).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from companion.records import VERSION, _as_read_then, parse_header
 from companion.session import Session
 from companion.store import MemoryStore
 from companion.table import Table
-from tests.games.walk import lines
+from tests.games.walk import lines, random_game
 from tests.wait import SAFETY  # a safety net of minutes
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
@@ -158,56 +160,90 @@ def send_lines(table: Table, game: str, actions: list[dict[str, Any]],
 CROWD = ("Ann", "Benedikt", "Cy", "Dee", "Evangeline", "Finn", "Gus", "Hal")
 _MOBS = ("The Old Family", "The Syndicate", "The Tongs", "The Downtowners",
          "The Purple Gang", "The Westies", "The Black Hand", "The Outfit")
-#: each Mob's three Crooks: a Boss, his Lieutenant and a Crook under the Lieutenant
 _CROOKS = ("Mom Parker", "Bro Bronson", "Anita Callahan", "Judge Cohen", "Shyster Shatner",
            "Kid Rocco", "Tony Two-Tone", "Sal the Fish", "Gimpy", "Big Louie Vitale",
            "Fast Eddie", "Mad Dog Malone", "Lucky Lucille", "Knuckles O'Hara",
            "Doc Holloway", "The Professor", "Johnny Ice", "Sweet Sue", "Benny the Blade",
            "Countess Orlova", "Fat Tony", "Slim Jimmy", "Mickey Two-Guns", "Velvet Vera",
-           "Iron Mike", "Baby Face Nelson", "Sister Agatha")
+           "Iron Mike", "Baby Face Nelson", "Sister Agatha", "Nicky Nails", "Old Man Moran",
+           "Legs Diamond", "Dutch Schultz", "Frankie Yale", "Bugsy Goldstein", "Machine Gun Jack",
+           "Polly Adler", "Cockeyed Louie")
 _DISTRICTS = ("North Side", "South Side", "East Side", "West Side", "Central")
 _TYPES = ("Casinos", "Crooked Precinct", "Loan Shark", "Numbers", "Protection", "Street Gang")
+#: each Mob's Crooks, k-th of them: (Power, price, the one he is placed under): a Boss,
+#: his Lieutenant, a Crook under that Lieutenant, a second Lieutenant, a Crook under him
+_CROOK_PLAN = ((6, 10, None), (4, 5, 0), (2, 2, 1), (3, 1, 0), (1, 1, 3))
 
 
-def crowded_crime_lords(n: int = 8) -> tuple[list[str], dict[str, Any], list[dict[str, Any]]]:
+def crowded_crime_lords(n: int = 8, crooks: int = 3, rackets: int = 2,
+                        ) -> tuple[list[str], dict[str, Any], list[dict[str, Any]]]:
     """The players, options and record lines of a Crime Lords game of ``n`` Mobs as the
-    auction leaves it: each Mob three Crooks in a tree (a Boss, a Lieutenant, a Crook
-    under him) and two Rackets, three cards in the center, the game started, the first
-    player's income collected; then a recruitment of an uncontrolled Crook (its showdown
-    waits on every player: the busiest table)."""
+    auction leaves it: each Mob ``crooks`` Crooks in a tree (a Boss, a Lieutenant, a Crook
+    under him; from four on a second Lieutenant and a Crook under him: ``_CROOK_PLAN``)
+    and ``rackets`` Rackets (eight Mobs of four Crooks and six Rackets: most of the deck's
+    36 Crooks and 52 Rackets, the Mobs of a late game), three cards in the center, the
+    game started, the first player's income collected; then a recruitment of an
+    uncontrolled Crook (its showdown waits on every player: the busiest table)."""
+    assert crooks <= len(_CROOK_PLAN) and crooks * n + 2 <= len(_CROOKS)
     lines: list[dict[str, Any]] = []
 
     def add(**action: Any) -> None:
         lines.append({"t": float(len(lines) + 1), **action})
+
+    def crook(seat: int, k: int) -> str:
+        return f"crook_{crooks * seat + k + 1:02d}"
 
     racket = iter(range(1, 53))
     for seat in range(n):
         add(do="take_mob", seat=seat, card=f"mob_{seat + 1:02d}",
             stats={"name": _MOBS[seat], "boss_bonus": 1 + seat % 3})
     for seat in range(n):
-        for k, (power, price) in enumerate(((6, 10), (4, 5), (2, 2))):
-            add(do="buy", seat=seat, card=f"crook_{3 * seat + k + 1:02d}", price=price,
-                stats={"name": _CROOKS[3 * seat + k], "power": power - (seat + k) % 2,
+        for k, (power, price, _) in enumerate(_CROOK_PLAN[:crooks]):
+            add(do="buy", seat=seat, card=crook(seat, k), price=price,
+                stats={"name": _CROOKS[crooks * seat + k],
+                       "power": max(0, power - (seat + k) % 2),
                        "resistance": 1 + (seat + 2 * k) % 6})
-        for price in (4, 3):
+        for price in (4, 3, 1, 1, 1, 1)[:rackets]:
             r = next(racket)
             add(do="buy", seat=seat, card=f"racket_{r:02d}", price=price,
                 stats={"name": f"{_DISTRICTS[r % 5]} {_TYPES[r % 6]}", "type": _TYPES[r % 6],
                        "income": 1 + r % 5, "resistance": 1 + r % 4,
                        "district": _DISTRICTS[r % 5]})
     for seat in range(n):
-        boss, lieutenant, crook = (f"crook_{3 * seat + k + 1:02d}" for k in range(3))
-        add(do="choose_boss", seat=seat, card=boss)
-        add(do="place", seat=seat, card=lieutenant, under=boss)
-        add(do="place", seat=seat, card=crook, under=lieutenant)
+        add(do="choose_boss", seat=seat, card=crook(seat, 0))
+        for k, (_, _, under) in enumerate(_CROOK_PLAN[1:crooks], start=1):
+            add(do="place", seat=seat, card=crook(seat, k), under=crook(seat, under or 0))
     for k in range(2):
-        add(do="uncontrolled", card=f"crook_{3 * n + k + 1:02d}",
-            stats={"name": _CROOKS[3 * n + k], "power": 3 + k, "resistance": 2})
+        add(do="uncontrolled", card=f"crook_{crooks * n + k + 1:02d}",
+            stats={"name": _CROOKS[crooks * n + k], "power": 3 + k, "resistance": 2})
     r = next(racket)
     add(do="uncontrolled", card=f"racket_{r:02d}",
         stats={"name": f"{_DISTRICTS[r % 5]} {_TYPES[r % 6]}", "type": _TYPES[r % 6],
                "income": 3, "resistance": 2, "district": _DISTRICTS[r % 5]})
     add(do="start", first=0)
     add(do="collect", seat=0)
-    add(do="attack", seat=0, kind="recruit", attacker="crook_01", target=f"crook_{3 * n + 1:02d}")
-    return list(CROWD[:n]), {"draw_rule": "free"}, lines
+    add(do="attack", seat=0, kind="recruit", attacker=crook(0, 0),
+        target=f"crook_{crooks * n + 1:02d}")
+    options: dict[str, Any] = {"draw_rule": "free"}
+    if crooks > 3 or rackets > 2:  # more than the auction's limits and money allow
+        options.update(auction_crooks=None, auction_rackets=None, auction_money=100)
+    return list(CROWD[:n]), options, lines
+
+
+def random_lines(game: str, n_seats: int, seed: int, steps: int = 3000,
+                 ) -> list[dict[str, Any]]:
+    """The record lines of a seeded game of ``n_seats`` whose every line is a move
+    ``moves()`` offered (``tests/games/walk.py``'s ``random_game``: the seats the table
+    waits for first), played to its end or ``steps`` choices; start it with
+    ``start_random`` (the same seed deals the same cards)."""
+    walk = random_game(games.get(game), n_seats, seed, steps)
+    return walk.states[-1][0].record_actions()
+
+
+def start_random(table: Table, game: str, players: Sequence[str], seed: int) -> float:
+    """Start ``game`` of ``players`` (default options) with ``seed`` on ``table``, as
+    ``random_lines`` played it; the table's time of the lines' 0."""
+    res = table.submit(Command("start", {"game": game, "players": list(players),
+                                         "options": {}, "seed": seed})).result(SAFETY)
+    assert res.accepted, res.reason
+    return table.clock() - table.now()

@@ -9,17 +9,21 @@
   const REFRESH_MS = 4000, CHECK_MS = 3000;
   // what a sofa can do without, left out in this order before any word would be drawn
   // smaller: the last events but the newest, oldest first; Illegal's points per hand
-  // (the side's scores keep the totals); in Crime Lords, an attack's line of who attacks
-  // whom (its heading names both) and its showdown's line (the status says who must
-  // still act), the Mobs' names (each player's name stays), their Rackets' names (each
-  // Mob's count of Rackets stays)
+  // (the side's scores keep the totals) and the hands its players revealed for the Day
+  // of Accounting (its lines say what they cost; every phone lists them); in Crime
+  // Lords, an attack's line of who attacks whom (its heading names both) and its
+  // showdown's line (the status says who must still act), the Mobs' names (each
+  // player's name stays), their Rackets' names (each Mob's count of Rackets stays), and
+  // the last event while an attack is shown (the attack's panel says what is going on)
   const DROPS = [
     { sel: ".tv-side ol.events > li:not(:last-child)", each: true },
     { sel: ".illegal .tv-main > :is(h2:has(+ .tv-hide-chart), .tv-hide-chart)", each: false },
+    { sel: ".illegal .seats .revealed", each: false },
     { sel: ".cl #attack > p.muted", each: false },
     { sel: ".cl #attack > p:has(> b:first-child)", each: false },
     { sel: ".tv-mob-name", each: false },
     { sel: ".tv-rackets", each: false },
+    { sel: ".tv-grid:has(#attack) > .tv-side", each: false },
   ];
   const CORNERS = ["br", "bl", "tr", "tl"];
 

@@ -34,6 +34,7 @@ from companion.games.crime_lords.events import (
     UnhappyChanged,
 )
 from companion.games.crime_lords.state import war_begins
+from companion.games.money import signed
 
 VERBS = {"recruit": "recruit", "takeover": "take over", "hit": "Hit"}
 #: a card nobody named, by its catalog kind
@@ -134,7 +135,7 @@ def _more(do: str, action: Action, events: Sequence[Event], who: Any, card: Any,
         change = _first(events, ModifierAdded)
         if change is None:
             return f"{who()} changed the success number."
-        return f"{who()} changed the success number by {change.value:+d}: {change.why}."
+        return f"{who()} changed the success number by {signed(change.value)}: {change.why}."
     if do == "roll":
         return _roll(events, who)
     if do == "give":

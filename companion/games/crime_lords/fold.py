@@ -75,6 +75,7 @@ from companion.games.crime_lords.state import (
 )
 from companion.games.emit import Emitter
 from companion.games.frozen import replace
+from companion.games.money import signed
 from companion.games.words import listed
 
 
@@ -308,7 +309,7 @@ def _helped(s: State, e: Helped) -> State:
 def _modifier(s: State, e: ModifierAdded) -> State:
     a = _attack(s)
     s = replace(s, attack=replace(a, modifiers=a.modifiers + ((e.value, e.why),)))
-    return s.logged(f"{e.value:+d}: {e.why}.")
+    return s.logged(f"{signed(e.value)}: {e.why}.")
 
 
 def _withdrawn(s: State, e: AttackWithdrawn) -> State:
