@@ -155,3 +155,53 @@ def test_plain_sentences_pass() -> None:
                  "Ace hits Bo (needs 10 or less).", "Rolled 5+3, needed 7 or less: the "
                  "attack fails.", "Show the Hostile Takeover now, choose its target next"):
         assert problems(text) == [], text
+
+
+def space_ids(state: Any) -> frozenset[str]:
+    """The ids of the spaces of a Casablanca state's board that a sentence must never
+    show: every id of a board read as the host gave it (a ``{space: [neighbours]}`` map
+    names a space only by its id: its words are the id read as words, "Souk"). A
+    version-1 board read exactly (``exact_names``: "Gate" and "gate" are two spaces) keeps
+    its names as that version wrote them, and a free board's spaces are what was typed."""
+    board = state.options.board
+    if board.exact or board.free:
+        return frozenset()
+    return frozenset(board.ids())
+
+
+def ids_in(text: str, ids: frozenset[str]) -> list[str]:
+    """Each space id ``text`` holds as a word, as written (case counts: "Souk" is a name)."""
+    return [f"a space id: …{text[max(0, m.start() - 40):m.end() + 40]}…"
+            for i in sorted(ids) for m in re.finditer(rf"(?<![\w'’]){re.escape(i)}(?![\w'’])",
+                                                      text)]
+
+
+@pytest.mark.skipif("casablanca" not in games.available(), reason="casablanca is not installed")
+def test_casablanca_names_every_space_by_its_name() -> None:
+    """Casablanca's log, history, what the table waits for and every move say a space by
+    its printed name, or, on a board that gives none, by its id read as words ("moved to
+    Souk", never "moved to souk")."""
+    seen: set[tuple[str, frozenset[str]]] = set()
+    found: list[str] = []
+    last: dict[str, Session] = {}
+    for where, session in sessions_of("casablanca"):
+        ids = space_ids(session.state)
+        texts = list(state_texts(session.engine, session.state, len(session.setup.seats)))
+        last[where] = session
+        for kind, text in texts:
+            if (text, ids) not in seen:
+                seen.add((text, ids))
+                found += [f"{where} {kind}: {p}" for p in ids_in(text, ids)]
+    for where, session in last.items():
+        ids = space_ids(session.state)
+        found += [f"{where} {kind}: {p}" for kind, text in history_texts(session)
+                  for p in ids_in(text, ids)]
+    unique = sorted(set(found), key=found.index)
+    assert not unique, f"{len(unique)} problems, e.g.:\n" + "\n".join(unique[:30])
+
+
+def test_a_space_id_is_caught() -> None:
+    ids = frozenset({"souk", "ricks_cafe"})
+    assert ids_in("Agent Green moved to souk.", ids)
+    assert ids_in("Agent Red moves to ricks_cafe.", ids)
+    assert ids_in("Agent Green moved to Souk. Rick's Café", ids) == []

@@ -4,7 +4,8 @@ For each state of each record of ``tests/records/`` (``tests/games/walk.py``), t
 player reads are rendered from the snapshot the live table would publish: the table (the
 TV and every phone's Table page), each seat's page, the host's controls, and the
 history's sentences. Their visible text must never hold a ``{``, a ``"do"``, an id like
-``crook_07``, a seat counted from 0 ("seat 0", "player 0"), and the shared screens (the
+``crook_07``, a seat counted from 0 ("seat 0", "player 0"), a Casablanca space's id where
+its name belongs ("moved to souk": ``test_log_words.space_ids``), and the shared screens (the
 table, the history) never say "you": the whole table reads them. A refused line of a
 record is rendered with its refusal, as the table shows it.
 ``test_a_planted_bad_string_is_caught`` shows each check can fail.
@@ -27,6 +28,7 @@ from companion.inputs import HOST, Source
 from companion.snapshot import Refusal, Snapshot
 from companion.store import MemoryStore
 from companion.table import Table
+from tests.games.test_log_words import ids_in, space_ids
 from tests.games.walk import PARTS, Step, parts, recorded_steps
 from web import create_app, render
 from web.public import session_entries
@@ -110,11 +112,14 @@ def app(state_dir: Path) -> Iterator[Flask]:
 
 
 def check_step(step: Step, seq: int) -> list[str]:
+    casablanca = step.session.engine.name == "casablanca"
+    ids = space_ids(step.session.state) if casablanca else frozenset()
     found = []
     for page, text, shared in pages(snapshot(step, seq)):
-        found += [f"{step.where} {page}: {p}" for p in problems(text, shared)]
+        found += [f"{step.where} {page}: {p}" for p in problems(text, shared) + ids_in(text, ids)]
     for entry in session_entries(step.session)[:1]:  # the newest sentence of the history
-        found += [f"{step.where} history: {p}" for p in problems(entry["text"], True)]
+        found += [f"{step.where} history: {p}"
+                  for p in problems(entry["text"], True) + ids_in(entry["text"], ids)]
     return found
 
 

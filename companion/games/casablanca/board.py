@@ -67,10 +67,16 @@ class Board:
         return None
 
     def name(self, space_id: str) -> str:
-        """The space's name for people (the text given when it is not on the board); a
-        name written like an id (``ricks_cafe``, from an old record's board) reads as words."""
+        """The space's name for people: its printed name; a space given without one (a
+        ``{space: [neighbours]}`` map, a space with only an ``id``) by its id read as
+        words (``souk`` -> "Souk", ``ricks_cafe`` -> "Ricks cafe"), never as the id. A name
+        written like an id reads as words too; a version-1 board read exactly keeps its
+        names as written ("Gate" and "gate" are two spaces there); the text given when it
+        is not on the board (a free board's) is what was typed."""
         space = self.space(space_id)
-        return readable(space.name if space is not None else space_id)
+        if space is None or space.name != space.id or self.exact:
+            return readable(space.name if space is not None else space_id)
+        return as_words(space.id)
 
     def neighbours(self, space_id: str) -> tuple[str, ...]:
         """The spaces one street away, in board order."""
@@ -237,6 +243,12 @@ def readable(text: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def as_words(space_id: str) -> str:
+    """A space's id read as words, for a space with no printed name: ``souk`` -> "Souk"."""
+    words = readable(space_id).strip()
+    return words[:1].upper() + words[1:]
+
+
 def free_board() -> Board:
     """No board (option ``board: "free"``, what a version-1 record without a board meant):
     any text names a space and an agent may go anywhere; the default board's spaces only
@@ -251,5 +263,5 @@ def default_board() -> Board:
     return parse_board(json.loads(text.read_text("utf-8")))
 
 
-__all__ = ["MAX_NAME", "Board", "BoardError", "Space", "clip", "default_board", "exact_board",
-           "free_board", "parse_board", "readable"]
+__all__ = ["MAX_NAME", "Board", "BoardError", "Space", "as_words", "clip", "default_board",
+           "exact_board", "free_board", "parse_board", "readable"]

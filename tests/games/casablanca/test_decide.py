@@ -175,7 +175,8 @@ def test_suitcase_travels_with_its_carrier_and_can_be_left_or_taken() -> None:
 def test_board_option_checks_adjacency() -> None:
     board = {"basar": ["airport", "hotel", "police", "ricks_cafe"]}
     state = start(board=board)
-    refused(state, move(0, "red", "hotel"), "not next to airport", "basar")
+    # a board given as a map names its spaces by their ids read as words, never the ids
+    refused(state, move(0, "red", "hotel"), "Hotel is not next to Airport", "go to Basar")
     state = play(state, move(0, "red", "basar"), RESOLVE)
     assert state.agent("red").space == "basar"
     with pytest.raises(SetupError, match="no space"):
