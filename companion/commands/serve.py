@@ -124,19 +124,10 @@ def _serve(args: argparse.Namespace, config: Config, folder: Path, table: Table,
     watchdog = _watchdog(table, parts)
 
     def ready() -> None:
-        print(host_line(folder, host, port), flush=True)
-        print("TV or laptop: open the Host link above there and choose \"TV view\": it shows "
-              "the table, and the seats' join codes.", flush=True)
-        print("Players join by scanning their seat's code on that screen with their phone.",
-              flush=True)
-        print(f"Table: http://{_shown(host)}:{port}/   (phones on this network)", flush=True)
-        if args.demo:
-            print(_demo_text(game), flush=True)
-        print(f"Buttons: {appliance.status().summary}", flush=True)
-        if network is not None and args.demo:  # a made-up network is never shown as real
-            print("Wi-Fi: simulated in the demo (the real Wi-Fi is not touched).", flush=True)
-        elif network is not None:
-            print(f"Wi-Fi: {network.status().summary()}", flush=True)
+        for line in console_lines(host_line(folder, host, port), host, port,
+                                  game if args.demo else None, appliance.status().summary,
+                                  network):
+            print(line, flush=True)
         sdnotify.notify("READY=1\nSTATUS=serving the table on port " + str(port))
         if watchdog is not None:
             watchdog.start()
@@ -171,6 +162,27 @@ def _start_demo(table: Table, game: str, press: Any) -> Any:
         director = RecordPlayer(table, demo_record(game))
     director.start()
     return director
+
+
+def console_lines(host_line: str, host: str, port: int, demo: str | None, buttons: str,
+                  network: Any) -> list[str]:
+    """What ``serve`` prints once it serves: the host's link, how the TV and the phones
+    join, the table's address, the demo (``demo``: its game) in words, the buttons and
+    the Wi-Fi. The demo's Wi-Fi is a fake (``hardware.fake_network.demo_runner``: a made-up
+    network and address): it is said to be simulated, never printed as if real."""
+    lines = [host_line,
+             "TV or laptop: open the Host link above there and choose \"TV view\": it shows "
+             "the table, and the seats' join codes.",
+             "Players join by scanning their seat's code on that screen with their phone.",
+             f"Table: http://{_shown(host)}:{port}/   (phones on this network)"]
+    if demo is not None:
+        lines.append(_demo_text(demo))
+    lines.append(f"Buttons: {buttons}")
+    if network is not None and demo is not None:  # a made-up network is never shown as real
+        lines.append("Wi-Fi: simulated in the demo (the real Wi-Fi is not touched).")
+    elif network is not None:
+        lines.append(f"Wi-Fi: {network.status().summary()}")
+    return lines
 
 
 def _demo_text(game: str) -> str:
