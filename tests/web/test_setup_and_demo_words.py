@@ -10,6 +10,7 @@ import html
 import re
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -20,8 +21,8 @@ from companion.config import NetworkConfig
 from hardware.fake_network import demo_runner
 from hardware.network import open_network
 from tests.demo_server import demo_server
-from tests.web.conftest import as_host
 from tests.wait import SAFETY
+from tests.web.conftest import as_host
 
 #: a label of the setup page about cards dealt (or dealt out)
 DEALT = re.compile(r"\bdealt\b|\bdeal(?:s|ing)?\b.*\bcards?\b", re.I)
@@ -67,7 +68,7 @@ def test_a_label_that_does_not_say_what_it_counts_is_caught() -> None:
     assert uncounted(good) == []
 
 
-def _network(tmp_path: Path) -> object:
+def _network(tmp_path: Path) -> Any:
     network = open_network(NetworkConfig(), tmp_path, runner=demo_runner())
     assert network is not None
     return network
@@ -75,7 +76,7 @@ def _network(tmp_path: Path) -> object:
 
 def test_the_demo_console_says_its_wifi_is_simulated(tmp_path: Path) -> None:
     network = _network(tmp_path)
-    made_up = network.status()  # type: ignore[attr-defined]
+    made_up = network.status()
     assert made_up.address and made_up.ssid, made_up  # what the fake would show
     shown = "\n".join(console_lines("Host: http://127.0.0.1:8080/host?token=x", "127.0.0.1",
                                     8080, "nasty7", "simulated", network))
@@ -92,7 +93,7 @@ def test_the_demo_process_prints_no_made_up_address(tmp_path: Path, state_dir: P
     """``companion serve --demo`` as a newcomer's ``./run`` starts it: everything it
     printed, read after it was stopped."""
     (tmp_path / "fake").mkdir()
-    made_up = _network(tmp_path / "fake").status()  # type: ignore[attr-defined]
+    made_up = _network(tmp_path / "fake").status()
     with demo_server(state_dir) as server:
         # its other lines come right after its Host line: stopped, it has printed them all
         server.proc.send_signal(signal.SIGTERM)
