@@ -215,7 +215,7 @@ def run_videos(split: str, videos: int, decoders: dict[str, Decoder], width: int
                 for text in rec.last:
                     first.setdefault(text, frame.at)
 
-            def on_event(e: TagSeen | TagLeft, into: list[TagSeen] = seen) -> None:
+            def on_event(e: Any, into: list[TagSeen] = seen) -> None:
                 if isinstance(e, TagSeen):
                     into.append(e)
 
