@@ -46,7 +46,6 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from vision.frames import Image, Point
@@ -150,6 +149,8 @@ class LandingWatch:
                tags: Sequence[tuple[str, Sequence[Point]]]) -> list[Landing]:
         """One frame (gray or colour), the zones to watch (normalised polygons) and the
         tags read in it (text, outline in pixels): the landings that settled."""
+        import cv2  # not at import: the table's modules load on a machine without OpenCV
+
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         h, w = gray.shape[:2]
         for text, quad in tags:
@@ -206,6 +207,8 @@ class LandingWatch:
                at: float, polygon: list[Point], size: tuple[int, int], together: int,
                changed: Image) -> tuple[float, Point] | None:
         """One settled group: explained, a landing, the table's new look, or wait."""
+        import cv2
+
         if not np.any(np.abs(small[cells] - zone.ref[cells]) > CHANGE):
             return None  # taken in with a landing judged a moment ago (the same card)
         ys, xs = np.nonzero(cells)
