@@ -199,7 +199,7 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     serial = {p.payload: resolve_tag(p.payload).serial for p in feed.script}
     named: set[str] = set()
 
-    def truth(at: float) -> str | None:
+    def saw_land(at: float) -> str | None:
         """What the host saw land at ``at`` (game time): the card of the script that
         landed then and that the camera has not read (nor a card already named); else no
         card landed unread (an invented landing, or one the camera read after all)."""
@@ -213,7 +213,7 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
                 return str(card) if card is not None else None
         return None
 
-    table.truth = truth
+    table.truth = saw_land
     decoder = PairedDecoder(alone=cost)
     pipeline = VisionPipeline(feed, decoder, TrackingConfig(),
                               ZonesConfig(polygons=what["zones"]), events.append,
@@ -389,7 +389,7 @@ class TableRun:
         self.refused = 0  # camera inputs and host answers the table refused
         #: what the host saw land at a game time (the card's id), or None: nothing
         self.truth: Callable[[float], str | None] = lambda at: None
-        self.invented = 0  # landings the host answered "no card landed" 
+        self.invented = 0  # landings the host answered "no card landed"
 
     def clock(self) -> float:
         return self.now

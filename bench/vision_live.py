@@ -39,7 +39,7 @@ def zones_child(folder: str, seconds: float = 14.0, fps: float = 30.0) -> dict[s
     import cv2
 
     from companion.config import TrackingConfig, ZonesConfig
-    from companion.inputs import TagLeft, TagSeen
+    from companion.inputs import TagSeen
     from vision.clips import ClipRecorder
     from vision.pipeline import VisionPipeline
 

@@ -45,6 +45,7 @@ import statistics
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -256,7 +257,7 @@ class LandingWatch:
         return None
 
     @staticmethod
-    def _card_like(rect: tuple[tuple[float, float], tuple[float, float], float], n: int,
+    def _card_like(rect: Any, n: int,
                    card: tuple[float, float]) -> bool:
         """Whether a group's box and cells are those of one card (``card``: its sides, px)."""
         a, b = sorted((rect[1][0] * CELL, rect[1][1] * CELL))

@@ -467,19 +467,24 @@ class VisionPipeline:
         return str(getattr(self.info(payload), "status", "")) == "ok"
 
     def _emit(self, event: CameraEvent) -> None:
-        info = None if isinstance(event, CardLanded) else self.info(event.payload)
-        if info is not None:
-            # anything else the registry says ("malformed": not a tag at all) is unknown
-            status = _TABLE_STATUS.get(str(getattr(info, "status", "")), "unknown")
-            event = dataclasses.replace(
-                event, status=status,
-                game=getattr(info, "game", None), card=getattr(info, "card", None),
-                serial=getattr(info, "serial", None),
-            )
+        if not isinstance(event, CardLanded):  # a tag: what the deck registry says of it
+            event = self._resolved_event(event)
         try:
             self.on_event(event)
         except Exception:
             log.exception("the event handler raised on %s", event)
+
+    def _resolved_event(self, event: TagEvent) -> TagEvent:
+        info = self.info(event.payload)
+        if info is None:
+            return event
+        # anything else the registry says ("malformed": not a tag at all) is unknown
+        status = _TABLE_STATUS.get(str(getattr(info, "status", "")), "unknown")
+        return dataclasses.replace(
+            event, status=status,
+            game=getattr(info, "game", None), card=getattr(info, "card", None),
+            serial=getattr(info, "serial", None),
+        )
 
     # -- views -------------------------------------------------------------------------
 
