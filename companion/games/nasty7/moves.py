@@ -193,7 +193,7 @@ def _landed_moves(state: State) -> list[Move]:
     landed when the camera saw it land) or says nothing landed; oldest first."""
     out = []
     for which, landed in enumerate(state.unread):
-        when = f" (landed at {clock_time(landed.at)})"
+        when = f" at {clock_time(landed.at)}"
         if name_landed_reason(state, deck(state)[0], which) is None:
             name = state.seats[state.turn]
             out.append(Move("name_landed", f"Which card did {name} play{when}?",
@@ -201,7 +201,7 @@ def _landed_moves(state: State) -> list[Move]:
                             (_cards_param(deck(state), "The card that landed"),),
                             group="landed_unread"))
         if name_landed_reason(state, None, which) is None:
-            out.append(Move("name_landed", f"No card landed{when}", {"which": which},
+            out.append(Move("name_landed", f"Nothing landed{when}", {"which": which},
                             group="landed_unread"))
     return out
 

@@ -39,7 +39,7 @@ def test_the_host_names_a_card_that_landed_unread(table: Table, live_url: str,  
     shot(host, "nasty7-host-landed-unread")
     _keep("nasty7-host-landed-unread")
     assert too_wide(host) == []
-    host.get_by_role("button", name="Which card did Ben play (landed at 0:00)?").click()
+    host.get_by_role("button", name="Which card did Ben play at 0:00?").click()
     host.get_by_role("button", name="Gun", exact=True).click()
     expect(host.locator("#unread-h")).to_have_count(0)
     expect(host.locator("body")).to_contain_text("Gun, booked to Ben")
@@ -57,7 +57,7 @@ def test_the_host_says_no_card_landed(table: Table, live_url: str,  # noqa: F811
     host = phone()
     join_links(host, live_url, state_dir)
     host.wait_for_selector("#conn.live")
-    host.get_by_role("button", name="No card landed (landed at 0:00)").click()
+    host.get_by_role("button", name="Nothing landed at 0:00").click()
     expect(host.locator("#unread-h")).to_have_count(0)
     state = table.session.state if table.session is not None else None
     assert state is not None and state.pile == ("racketeer",) and state.unread == ()

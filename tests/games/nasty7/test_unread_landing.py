@@ -91,7 +91,7 @@ def test_the_hosts_moves_ask_which_card_and_offer_nothing_landed() -> None:
     state = act(state, {"do": "landed_unread"}, 7.0)
     moves = [m for m in engine.moves(state, None) if m.do == "name_landed"]
     labels = [m.label for m in moves]
-    assert labels == ["Which card did Ben play (landed at 0:07)?", "No card landed (landed at 0:07)"]
+    assert labels == ["Which card did Ben play at 0:07?", "Nothing landed at 0:07"]
     assert "_" not in " ".join(labels)  # no ids shown
 
 
