@@ -198,19 +198,25 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     table = TableRun()
     serial = {p.payload: resolve_tag(p.payload).serial for p in feed.script}
     named: set[str] = set()
+    read_later = [0]  # landings of cards the camera read after all (the host: none)
+    by_hand: list[str] = []  # the cards the host named
 
     def saw_land(at: float) -> str | None:
         """What the host saw land at ``at`` (game time): the card of the script that
-        landed then and that the camera has not read (nor a card already named); else no
-        card landed unread (an invented landing, or one the camera read after all)."""
+        landed then (not one already named). The camera read it after all (booked): the
+        host says no other card landed (``read_later``); no card landed then at all: an
+        invented landing."""
         read = {e.payload for e in events if isinstance(e, TagSeen)}
-        near = sorted(feed.script, key=lambda p: abs(p.at - at))
+        near = [p for p in sorted(feed.script, key=lambda p: abs(p.at - at))
+                if -LANDED_EARLY_S <= at - p.at <= LANDED_LATE_S and p.payload not in named]
         for p in near:
-            if -LANDED_EARLY_S <= at - p.at <= LANDED_LATE_S and p.payload not in read \
-                    and p.payload not in named:
-                named.add(p.payload)
-                card = resolve_tag(p.payload).card
-                return str(card) if card is not None else None
+            named.add(p.payload)
+            if p.payload in read:
+                read_later[0] += 1
+                return None
+            card = resolve_tag(p.payload).card
+            by_hand.append(p.payload)
+            return str(card) if card is not None else None
         return None
 
     table.truth = saw_land
@@ -247,7 +253,10 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     counted = count_table(table.events(), expected, [p.at for p in feed.script],
                           table.hesitation_s)
     counted.refused = table.refused
-    counted.invented = table.invented
+    counted.invented = table.invented - read_later[0]
+    # a card the host named by hand that the camera then read and booked too: twice
+    counted.booked_twice += sum(1 for p in by_hand if p in read)
+    counted.read_later = read_later[0]
     grown = [z["pile"] for z in saved if "pile" in z]
     others = [SEAT, *(z for n, z in what["zones"].items() if n != "pile")]
     counted.growths_into_other = sum(any(polygons_overlap(g, o) for o in others)
@@ -467,7 +476,8 @@ class TableCount:
     refused: int = 0  # camera inputs and host answers the table refused
     growths_into_other: int = 0  # the pile grown over another zone or the seat's area
     landed_unread: int = 0  # cards that landed unread put to the host ("which card?")
-    invented: int = 0  # ... where no card landed unread (the host said none did)
+    invented: int = 0  # ... where no card of the video landed then at all
+    read_later: int = 0  # ... of a card the camera read after all (the host: none other)
     unread_booked: int = 0  # ... named by the host: booked by hand, never read
 
 
@@ -628,7 +638,7 @@ def print_conditions(report: dict[str, Any]) -> None:
                   f"{t['false_penalties']:>6} of {t['penalties']:<6} "
                   f"{t['growths_into_other']:>19} {t['landed_unread']:>21} {t['invented']:>8}"
                   f"   (refused {t['refused']}; unread cards named by the host "
-                  f"{t['unread_booked']})")
+                  f"{t['unread_booked']}, asked of cards read later {t['read_later']})")
         k = r["cost"]
         if k["zxing_ms"]["median"] is None:
             print("  decoder cost: not timed in this run")

@@ -76,7 +76,7 @@ KEEP_S = 30.0
 #: an unexplained card-sized group waits this long for its tag before it is a landing
 WAIT_S = 0.45
 #: ... and longer, up to this, while something else that changed lies on it (a fingertip
-#: on its tag: lifted, the tag is read)
+#: on its tag, a hand resting on it: lifted, the tag is read)
 HOLD_S = 2.2
 #: a card's sides in tag sides (short, long): the demo deck's 250 x 350 card, 126 tag
 CARD_SIDES = (2.0, 2.8)
@@ -192,7 +192,7 @@ class LandingWatch:
         zone.ref[calm] = small[calm]  # the light drifts; the reference follows it
         busy = changed & (at - zone.still_since < MOVING_S)
         out: list[Landing] = []
-        groups = _groups(changed & settled, zone.still_since)
+        groups = _groups(changed & settled, zone.still_since, (small >= WASHED) & ~changed)
         times = [float(np.median(zone.still_since[g])) for g in groups]
         counts = [int(np.count_nonzero(g)) for g in groups]
         for cells, t in zip(groups, times, strict=True):
@@ -241,7 +241,8 @@ class LandingWatch:
         box = np.zeros(cells.shape, np.uint8)
         cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
         on = box.astype(bool) & ~cells
-        if np.count_nonzero(on & changed) >= 3 and age < HOLD_S:
+        glare = cv2.dilate((small >= WASHED).astype(np.uint8), np.ones((5, 5), np.uint8))
+        if np.count_nonzero(on & changed & ~glare.astype(bool)) >= 3 and age < HOLD_S:
             return None  # a fingertip (something else) lies on it: its tag may yet be read
         washed = int(np.count_nonzero(on & (small >= WASHED)))
         landed = (card is not None and self._card_like(rect, len(xs) + washed, card)
@@ -281,9 +282,11 @@ def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] 
     return x0, y0, x1, y1
 
 
-def _groups(mask: Image, times: Image) -> list[Image]:
+def _groups(mask: Image, times: Image, bridge: Image | None = None) -> list[Image]:
     """The 8-connected groups of ``mask``'s cells, the latest settled first: each holds
-    the cells reached from its latest cell whose times lie within ``SAME_S`` of it."""
+    the cells reached from its latest cell whose times lie within ``SAME_S`` of it, also
+    across ``bridge`` cells (washed out by glare: a card's two ends either side of a
+    lamp's reflection are one card), which are not in the group."""
     left = mask.copy()
     h, w = mask.shape
     out: list[Image] = []
@@ -293,18 +296,24 @@ def _groups(mask: Image, times: Image) -> list[Image]:
         if not left[y0, x0]:
             continue
         group = np.zeros_like(mask)
+        crossed = np.zeros_like(mask)  # bridge cells gone through for this group
         stack = [(int(y0), int(x0))]
         left[y0, x0] = False
         t = times[y0, x0]
         while stack:
             y, x = stack.pop()
-            group[y, x] = True
+            if mask[y, x]:
+                group[y, x] = True
             for dy in (-1, 0, 1):
                 for dx in (-1, 0, 1):
                     ny, nx = y + dy, x + dx
-                    if 0 <= ny < h and 0 <= nx < w and left[ny, nx] and \
-                            abs(times[ny, nx] - t) <= SAME_S:
+                    if not (0 <= ny < h and 0 <= nx < w):
+                        continue
+                    if left[ny, nx] and abs(times[ny, nx] - t) <= SAME_S:
                         left[ny, nx] = False
+                        stack.append((ny, nx))
+                    elif bridge is not None and bridge[ny, nx] and not crossed[ny, nx]:
+                        crossed[ny, nx] = True
                         stack.append((ny, nx))
         out.append(group)
     return out
