@@ -215,3 +215,16 @@ def test_worker_processes_give_the_same_figures(monkeypatch: pytest.MonkeyPatch)
     here = conditions.run_conditions(2, 1, ("cond-held",), False, SMOKE, jobs=1)
     assert apart["cond-held"]["conditions"] == here["cond-held"]["conditions"]
     assert here["cond-held"]["conditions"]["fast"]["videos"] == 2
+
+
+def test_a_card_under_the_glare_is_put_to_the_host_and_a_resting_hand_never_is() -> None:
+    """The tuning split's first glare and hands videos at the smoke size (every frame
+    through the pipeline and a real table): cards the lamp's reflection hides are asked
+    about ("which card?") and named, none invented; the resting hands invent none."""
+    from bench.vision_conditions import one_video
+
+    glare = one_video("cond-tune", "glare", 0, 12, cost=False, size=SMOKE)["table"]
+    assert glare["landed_unread"] >= 1 and glare["unread_booked"] >= 1
+    assert (glare["invented"], glare["false_penalties"], glare["booked_twice"]) == (0, 0, 0)
+    hands = one_video("cond-tune", "hands", 0, 12, cost=False, size=SMOKE)["table"]
+    assert (hands["invented"], hands["booked_twice"]) == (0, 0)
