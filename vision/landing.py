@@ -96,6 +96,10 @@ WASHED = 245.0
 SWEEP = 2.5
 #: any other unexplained settled change becomes the reference after this long
 ABSORB_S = 4.0
+#: the groups are judged on one frame in this many (each cell's times on every frame)
+JUDGE_EVERY = 3
+#: a group of fewer cells than this is a crumb, never a card (a card is hundreds)
+TINY = 24
 #: how many recent tag sides set a card's size
 SIZES = 30
 #: the picture watched reaches this far (px) beyond the zone: a card landing at its
@@ -124,6 +128,7 @@ class _Zone:
         self.ref = small.copy()
         self.prev = small
         self.still_since = np.full(small.shape, at, np.float64)
+        self.frames = 0
 
 
 class LandingWatch:
@@ -190,29 +195,40 @@ class LandingWatch:
         changed = np.abs(small - zone.ref) > CHANGE
         calm = settled & ~changed
         zone.ref[calm] = small[calm]  # the light drifts; the reference follows it
+        zone.frames += 1
+        if zone.frames % JUDGE_EVERY:
+            return []  # the cells' times are kept every frame; groups judged now and then
         busy = changed & (at - zone.still_since < MOVING_S)
         out: list[Landing] = []
-        groups = _groups(changed & settled, zone.still_since, (small >= WASHED) & ~changed)
+        washed = small >= WASHED
+        import cv2
+
+        fringe = cv2.dilate(washed.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        groups = _groups(changed & settled, zone.still_since, washed & ~changed)
         times = [float(np.median(zone.still_since[g])) for g in groups]
         counts = [int(np.count_nonzero(g)) for g in groups]
         for cells, t in zip(groups, times, strict=True):
             # everything that changed at that moment, together or apart: a knock, a sweep
             together = sum(n for n, u in zip(counts, times, strict=True) if abs(u - t) <= SAME_S)
             landing = self._judge(zone, cells, busy, small, at, polygon, size, together,
-                                  changed)
+                                  changed, washed, fringe)
             if landing is not None:
                 out.append(Landing(name, *landing))
         return out
 
     def _judge(self, zone: _Zone, cells: Image, busy: Image, small: Image,
                at: float, polygon: list[Point], size: tuple[int, int], together: int,
-               changed: Image) -> tuple[float, Point] | None:
+               changed: Image, washed: Image, fringe: Image) -> tuple[float, Point] | None:
         """One settled group: explained, a landing, the table's new look, or wait."""
         import cv2
 
         if not np.any(np.abs(small[cells] - zone.ref[cells]) > CHANGE):
             return None  # taken in with a landing judged a moment ago (the same card)
         ys, xs = np.nonzero(cells)
+        if len(xs) < TINY:  # a crumb: never a card; the reference takes it in time
+            if at - float(np.max(zone.still_since[cells])) >= ABSORB_S:
+                zone.ref[cells] = small[cells]
+            return None
         near = cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         if np.count_nonzero(near & busy) >= 3:
             return None  # something still moves beside it
@@ -221,7 +237,8 @@ class LandingWatch:
         corners = cv2.boxPoints(((rect[0][0], rect[0][1]), (rect[1][0] + 2, rect[1][1] + 2),
                                  rect[2]))
         x0, y0 = zone.box[0], zone.box[1]
-        since = float(np.median(zone.still_since[cells])) - RECENT_S
+        landed = float(np.median(zone.still_since[cells]))
+        since = landed - RECENT_S
         for when, (px, py) in self._reads.values():
             if when < since:
                 continue
@@ -241,15 +258,14 @@ class LandingWatch:
         box = np.zeros(cells.shape, np.uint8)
         cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
         on = box.astype(bool) & ~cells
-        glare = cv2.dilate((small >= WASHED).astype(np.uint8), np.ones((5, 5), np.uint8))
-        if np.count_nonzero(on & changed & ~glare.astype(bool)) >= 3 and age < HOLD_S:
+        if np.count_nonzero(on & changed & ~fringe) >= 3 and age < HOLD_S:
             return None  # a fingertip (something else) lies on it: its tag may yet be read
-        washed = int(np.count_nonzero(on & (small >= WASHED)))
-        landed = (card is not None and self._card_like(rect, len(xs) + washed, card)
+        white = int(np.count_nonzero(on & washed))
+        card_like = (card is not None and self._card_like(rect, len(xs) + white, card)
                   and float(np.std(small[cells])) >= PRINT)
         centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
-        if landed and point_in_polygon(centre, polygon):
+        if card_like and point_in_polygon(centre, polygon):
             whole = cells | (box.astype(bool) & changed)  # the card's other parts too
             zone.ref[whole] = small[whole]
             return round(float(np.median(zone.still_since[cells])), 6), centre
@@ -283,37 +299,21 @@ def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] 
 
 
 def _groups(mask: Image, times: Image, bridge: Image | None = None) -> list[Image]:
-    """The 8-connected groups of ``mask``'s cells, the latest settled first: each holds
-    the cells reached from its latest cell whose times lie within ``SAME_S`` of it, also
-    across ``bridge`` cells (washed out by glare: a card's two ends either side of a
-    lamp's reflection are one card), which are not in the group."""
-    left = mask.copy()
-    h, w = mask.shape
-    out: list[Image] = []
-    ys, xs = np.nonzero(mask)
-    order = np.argsort(-times[ys, xs], kind="stable")
-    for y0, x0 in zip(ys[order], xs[order], strict=True):
-        if not left[y0, x0]:
-            continue
-        group = np.zeros_like(mask)
-        crossed = np.zeros_like(mask)  # bridge cells gone through for this group
-        stack = [(int(y0), int(x0))]
-        left[y0, x0] = False
-        t = times[y0, x0]
-        while stack:
-            y, x = stack.pop()
-            if mask[y, x]:
-                group[y, x] = True
-            for dy in (-1, 0, 1):
-                for dx in (-1, 0, 1):
-                    ny, nx = y + dy, x + dx
-                    if not (0 <= ny < h and 0 <= nx < w):
-                        continue
-                    if left[ny, nx] and abs(times[ny, nx] - t) <= SAME_S:
-                        left[ny, nx] = False
-                        stack.append((ny, nx))
-                    elif bridge is not None and bridge[ny, nx] and not crossed[ny, nx]:
-                        crossed[ny, nx] = True
-                        stack.append((ny, nx))
-        out.append(group)
-    return out
+    """The groups of ``mask``'s cells, the latest settled first: in each 8-connected part
+    (connected also across ``bridge`` cells, washed out by glare: a card's two ends either
+    side of a lamp's reflection are one card; they are not in the group), the cells
+    settled within ``SAME_S`` of its latest, then of the latest of the rest, and so on."""
+    import cv2
+
+    joined = mask if bridge is None else mask | bridge
+    n, labels = cv2.connectedComponents(joined.astype(np.uint8), connectivity=8)
+    out: list[tuple[float, Image]] = []
+    for i in range(1, n):
+        cells = (labels == i) & mask
+        while cells.any():
+            latest = float(times[cells].max())
+            group = cells & (times >= latest - SAME_S)
+            out.append((latest, group))
+            cells = cells & ~group
+    out.sort(key=lambda g: -g[0])
+    return [g for _, g in out]
