@@ -195,7 +195,7 @@ def run_videos(split: str, videos: int, decoders: dict[str, Decoder], width: int
     """Nasty 7 videos through the real pipeline (lockstep): per-card events by decoder."""
     from bench.vision_hardset import HardTable
     from companion.config import TrackingConfig, ZonesConfig
-    from companion.inputs import TagLeft, TagSeen
+    from companion.inputs import TagSeen
     from vision.pipeline import VisionPipeline
 
     payloads = bench_payloads()
@@ -215,7 +215,7 @@ def run_videos(split: str, videos: int, decoders: dict[str, Decoder], width: int
                 for text in rec.last:
                     first.setdefault(text, frame.at)
 
-            def on_event(e: TagSeen | TagLeft, into: list[TagSeen] = seen) -> None:
+            def on_event(e: Any, into: list[TagSeen] = seen) -> None:
                 if isinstance(e, TagSeen):
                     into.append(e)
 

@@ -38,7 +38,7 @@ landed within ``hesitation_s`` before it, says the video's script).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +60,9 @@ W, H, FPS = 1280, 720, 30.0
 REST_S, FINGER_S = (2.0, 4.0), (0.2, 0.6)
 #: how long the host takes to answer a question about a card seen beside the pile
 HOST_ANSWER_S = 1.5
+#: a card that landed unread is the script's card landed this long before or after the
+#: time the camera gave (the median time its picture settled)
+LANDED_EARLY_S, LANDED_LATE_S = 0.3, 0.6
 
 
 @dataclass(frozen=True)
@@ -193,6 +196,30 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     saved: list[dict[str, Any]] = []
     parts_at: dict[int, dict[str, dict[str, str]]] = {}
     table = TableRun()
+    serial = {p.payload: resolve_tag(p.payload).serial for p in feed.script}
+    named: set[str] = set()
+    read_later = [0]  # landings of cards the camera read after all (the host: none)
+    by_hand: list[str] = []  # the cards the host named
+
+    def saw_land(at: float) -> str | None:
+        """What the host saw land at ``at`` (game time): the card of the script that
+        landed then (not one already named). The camera read it after all (booked): the
+        host says no other card landed (``read_later``); no card landed then at all: an
+        invented landing."""
+        read = {e.payload for e in events if isinstance(e, TagSeen)}
+        near = [p for p in sorted(feed.script, key=lambda p: abs(p.at - at))
+                if -LANDED_EARLY_S <= at - p.at <= LANDED_LATE_S and p.payload not in named]
+        for p in near:
+            named.add(p.payload)
+            if p.payload in read:
+                read_later[0] += 1
+                return None
+            card = resolve_tag(p.payload).card
+            by_hand.append(p.payload)
+            return str(card) if card is not None else None
+        return None
+
+    table.truth = saw_land
     decoder = PairedDecoder(alone=cost)
     pipeline = VisionPipeline(feed, decoder, TrackingConfig(),
                               ZonesConfig(polygons=what["zones"]), events.append,
@@ -220,13 +247,16 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     for play in feed.script:
         out["cards"] += 1
         out["read"] += sum(1 for e in seen if e.payload == play.payload) == 1
-    serial = {p.payload: resolve_tag(p.payload).serial for p in feed.script}
     read = {e.payload for e in seen if e.status == "ok"}
     expected = {serial[p.payload]: 0 if _in_other_zone(tag_centre(feed, p), what["zones"])
                 else 1 for p in feed.script if p.payload in read}
     counted = count_table(table.events(), expected, [p.at for p in feed.script],
                           table.hesitation_s)
     counted.refused = table.refused
+    counted.invented = table.invented - read_later[0]
+    # a card the host named by hand that the camera then read and booked too: twice
+    counted.booked_twice += sum(1 for p in by_hand if p in read)
+    counted.read_later = read_later[0]
     grown = [z["pile"] for z in saved if "pile" in z]
     others = [SEAT, *(z for n, z in what["zones"].items() if n != "pile")]
     counted.growths_into_other = sum(any(polygons_overlap(g, o) for o in others)
@@ -362,8 +392,13 @@ class TableRun:
         if not started.accepted:
             raise RuntimeError(f"the bench could not start The Nasty 7: {started.reason}")
         self._heard = 0  # batches the host has looked at
-        self._answers: list[float] = []  # when the host answers each question heard
+        #: when the host answers each question heard, and its landing time (None: a card
+        #: seen beside the pile)
+        self._answers: list[tuple[float, float | None]] = []
         self.refused = 0  # camera inputs and host answers the table refused
+        #: what the host saw land at a game time (the card's id), or None: nothing
+        self.truth: Callable[[float], str | None] = lambda at: None
+        self.invented = 0  # landings the host answered "no card landed"
 
     def clock(self) -> float:
         return self.now
@@ -392,7 +427,7 @@ class TableRun:
     def finish(self, step: float) -> None:
         """After the last frame: the clock runs on until the host answered every question."""
         while self._answers:
-            self.now = min(self.now + step, max(self.now, self._answers[0]))
+            self.now = min(self.now + step, max(self.now, self._answers[0][0]))
             self.frame([])
 
     def _host(self) -> None:
@@ -401,13 +436,21 @@ class TableRun:
         session = self.table.session
         batches = session.batches if session is not None else ()
         for batch in batches[self._heard:]:
-            self._answers += [self.now + HOST_ANSWER_S for e in batch.events
+            self._answers += [(self.now + HOST_ANSWER_S, None) for e in batch.events
                               if type(e).__name__ == "CardSeenBeside"]
+            self._answers += [(self.now + HOST_ANSWER_S, float(getattr(e, "at", 0.0)))
+                              for e in batch.events if type(e).__name__ == "CardLandedUnread"]
         self._heard = len(batches)
-        while self._answers and self._answers[0] <= self.now:
-            self._answers.pop(0)
-            answer = Command("action", {"action": {"do": "count_seen", "count": True}},
-                             source=HOST)
+        while self._answers and self._answers[0][0] <= self.now:
+            _, landed = self._answers.pop(0)
+            action: dict[str, Any] = {"do": "count_seen", "count": True}
+            if landed is not None:  # the oldest waiting landing: the host names its card
+                card = self.truth(landed)
+                self.invented += card is None
+                action = {"do": "name_landed", "which": 0}
+                if card is not None:
+                    action["card"] = card
+            answer = Command("action", {"action": action}, source=HOST)
             self.refused += not self.table.process(answer).accepted
 
     def events(self) -> list[Any]:
@@ -432,6 +475,10 @@ class TableCount:
     false_penalties: int = 0  # ... where a card landed within hesitation_s before
     refused: int = 0  # camera inputs and host answers the table refused
     growths_into_other: int = 0  # the pile grown over another zone or the seat's area
+    landed_unread: int = 0  # cards that landed unread put to the host ("which card?")
+    invented: int = 0  # ... where no card of the video landed then at all
+    read_later: int = 0  # ... of a card the camera read after all (the host: none other)
+    unread_booked: int = 0  # ... named by the host: booked by hand, never read
 
 
 #: the events that book a card onto the pile (by its type's name: a game's events may
@@ -448,12 +495,14 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
     the video's script landed (game time). Questions are ``CardSeenBeside`` events, each
     answered by a later ``SeenCardSettled`` (the one naming its card or serial, if the
     answer names one; else the oldest open question): one left open at the end was
-    dropped unanswered. A hesitation penalty (``PileTaken`` ``why="hesitation"``) is
+    dropped unanswered; so is a card that landed unread (``CardLandedUnread``) that no
+    ``LandingNamed`` answered. A hesitation penalty (``PileTaken`` ``why="hesitation"``) is
     false when a card landed in the ``hesitation_s`` before it.
     """
     out = TableCount(cards=len(expected))
     booked: dict[int | None, int] = {}
     open_questions: list[tuple[Any, Any]] = []  # (serial, card) of each open question
+    open_landings = 0  # cards landed unread the host has not named
     for e in events:
         kind = type(e).__name__
         if kind in PILE_EVENTS:
@@ -468,12 +517,19 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
                          getattr(e, "serial", None) == serial) or
                      (getattr(e, "card", None) is not None and getattr(e, "card", None) == card)]
             open_questions.pop(named[0] if named else 0)
+        elif kind == "CardLandedUnread":
+            out.landed_unread += 1
+            open_landings += 1
+        elif kind == "LandingNamed":
+            open_landings -= 1
+            out.unread_booked += getattr(e, "card", None) is not None
         elif kind == "PileTaken" and getattr(e, "why", "") == "hesitation":
             out.penalties += 1
             at = float(getattr(e, "at", 0.0))
             out.false_penalties += any(at - hesitation_s < t <= at for t in landings)
-    out.unanswered = len(open_questions)
-    out.booked_twice = sum(1 for n in booked.values() if n > 1)
+    out.unanswered = len(open_questions) + open_landings
+    # a card the host named by hand has no serial: never "twice" (``unread_booked``)
+    out.booked_twice = sum(1 for s, n in booked.items() if s is not None and n > 1)
     out.right = sum(1 for serial, n in expected.items() if booked.get(serial, 0) == n)
     return out
 
@@ -570,8 +626,9 @@ def print_conditions(report: dict[str, Any]) -> None:
                          f"{c['growths_into_seat']} (goal 0)")
             print(line)
         print(f"  {'table:':16} {'pile events right':>18} {'booked twice':>12} "
-              f"{'unanswered':>10} {'false penalties':>15} {'growths into a zone':>19}"
-              "   (goals: 99.5 %, 0, 0, 0, 0)")
+              f"{'unanswered':>10} {'false penalties':>15} {'growths into a zone':>19} "
+              f"{'unread landings asked':>21} {'invented':>8}"
+              "   (goals: 99.5 %, 0, 0, 0, 0, -, 0)")
         for name, c in r["conditions"].items():
             t = c["table"]
             share = f"{t['right'] / t['cards']:.1%}" if t["cards"] else "-"
@@ -579,7 +636,9 @@ def print_conditions(report: dict[str, Any]) -> None:
             print(f"  {name:16} {right:>18} {t['booked_twice']:>12} "
                   f"{t['unanswered']:>4} of {t['questions']:<3} "
                   f"{t['false_penalties']:>6} of {t['penalties']:<6} "
-                  f"{t['growths_into_other']:>19}   (refused {t['refused']})")
+                  f"{t['growths_into_other']:>19} {t['landed_unread']:>21} {t['invented']:>8}"
+                  f"   (refused {t['refused']}; unread cards named by the host "
+                  f"{t['unread_booked']}, asked of cards read later {t['read_later']})")
         k = r["cost"]
         if k["zxing_ms"]["median"] is None:
             print("  decoder cost: not timed in this run")

@@ -39,7 +39,7 @@ def zones_child(folder: str, seconds: float = 14.0, fps: float = 30.0) -> dict[s
     import cv2
 
     from companion.config import TrackingConfig, ZonesConfig
-    from companion.inputs import TagLeft, TagSeen
+    from companion.inputs import TagSeen
     from vision.clips import ClipRecorder
     from vision.pipeline import VisionPipeline
 
@@ -49,7 +49,7 @@ def zones_child(folder: str, seconds: float = 14.0, fps: float = 30.0) -> dict[s
     feed = _Feed(frames, fps)
     seen: set[str] = set()
 
-    def on_event(e: TagSeen | TagLeft) -> None:
+    def on_event(e: Any) -> None:  # a TagSeen, TagLeft or CardLanded
         if isinstance(e, TagSeen):
             seen.add(e.payload)
 
@@ -136,11 +136,11 @@ def latency_child(seconds: float = 14.0, realtime: bool = True, width: int = 128
     left: list[str] = []
     decoding: list[float] = [0.0]  # frame time of the frame being decoded (not realtime)
 
-    def on_event(event: TagSeen | TagLeft) -> None:
+    def on_event(event: Any) -> None:  # a TagSeen, TagLeft or CardLanded
         if isinstance(event, TagSeen):
             now = time.monotonic() if realtime else decoding[0]
             seen.setdefault(event.payload, (now, event.at))
-        else:
+        elif isinstance(event, TagLeft):
             left.append(event.payload)
 
     def on_frame(frame: Frame) -> None:

@@ -316,6 +316,7 @@ class Folded:
     silent_drops: int = 0
     host_notes: int = 0
     penalties: int = 0
+    landed_unread: int = 0  # cards the camera saw land unread (not put to a host here)
 
 
 def fold_events(events: Sequence[Any], seats: int = 3) -> Folded:
@@ -323,7 +324,7 @@ def fold_events(events: Sequence[Any], seats: int = 3) -> Folded:
     then the tag's action); the host counts a card seen beside the pile at once."""
     from companion.games import get
     from companion.games.base import IllegalAction, Setup, TagInput
-    from companion.inputs import TagSeen
+    from companion.inputs import CardLanded, TagSeen
 
     engine = get("nasty7")
     state: Any = engine.new_game(Setup(("Ann", "Ben", "Cy")[:seats], {}))
@@ -336,6 +337,9 @@ def fold_events(events: Sequence[Any], seats: int = 3) -> Folded:
 
     for e in events:
         state = deliver(e.at)
+        if isinstance(e, CardLanded):  # a card landed unread: counted by the conditions
+            out.landed_unread += 1
+            continue
         if e.status != "ok" or e.game != "nasty7":
             continue
         inp = TagInput(isinstance(e, TagSeen), e.card, e.serial, e.zone, e.at)

@@ -1,6 +1,7 @@
 """What the table loop consumes: one queue of these inputs, from every source.
 
-The camera thread sends ``TagSeen``/``TagLeft``, GPIO callbacks ``ButtonPressed``,
+The camera thread sends ``TagSeen``/``TagLeft`` (and ``CardLanded``: a card it could not
+read), GPIO callbacks ``ButtonPressed``,
 web requests ``Command``. Each ``submit`` returns a ``Future`` that resolves to a
 ``Result`` only after the input's events are committed to the store (or refused).
 Times ``at`` are on the table's monotonic clock (``time.monotonic`` unless injected).
@@ -93,6 +94,15 @@ class TagLeft:
 
 
 @dataclass(frozen=True)
+class CardLanded:
+    """Something card-sized landed and settled in camera zone ``zone`` at ``at``, and no
+    tag was read there (a lamp's glare hid it): a card the camera could not name."""
+
+    at: float
+    zone: str | None = None
+
+
+@dataclass(frozen=True)
 class ButtonPressed:
     """One press of a button (debounced); ``hold`` when it was a long press."""
 
@@ -120,7 +130,7 @@ class Command:
     request_id: str | None = None  # the sender's id: a retry of a stored one is "already done"
 
 
-Input = TagSeen | TagLeft | ButtonPressed | Command
+Input = TagSeen | TagLeft | CardLanded | ButtonPressed | Command
 
 
 def source_of(inp: Input) -> Source:

@@ -40,6 +40,7 @@ from companion.inputs import (
     HOST,
     TABLE,
     ButtonPressed,
+    CardLanded,
     Command,
     Input,
     Result,
@@ -298,6 +299,8 @@ class Table:
                 return self._command(inp)
             if isinstance(inp, TagSeen | TagLeft):
                 return self._tag(inp)
+            if isinstance(inp, CardLanded):
+                return self._landed(inp)
             if isinstance(inp, ButtonPressed):
                 return self._button(inp)
             return self._refuse(f"unknown input {type(inp).__name__}", TABLE)
@@ -382,6 +385,14 @@ class Table:
         # a card's printed stats, entered once and kept in its deck (Crime Lords)
         stats = stats_for(inp.payload) if seen else None
         return self._from_input(TagInput(seen, inp.card, inp.serial, inp.zone, t, stats=stats),
+                                source_of(inp))
+
+    def _landed(self, inp: CardLanded) -> Result:
+        """A card the camera could not read landed: a game that asks the host about such
+        cards (feature ``unread_landings``) gets it as a tag with no card and no serial."""
+        if self.session is None or not self.session.engine.has("unread_landings"):
+            return Result(True, ignored=True)
+        return self._from_input(TagInput(True, None, None, inp.zone, self._t(inp.at)),
                                 source_of(inp))
 
     def _button(self, inp: ButtonPressed) -> Result:

@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 
 from companion.config import TrackingConfig, ZonesConfig
-from companion.inputs import TagSeen, TagStatus
+from companion.inputs import CardLanded, TagSeen, TagStatus
 from vision.calibration import SizeAdvice, advise
 from vision.check import EVERY, CheckMeter
 from vision.frames import Decoder, Detection, Frame, FrameSource
+from vision.landing import LandingWatch
 from vision.quads import drop_phantoms
 from vision.tablewatch import EVERY as WATCH_EVERY
 from vision.tablewatch import MOVED, STILL_PX, Matrix, TableWatch, displacement, warp_points
@@ -44,6 +45,8 @@ CARD_REACH = 1.5
 CALIBRATION_CARD = "calibration"
 
 Resolver = Callable[[str], Any]
+#: what the pipeline tells the table: tags seen and left, and cards landed unread
+CameraEvent = TagEvent | CardLanded
 #: a live view that has not asked for a picture for this long is closed
 WATCH_S = 3.0
 #: the deck registry's verdicts that the table tells apart
@@ -100,7 +103,7 @@ class VisionPipeline:
         decoder: Decoder,
         tracker_config: TrackingConfig,
         zones: ZonesConfig,
-        on_event: Callable[[TagEvent], None],
+        on_event: Callable[[CameraEvent], None],
         resolve: Resolver | None = None,
         clock: Callable[[], float] = time.monotonic,
         *,
@@ -110,6 +113,7 @@ class VisionPipeline:
         lockstep: bool = False,
         decode_zones: bool = False,
         on_zones: Callable[[dict[str, list[tuple[float, float]]]], None] | None = None,
+        landings: bool = True,
     ) -> None:
         self.source, self.decoder, self.on_event = source, decoder, on_event
         if decode_zones:  # full-resolution crops of the zones only (a whole-table camera)
@@ -123,6 +127,9 @@ class VisionPipeline:
         #: every grown set of zones (on the decode thread, or the thread of
         #: ``count_beside``) to save them like the host's
         self.grower = ZoneGrower(self.zones.polygons)
+        #: cards that land in a zone that grows (the pile) with no tag read
+        #: (``vision.landing``): ``CardLanded`` events; ``landings=False``: not watched
+        self.landings = LandingWatch() if landings else None
         #: the zones on the table as drawn (and grown), in the drawing's frame; ``zones``
         #: is them moved with the table (``vision.tablewatch``: a knocked camera)
         self._table_zones: dict[str, list[tuple[float, float]]] = dict(self.zones.polygons)
@@ -281,8 +288,9 @@ class VisionPipeline:
         if self._resolve is not None:  # a text refused right on top of a card is no tag
             detections = drop_phantoms(detections, self._is_ok)
         size = (frame.image.shape[1], frame.image.shape[0])
-        events = self.tracker.update(frame.at, detections, size)
+        events: list[CameraEvent] = list(self.tracker.update(frame.at, detections, size))
         self._landed_beside(events, detections, size, frame.at)
+        events += self._landed_unread(frame, detections)
         self.check.update(frame.image, detections, self.zones.polygons)
         check = self._check_report() if self._frames % EVERY == 0 else None
         with self._lock:
@@ -345,7 +353,20 @@ class VisionPipeline:
             except Exception:
                 log.exception("saving the grown zones failed")
 
-    def _landed_beside(self, events: Sequence[TagEvent], detections: Sequence[Detection],
+    def _landed_unread(self, frame: Frame, detections: Sequence[Detection]) -> list[CardLanded]:
+        """Cards that landed in the pile and settled with no tag read there."""
+        if self.landings is None:
+            return []
+        with self._zones_lock:
+            piles = {n: list(p) for n, p in self.zones.polygons.items() if self.grower.grows(n)}
+        tags = [(d.text, d.corners) for d in detections if d.text and not d.damaged]
+        found = self.landings.update(frame.at, frame.image, piles, tags)
+        for landing in found:
+            log.info("a card landed in %s at %.2f and its tag was not read", landing.zone,
+                     landing.at)
+        return [CardLanded(landing.at, landing.zone) for landing in found]
+
+    def _landed_beside(self, events: Sequence[CameraEvent], detections: Sequence[Detection],
                        size: tuple[int, int], at: float) -> None:
         """A card of the game settled outside every zone: remembered (the host may count
         it) and, at a zone's edge, counted towards growing that zone."""
@@ -445,20 +466,25 @@ class VisionPipeline:
     def _is_ok(self, payload: str) -> bool:
         return str(getattr(self.info(payload), "status", "")) == "ok"
 
-    def _emit(self, event: TagEvent) -> None:
-        info = self.info(event.payload)
-        if info is not None:
-            # anything else the registry says ("malformed": not a tag at all) is unknown
-            status = _TABLE_STATUS.get(str(getattr(info, "status", "")), "unknown")
-            event = dataclasses.replace(
-                event, status=status,
-                game=getattr(info, "game", None), card=getattr(info, "card", None),
-                serial=getattr(info, "serial", None),
-            )
+    def _emit(self, event: CameraEvent) -> None:
+        if not isinstance(event, CardLanded):  # a tag: what the deck registry says of it
+            event = self._resolved_event(event)
         try:
             self.on_event(event)
         except Exception:
             log.exception("the event handler raised on %s", event)
+
+    def _resolved_event(self, event: TagEvent) -> TagEvent:
+        info = self.info(event.payload)
+        if info is None:
+            return event
+        # anything else the registry says ("malformed": not a tag at all) is unknown
+        status = _TABLE_STATUS.get(str(getattr(info, "status", "")), "unknown")
+        return dataclasses.replace(
+            event, status=status,
+            game=getattr(info, "game", None), card=getattr(info, "card", None),
+            serial=getattr(info, "serial", None),
+        )
 
     # -- views -------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 """A video through the table's own camera path: frames at their video times, the shipped
-decoder, the tracker and zones, and the ``TagSeen``/``TagLeft`` events the table would get.
+decoder, the tracker and zones, and the ``TagSeen``/``TagLeft`` events the table would get
+(and ``CardLanded``: a card that landed on the pile with no tag read, ``"landed"``).
 
 ``video_events(path, config)`` decodes every frame in turn (lockstep: however slow the
 machine, no frame is dropped, so the events are the same on every machine); frame ``i``
@@ -15,9 +16,8 @@ from typing import Any
 
 from companion.config import Config
 from vision.frames import Decoder, Frame, Image
-from vision.pipeline import VisionPipeline
+from vision.pipeline import CameraEvent, VisionPipeline
 from vision.sources import iter_video
-from vision.tracking import TagEvent
 
 #: a video whose file does not say its frame rate is taken to be this fast
 DEFAULT_FPS = 30.0
@@ -64,9 +64,9 @@ def video_fps(path: Path) -> float:
 
 
 def video_events(path: Path, config: Config, decoder: Decoder,
-                 resolve: Callable[[str], Any] | None = None) -> list[TagEvent]:
+                 resolve: Callable[[str], Any] | None = None) -> list[CameraEvent]:
     """Every event the table would get from ``path``, in order, with video times."""
-    events: list[TagEvent] = []
+    events: list[CameraEvent] = []
     source = VideoFrames(path)
     pipeline = VisionPipeline(source, decoder, config.tracking, config.zones, events.append,
                               resolve=resolve, lockstep=True,
@@ -77,10 +77,13 @@ def video_events(path: Path, config: Config, decoder: Decoder,
     return events
 
 
-def event_record(event: TagEvent) -> dict[str, Any]:
+def event_record(event: CameraEvent) -> dict[str, Any]:
     """One event as ``companion scan --events --json`` prints it."""
-    from companion.inputs import TagSeen
+    from companion.inputs import CardLanded, TagSeen
 
+    if isinstance(event, CardLanded):
+        return {"event": "landed", "t": round(event.at, 3), "zone": event.zone,
+                "status": "unread", "game": None, "card": None, "serial": None, "payload": ""}
     return {
         "event": "seen" if isinstance(event, TagSeen) else "left",
         "t": round(event.at, 3),

@@ -91,6 +91,12 @@ class RetryDecoder:
         #: each step's CPU seconds a pixel (``retry``, ``blobs``, ``smeared``, ``sharp``),
         #: a running mean of its latest runs: what the step will cost, before it runs
         self._rate: dict[str, float] = {}
+        #: in a video: the last frame's small picture, the cells moved lately, the frames
+        #: since one was decoded whole, and the last frame's reads (``WHOLE_EVERY``)
+        self._small: Image | None = None
+        self._moved: deque[Image] = deque(maxlen=RECENT + 1)
+        self._since_whole = 0
+        self._last: list[Detection] = []
 
     def expect(self, texts: frozenset[str]) -> None:
         """The codes the next frame should hold (the camera read them a frame ago).
@@ -112,10 +118,71 @@ class RetryDecoder:
         start = time.thread_time()
         expected, self._expected = self._expected, None
         gray = to_gray(image)
+        if expected is None:  # a photo, or a frame nobody told about: all of it
+            self._small = None
+            return self._pass(gray, None, start)
+        self._video_frames += 1
+        boxes = self._moved_boxes(gray)
+        if boxes is not None and not expected <= {d.text for d in self._last}:
+            boxes = None  # told of codes this decoder did not read last: look at all of it
+        if boxes is None:
+            found = self._pass(gray, expected, start)
+        else:  # only where the picture moved: the reads elsewhere stand
+            found = [d for d in self._last if not any(_touches(d.corners, b) for b in boxes)]
+            for box in boxes:
+                here = frozenset(d.text for d in self._last if _touches(d.corners, box))
+                texts = {d.text for d in found}
+                found += [d for d in self._pass(gray, here, start, box) if d.text not in texts]
+            found = drop_inner(found)
+        self._last = found
+        return found
+
+    def _moved_boxes(self, gray: Image) -> list[tuple[int, int, int, int]] | None:
+        """Where this video frame's picture moved lately, as boxes to decode (each taking
+        in, whole, every code the last frame read that it touches), or None: decode it
+        whole (every ``WHOLE_EVERY`` frames, the first, or when most of it moved)."""
+        h, w = gray.shape[:2]
+        sw, sh = max(1, w // CELL), max(1, h // CELL)
+        small = cv2.resize(gray, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.int16)
+        last, self._small = self._small, small
+        self._since_whole += 1
+        if last is None or last.shape != small.shape or self._since_whole >= WHOLE_EVERY:
+            self._since_whole = 0
+            self._moved.clear()
+            return None
+        self._moved.append(np.abs(small - last) > MOVED)
+        moved = np.logical_or.reduce(list(self._moved)).astype(np.uint8)
+        if not moved.any():
+            return []
+        fx, fy = w / sw, h / sh
+        reach = int(np.ceil(REACH / fx))
+        grown = cv2.dilate(moved, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+        if grown.mean() > MOST:
+            self._since_whole = 0
+            self._moved.clear()
+            return None
+        n, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        boxes = []
+        for i in range(1, n):
+            x, y, bw, bh = (int(v) for v in stats[i, :4])
+            box = (int(x * fx), int(y * fy), min(w, int((x + bw) * fx) + 1),
+                   min(h, int((y + bh) * fy) + 1))
+            for d in self._last:  # a code it touches, whole, with its quiet zone
+                if _touches(d.corners, box):
+                    box = _union(box, d.corners, w, h)
+            boxes.append(box)
+        return boxes
+
+    def _pass(self, gray: Image, expected: frozenset[str] | None, start: float,
+              box: tuple[int, int, int, int] | None = None) -> list[Detection]:
+        """zxing-cpp over ``gray`` (or its ``box``), the retries and the search; reads in
+        ``gray``'s pixels. ``expected``: a video frame (its budget, its hopeless codes)."""
+        x0, y0 = (0, 0) if box is None else box[:2]
+        view = gray if box is None else gray[box[1]:box[3], box[0]:box[2]]
         first: list[Detection] = []
         failed: list[Corners] = []
-        for r in self._zx.read(gray, errors=True):
-            corners = zx_corners(r.position)
+        for r in self._zx.read(view, errors=True):
+            corners = tuple((x + x0, y + y0) for x, y in zx_corners(r.position))
             if r.valid:
                 first.append(Detection(r.text, corners, "zxing", modules=zx_modules(r)))
             elif is_real(corners):
@@ -125,10 +192,12 @@ class RetryDecoder:
         self._until = None
         if expected is not None:  # a video: the budget; a code retried in vain, unmoved, waits
             spent = time.thread_time() - start
-            self._passes.append(spent)
-            ceiling = sorted(self._passes)[int(CEILING * (len(self._passes) - 1))]
-            self._until = start + (1 + BUDGET) * max(spent, ceiling)
-            self._video_frames += 1
+            share = 1.0 if box is None else view.size / gray.size
+            if box is None:
+                self._passes.append(spent)
+            ceiling = (sorted(self._passes)[int(CEILING * (len(self._passes) - 1))]
+                       if self._passes else spent)
+            self._until = start + (1 + BUDGET) * max(spent, ceiling * max(share, MOST))
             failed = self._worth_retrying(failed)
         for corners in failed if self.report_damaged else failed[:MAX_RETRIES]:
             if self._spent():
@@ -153,8 +222,9 @@ class RetryDecoder:
         settled = bool(expected) and expected is not None and expected <= {d.text for d in first}
         if expected is not None:  # a video: the search on one frame in SEARCH_EVERY at most
             settled = settled or self._video_frames % SEARCH_EVERY != 0
-        if self.search and not settled and self._fits("blobs", gray.size):
-            rescued = self._search(gray, found)
+        if self.search and not settled and self._fits("blobs", view.size):
+            here = [_moved(d, -x0, -y0, d.backend) for d in found]
+            rescued = [_moved(d, x0, y0, d.backend) for d in self._search(view, here)]
             found = [d for d in found if not (d.damaged and any(
                 overlap(d.corners, r.corners) for r in rescued))] + rescued
         return drop_inner(found)
@@ -250,6 +320,29 @@ class RetryDecoder:
         return [d for d in self._zx.decode(image) if not d.damaged]
 
 
+def _touches(corners: Corners, box: tuple[int, int, int, int]) -> bool:
+    """Whether a code's outline reaches into ``box`` (x0, y0, x1, y1)."""
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    return min(xs) < box[2] and max(xs) > box[0] and min(ys) < box[3] and max(ys) > box[1]
+
+
+def _union(box: tuple[int, int, int, int], corners: Corners, w: int, h: int
+           ) -> tuple[int, int, int, int]:
+    """``box`` grown to hold the code at ``corners`` with ``MARGIN`` of it around."""
+    x0, y0, x1, y1 = _crop_box(corners, w, h)
+    return min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)
+
+
+def _crop_box(corners: Corners, w: int, h: int, margin: float = MARGIN
+              ) -> tuple[int, int, int, int]:
+    pts = np.array(corners, dtype=np.float32)
+    x_min, y_min = pts.min(axis=0)
+    x_max, y_max = pts.max(axis=0)
+    pad = margin * max(x_max - x_min, y_max - y_min, 8.0)
+    return (max(0, int(x_min - pad)), max(0, int(y_min - pad)),
+            min(w, int(x_max + pad) + 1), min(h, int(y_max + pad) + 1))
+
+
 def _still(a: Corners, b: Corners) -> bool:
     """The same located code in two frames: every corner within ``STILL_PX``."""
     return len(a) == len(b) and all(abs(p[0] - q[0]) <= STILL_PX and abs(p[1] - q[1]) <= STILL_PX
@@ -258,13 +351,8 @@ def _still(a: Corners, b: Corners) -> bool:
 
 def _crop(gray: Image, corners: Corners, margin: float = MARGIN
           ) -> tuple[Image, tuple[int, int]]:
-    pts = np.array(corners, dtype=np.float32)
-    x_min, y_min = pts.min(axis=0)
-    x_max, y_max = pts.max(axis=0)
-    pad = margin * max(x_max - x_min, y_max - y_min, 8.0)
     h, w = gray.shape[:2]
-    x0, y0 = max(0, int(x_min - pad)), max(0, int(y_min - pad))
-    x1, y1 = min(w, int(x_max + pad) + 1), min(h, int(y_max + pad) + 1)
+    x0, y0, x1, y1 = _crop_box(corners, w, h, margin)
     return gray[y0:y1, x0:x1], (x0, y0)
 
 
@@ -388,6 +476,18 @@ SEARCH_EVERY = 3
 #: quiet table is still retried and searched for
 BUDGET = 0.3
 CEILING, PASSES = 0.9, 90
+#: in a video, a frame is decoded whole once in ``WHOLE_EVERY`` frames; in between only
+#: where the picture moved (cells of ``CELL`` px whose mean moved by more than ``MOVED``
+#: gray levels since the frame before) in this frame or the ``RECENT`` before it, grown
+#: by ``REACH`` px each way (a code beside the change is read whole); the last frame's
+#: reads elsewhere stand (the pixels under them did not move). A frame whose moved part
+#: is more than ``MOST`` of it is decoded whole.
+WHOLE_EVERY = 6
+CELL = 16
+MOVED = 8
+RECENT = 2
+REACH = 96
+MOST = 0.5
 #: how much of a step's latest cost goes into its running mean (``RetryDecoder._learn``)
 RATE_WEIGHT = 0.3
 #: at most this many smeared patches are sharpened in one frame (``RetryDecoder._search``)

@@ -84,6 +84,7 @@ FEATURES: Mapping[str, str] = {
     "card_stats": "each physical card's printed stats are entered once and kept in its deck",
     "editable_counts": "a deck's owner may edit how many of each card it has",
     "zone_growth": "a card the host counts beside the pile grows the camera zone nearest it",
+    "unread_landings": "a card the camera saw land but could not read is put to the host",
 }
 
 

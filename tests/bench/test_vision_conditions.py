@@ -17,13 +17,15 @@ from bench.vision_conditions import (
 )
 from companion.decks import demo_deck, encode_payload, resolve_tag
 from companion.games.nasty7.events import (
+    CardLandedUnread,
     CardPlayed,
     CardSeenBeside,
+    LandingNamed,
     MissedCardAdded,
     PileTaken,
     SeenCardSettled,
 )
-from companion.inputs import TagSeen
+from companion.inputs import CardLanded, TagSeen
 
 
 def test_a_clean_game_counts_every_card_right() -> None:
@@ -70,6 +72,33 @@ def test_answers_that_name_their_card_close_that_question() -> None:
     assert (c.questions, c.unanswered) == (2, 1)
     both = count_table([*events, SeenCardSettled(True, 3.0)], {}, [])
     assert both.unanswered == 0
+
+
+def test_unread_landings_are_counted_asked_named_and_left_unanswered() -> None:
+    events = [CardPlayed(0, "gun", 1.0, serial=1), CardLandedUnread(1, 1.5),
+              CardLandedUnread(1, 1.9), LandingNamed("gun", 3.0, 0),
+              MissedCardAdded(1, "gun", 1.5, 3.0, camera=True),
+              CardLandedUnread(2, 4.0), LandingNamed("phone", 5.0, 0),
+              MissedCardAdded(2, "phone", 4.0, 5.0, camera=True)]
+    c = count_table(events, {1: 1}, [1.0, 1.5, 1.9, 4.0])
+    assert (c.landed_unread, c.unread_booked, c.unanswered) == (3, 2, 1)
+    assert (c.right, c.booked_twice) == (1, 0)  # two cards named by hand: no serial, not twice
+
+
+def test_the_table_run_names_the_card_that_landed_unread_or_says_none_did() -> None:
+    run = TableRun()
+    run.connect(_Pipeline())
+    run.truth = lambda at: "gun" if at < 1.0 else None  # the host saw a gun land at 0.5
+    frames = {0: [_seen(1, 0.0)], 25: [CardLanded(0.5, "pile")],
+              60: [CardLanded(1.9, "pile")]}  # nothing landed then: invented
+    for i in range(int(6.0 * 30)):
+        run.now = i / 30
+        run.frame(frames.get(i, []))
+    run.finish(1 / 30)
+    c = count_table(run.events(), {1: 1}, [0.0, 0.5], run.hesitation_s)
+    assert (c.landed_unread, c.unread_booked, c.unanswered) == (2, 1, 0)
+    assert run.invented == 1 and run.refused == 0
+    assert c.false_penalties == 0
 
 
 def _seen(serial: int, at: float, zone: str | None = "pile") -> TagSeen:
@@ -186,3 +215,16 @@ def test_worker_processes_give_the_same_figures(monkeypatch: pytest.MonkeyPatch)
     here = conditions.run_conditions(2, 1, ("cond-held",), False, SMOKE, jobs=1)
     assert apart["cond-held"]["conditions"] == here["cond-held"]["conditions"]
     assert here["cond-held"]["conditions"]["fast"]["videos"] == 2
+
+
+def test_a_card_under_the_glare_is_put_to_the_host_and_a_resting_hand_never_is() -> None:
+    """The tuning split's first glare and hands videos at the smoke size (every frame
+    through the pipeline and a real table): cards the lamp's reflection hides are asked
+    about ("which card?") and named, none invented; the resting hands invent none."""
+    from bench.vision_conditions import one_video
+
+    glare = one_video("cond-tune", "glare", 0, 12, cost=False, size=SMOKE)["table"]
+    assert glare["landed_unread"] >= 1 and glare["unread_booked"] >= 1
+    assert (glare["invented"], glare["false_penalties"], glare["booked_twice"]) == (0, 0, 0)
+    hands = one_video("cond-tune", "hands", 0, 12, cost=False, size=SMOKE)["table"]
+    assert (hands["invented"], hands["booked_twice"]) == (0, 0)

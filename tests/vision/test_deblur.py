@@ -209,6 +209,7 @@ def test_a_video_is_searched_on_one_frame_in_search_every(monkeypatch: pytest.Mo
                                                           ) -> None:
     frame, _ = scene(6, 0)  # only the search reads it
     monkeypatch.setattr("vision.retry.BUDGET", 1e9)
+    monkeypatch.setattr("vision.retry.WHOLE_EVERY", 1)  # one picture: every frame whole
     decoder = RetryDecoder()
     calls = _searches(monkeypatch, decoder)
     for _ in range(6):

@@ -59,6 +59,9 @@ def test_a_code_retried_in_vain_waits_while_it_stays_put(monkeypatch: pytest.Mon
                                                           ) -> None:
     clock = _Clock()
     monkeypatch.setattr("vision.retry.time.thread_time", clock)
+    # every frame whole: these frames are one picture, where only the moved parts of a
+    # video frame would be decoded (nothing: the first frame's reads would stand)
+    monkeypatch.setattr("vision.retry.WHOLE_EVERY", 1)
     monkeypatch.setattr("vision.retry.BUDGET", 1e9)
     frame = np.pad(qr_image("HOPELESS01", module=6), 40, constant_values=255)
     decoder = RetryDecoder(search=False)
@@ -80,6 +83,9 @@ def test_a_retry_that_would_overrun_the_frames_budget_does_not_start(
 ) -> None:
     clock = _Clock()
     monkeypatch.setattr("vision.retry.time.thread_time", clock)
+    # every frame whole: these frames are one picture, where only the moved parts of a
+    # video frame would be decoded (nothing: the first frame's reads would stand)
+    monkeypatch.setattr("vision.retry.WHOLE_EVERY", 1)
     monkeypatch.setattr("vision.retry.HOPELESS_FOR", 0)  # retried every frame
     frame = np.pad(qr_image("OVERRUN01", module=6), 40, constant_values=255)
     decoder = RetryDecoder(search=False)

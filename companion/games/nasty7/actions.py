@@ -168,6 +168,34 @@ class CountSeen(GameAction):
     which: Annotated[int, Spec("which waiting card", 0, 99)] | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class LandedUnread(GameAction):
+    """The camera: a card landed on the pile and settled, and its tag could not be read
+    (a lamp's glare over it). Not a play: the host is asked which card it was, and while
+    the question is open the hesitation clock penalises nobody. ``at``: when it landed
+    (game time; the camera says so a moment later, once the card lay still)."""
+
+    do: ClassVar[str] = "landed_unread"
+    label: ClassVar[str] = "A card landed that the camera could not read"
+    by: ClassVar[Sender] = "table"
+    at: Annotated[float, Spec("when it landed", 0, MAX, open=True)] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NameLanded(GameAction):
+    """The host: the card that landed unread was ``card`` (played when it landed, by the
+    player to play now), or nothing landed (no ``card``).
+
+    ``which``: its place among the waiting landings (0: the oldest); without it, the latest.
+    """
+
+    do: ClassVar[str] = "name_landed"
+    label: ClassVar[str] = "Say which card landed"
+    by: ClassVar[Sender] = "host"
+    card: Annotated[Card, Spec("the card")] | None = None
+    which: Annotated[int, Spec("which waiting landing", 0, 99)] | None = None
+
+
 assert set(Card.__args__) == set(CARDS)  # type: ignore[attr-defined]
 
 ACTIONS = ActionSet(
@@ -184,4 +212,6 @@ ACTIONS = ActionSet(
     Hesitation,
     SeenBeside,
     CountSeen,
+    LandedUnread,
+    NameLanded,
 )

@@ -18,8 +18,10 @@ from companion.games.nasty7.actions import (
     Accuse,
     CountSeen,
     Hesitation,
+    LandedUnread,
     MissedCard,
     Mistake,
+    NameLanded,
     Play,
     Reassign,
     ReplaceCard,
@@ -33,12 +35,14 @@ from companion.games.nasty7.events import (
     AccusationRuled,
     AccusationWithdrawn,
     AccusersJoined,
+    CardLandedUnread,
     CardPlayed,
     CardReassigned,
     CardReplaced,
     CardSeenBeside,
     Event,
     GameEnded,
+    LandingNamed,
     MissedCardAdded,
     PenaltyCardsGiven,
     PileTaken,
@@ -54,6 +58,7 @@ from companion.games.nasty7.legality import (
     hesitation_reason,
     missed_reason,
     mistake_reason,
+    name_landed_reason,
     out_of_turn_why,
     over_reason,
     play_reason,
@@ -157,6 +162,24 @@ def _decide_count_seen(state: State, action: CountSeen, now: float) -> list[Even
                             camera=True)]
 
 
+def _decide_landed_unread(state: State, action: LandedUnread, now: float) -> list[Event]:
+    """The camera saw a card land on the pile and could not read it: the host is asked."""
+    return [CardLandedUnread(state.turn, now if action.at is None else min(action.at, now))]
+
+
+def _decide_name_landed(state: State, action: NameLanded, now: float) -> list[Event]:
+    """The host: the card that landed unread was ``card``, played when it landed (or none)."""
+    _allow(name_landed_reason(state, action.card, action.which, sender=action.seat))
+    which = len(state.unread) - 1 if action.which is None else action.which
+    if action.card is None:
+        return [LandingNamed(None, now, which)]
+    if state.finisher is not None:  # a card after the finisher's last: the game ended
+        return [LandingNamed(action.card, now, which), GameEnded((state.finisher,))]
+    landed = max(state.landed[-1] if state.landed else 0.0, state.unread[which].at)
+    return [LandingNamed(action.card, now, which),
+            MissedCardAdded(state.turn, action.card, landed, now, camera=True)]
+
+
 def _decide_accuse(state: State, action: Accuse, now: float) -> list[Event]:
     kind = action.kind or ""
     _allow(accuse_reason(state, action.by_, action.against, kind, action.upheld))
@@ -226,6 +249,8 @@ _HANDLERS: dict[type[GameAction], Handler] = {
     Hesitation: _decide_hesitation,
     SeenBeside: _decide_seen_beside,
     CountSeen: _decide_count_seen,
+    LandedUnread: _decide_landed_unread,
+    NameLanded: _decide_name_landed,
 }
 
 

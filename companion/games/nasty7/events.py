@@ -124,6 +124,27 @@ class SeenCardSettled:
 
 
 @dataclass(frozen=True)
+class CardLandedUnread:
+    """The camera saw a card land on the pile at ``at`` and could not read it, while
+    ``seat`` was to play. The host says which card; until then nobody is penalised for
+    hesitating."""
+
+    seat: int
+    at: float
+
+
+@dataclass(frozen=True)
+class LandingNamed:
+    """The host answered for a card that landed unread: it was ``card`` (a
+    ``MissedCardAdded`` follows) or nothing landed (``None``); ``which`` is its place in
+    the queue (0: the oldest)."""
+
+    card: str | None
+    at: float
+    which: int | None = None
+
+
+@dataclass(frozen=True)
 class PenaltyCardsGiven:
     """Even nastier: each of ``by`` gave the top card of its stack to ``to``."""
 
@@ -163,6 +184,8 @@ EVENT_TYPES: dict[str, type] = {
         MissedCardAdded,
         CardSeenBeside,
         SeenCardSettled,
+        CardLandedUnread,
+        LandingNamed,
     )
 }
 
@@ -181,4 +204,6 @@ Event = (
     | MissedCardAdded
     | CardSeenBeside
     | SeenCardSettled
+    | CardLandedUnread
+    | LandingNamed
 )

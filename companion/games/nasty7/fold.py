@@ -16,12 +16,14 @@ from companion.games.nasty7.events import (
     AccusationRuled,
     AccusationWithdrawn,
     AccusersJoined,
+    CardLandedUnread,
     CardPlayed,
     CardReassigned,
     CardReplaced,
     CardSeenBeside,
     Event,
     GameEnded,
+    LandingNamed,
     MissedCardAdded,
     PenaltyCardsGiven,
     PileTaken,
@@ -37,6 +39,7 @@ from companion.games.nasty7.state import (
     Reveal,
     SeenCard,
     State,
+    UnreadCard,
     card_phrase,
 )
 
@@ -77,7 +80,7 @@ def apply(state: State, event: Event) -> State:
             event, CardPlayed | MissedCardAdded | PileTaken | GameEnded):
         after = replace(after, seen_beside=())  # records before 3: the next play dropped it
     if isinstance(event, CardPlayed | CardReassigned | CardReplaced | MissedCardAdded
-                  | CardSeenBeside):
+                  | CardSeenBeside | CardLandedUnread):
         return replace(after, log=log)
     return replace(after, log=log, before_card=None, last_card=None)
 
@@ -95,6 +98,18 @@ def _apply_settled(state: State, e: SeenCardSettled) -> State:
     queue = state.seen_beside
     which = len(queue) - 1 if e.which is None else e.which
     return replace(state, seen_beside=queue[:which] + queue[which + 1:])
+
+
+def _apply_unread(state: State, e: CardLandedUnread) -> State:
+    """One more card that landed unread waits for the host to name it."""
+    return replace(state, unread=(*state.unread, UnreadCard(e.seat, e.at)))
+
+
+def _apply_named(state: State, e: LandingNamed) -> State:
+    """The host named a card that landed unread (or said nothing landed): it leaves the queue."""
+    queue = state.unread
+    which = len(queue) - 1 if e.which is None else e.which
+    return replace(state, unread=queue[:which] + queue[which + 1:])
 
 
 def _apply_missed(state: State, e: MissedCardAdded) -> State:
@@ -183,7 +198,7 @@ def _apply_correction(state: State, e: CardReassigned | CardReplaced) -> State:
         played = CardPlayed(card.seat, e.card, card.at, card.in_turn, None)
     after = _apply_card(before, played)
     return replace(after, plays=state.plays, dispute=state.dispute, timer_from=state.timer_from,
-                   untimed=state.untimed, seen_beside=state.seen_beside)
+                   untimed=state.untimed, seen_beside=state.seen_beside, unread=state.unread)
 
 
 def _apply_pile(state: State, e: PileTaken) -> State:
@@ -248,6 +263,8 @@ _APPLY: dict[type, Callable[[State, Any], State]] = {
     MissedCardAdded: _apply_missed,
     CardSeenBeside: _apply_seen,
     SeenCardSettled: _apply_settled,
+    CardLandedUnread: _apply_unread,
+    LandingNamed: _apply_named,
     AccusationOpened: _apply_opened,
     AccusersJoined: _apply_joined,
     AccusationRuled: _apply_ruled,
@@ -285,6 +302,11 @@ def event_sentence(e: Event, players: Sequence[str]) -> str:
         return f"the camera saw {card_phrase(e.card)} beside the pile while {n(e.seat)} was to play"
     if isinstance(e, SeenCardSettled):
         return "" if e.counted else "the host did not count the card seen beside the pile"
+    if isinstance(e, CardLandedUnread):
+        return (f"a card landed on the pile while {n(e.seat)} was to play, and the camera "
+                "could not read it")
+    if isinstance(e, LandingNamed):
+        return "" if e.card is not None else "the host said no card landed there"
     if isinstance(e, AccusationOpened):
         what = f" of {ALLEGED[e.kind]}" if e.kind in ALLEGED else ""
         return f"{' and '.join(n(s) for s in e.by)} accused {n(e.against)}{what}"

@@ -3,7 +3,9 @@
 A card whose tag is seen in zone ``pile`` is played by the seat whose turn it is (the
 host gives it to another player afterwards: ``reassign``); a card already on the pile, or
 of the last pile taken, seen again anywhere is nothing; a card seen outside every zone is
-put to the host (each one queues until the host answers it). A seat's button accuses the
+put to the host (each one queues until the host answers it), and so is a card the camera
+saw land on the pile but could not read (the table sends it as a tag with no card and no
+serial: the feature ``unread_landings``). A seat's button accuses the
 player of the last card; the host's ``confirm`` button upholds, ``next`` rejects. What
 the rules refuse is refused with ``legality``'s sentence.
 """
@@ -14,7 +16,7 @@ from typing import Any
 
 from companion.games.actions import GameAction
 from companion.games.base import ButtonInput, IllegalAction, TableInput, TagInput
-from companion.games.nasty7.actions import ACTIONS, Accuse, Play, Rule, SeenBeside
+from companion.games.nasty7.actions import ACTIONS, Accuse, LandedUnread, Play, Rule, SeenBeside
 from companion.games.nasty7.legality import accuse_reason, accused, figure_reason, rule_reason
 from companion.games.nasty7.state import State
 
@@ -53,6 +55,8 @@ def _tag(state: State, inp: TagInput) -> GameAction | None:
     seen, is no play and no question; a card already waiting for the host's answer
     beside the pile is not asked about twice (on the pile it is the play)."""
     serial = inp.serial
+    if inp.card is None and serial is None and inp.zone in PILE_ZONES:
+        return LandedUnread(at=inp.t)  # a card the camera could not read: the host says which
     if isinstance(serial, int) and (serial in state.pile_serials or serial in state.swept):
         return None  # still on the pile, or the last pile being picked up: not a play
     if inp.zone in PILE_ZONES:

@@ -213,6 +213,26 @@ def count_seen_reason(state: State, count: bool, which: int | None = None) -> st
     return stack_reason(state, seen_counted_for(state, which))
 
 
+def name_landed_reason(
+    state: State, card: str | None = None, which: int | None = None, *,
+    sender: int | None = None
+) -> str | None:
+    """The host names a card that landed unread (``which``: its place in the queue,
+    ``None`` the latest; played when it landed, by the seat to play now), or says nothing
+    landed (``card`` None)."""
+    why = host_reason(sender)
+    if why is None and not state.unread:
+        why = "No card that the camera could not read is waiting for an answer."
+    if why is None and which is not None and which >= len(state.unread):
+        why = "That card no longer waits for an answer: choose one that does."
+    if why is not None or card is None:
+        return why
+    why = card_reason(state, card) or waiting_reason(state)
+    if why is not None or state.finisher is not None:
+        return why
+    return stack_reason(state, state.turn)
+
+
 def seen_counted_for(state: State, which: int | None = None) -> int:
     """Whose card a counted card seen beside the pile is: the seat to play now (records
     before version 3, ``seen_one_at_a_time``: the seat that was to play when it was seen)."""

@@ -33,6 +33,7 @@ from companion.games.nasty7.legality import (
     last_card_reason,
     missed_reason,
     mistake_reason,
+    name_landed_reason,
     out_of_turn_why,
     reassign_reason,
     replace_reason,
@@ -142,7 +143,8 @@ def _host_moves(state: State) -> list[Move]:
     if rule_reason(state) is None:  # an accusation waits for the host's ruling
         assert state.accusation is not None
         return _ruling_moves(state, state.accusation)
-    out = [*_seen_moves(state), _hand_move(state), *_out_of_turn_moves(state),
+    out = [*_landed_moves(state), *_seen_moves(state), _hand_move(state),
+           *_out_of_turn_moves(state),
            *_host_accusations(state)]
     if mistake_reason(state) is None:
         out.append(_mistake_move(state))
@@ -182,6 +184,38 @@ def _seen_moves(state: State) -> list[Move]:
     return out
 
 
+#: the host's question about a card that landed unread
+LANDED_QUESTION = "A card landed on the pile that the camera could not read: which card?"
+
+
+def _landed_moves(state: State) -> list[Move]:
+    """Each card that landed unread: the host names it (a card of the player to play,
+    landed when the camera saw it land) or says nothing landed; oldest first."""
+    out = []
+    for which, landed in enumerate(state.unread):
+        when = f" at {clock_time(landed.at)}"
+        if name_landed_reason(state, deck(state)[0], which) is None:
+            name = state.seats[state.turn]
+            out.append(Move("name_landed", f"Which card did {name} play{when}?",
+                            {"which": which},
+                            (_cards_param(deck(state), "The card that landed"),),
+                            group="landed_unread"))
+        if name_landed_reason(state, None, which) is None:
+            out.append(Move("name_landed", f"Nothing landed{when}", {"which": which},
+                            group="landed_unread"))
+    return out
+
+
+def landed_sentence(state: State) -> str | None:
+    """The host's question about the cards that landed unread, or ``None``."""
+    n = len(state.unread)
+    if not n:
+        return None
+    if n == 1:
+        return LANDED_QUESTION
+    return f"{n} cards landed on the pile that the camera could not read: name each one."
+
+
 def seen_sentence(state: State) -> str | None:
     """The host's question about the cards seen beside the pile, or ``None``."""
     queue = state.seen_beside
@@ -203,6 +237,7 @@ def _ruling_moves(state: State, acc: Accusation) -> list[Move]:
     if withdraw_reason(state) is None:
         out.append(Move("withdraw", "Withdrawn: no penalty", group="rule"))
     out += _seen_moves(state)  # "ignore it" only: counting it waits for the ruling
+    out += _landed_moves(state)  # "nothing landed" only, likewise
     more = _accusers(state, acc.against)
     if more:
         out.append(
@@ -404,6 +439,9 @@ def waiting(state: State) -> Waiting:
             host=True,
         )
     why = _play_sentence(state)
+    landed = landed_sentence(state)
+    if landed is not None:  # the clock waits for the host's answer
+        return Waiting((state.turn,), "seen", f"{why}. {landed}", host=True)
     seen = seen_sentence(state)
     if seen is not None:  # the clock waits for the host's answer
         return Waiting((state.turn,), "seen", f"{why}. {seen}", host=True)

@@ -319,6 +319,15 @@ class SeenCard:
 
 
 @dataclass(frozen=True)
+class UnreadCard:
+    """A card the camera saw land on the pile at ``at`` (game time) but could not read
+    (a lamp's glare over its tag), while ``seat`` was to play: the host says which card."""
+
+    seat: int
+    at: float
+
+
+@dataclass(frozen=True)
 class State:
     """The whole table: stacks (card counts), the pile, the count, whose turn.
 
@@ -355,6 +364,9 @@ class State:
     #: the cards seen beside the pile, oldest first, each waiting for the host's answer
     #: (no hesitation penalty while any waits; a play does not clear them)
     seen_beside: tuple[SeenCard, ...] = ()
+    #: the cards the camera saw land on the pile but could not read, oldest first, each
+    #: waiting for the host to say which card it was (no hesitation penalty meanwhile)
+    unread: tuple[UnreadCard, ...] = ()
     #: the last card was entered by hand and the host rules on hesitation
     #: (``hand_entry_timing`` ``"host_rules"``): no automatic deadline until the next card
     untimed: bool = False
@@ -392,7 +404,7 @@ def deadline(state: State) -> float | None:
     """When the seat to play is penalised for hesitating (game time), or ``None``.
 
     No deadline before a round's first card, while an accusation waits or a card seen
-    beside the pile waits for the host, after a card the host entered by hand (under
+    beside the pile (or one that landed unread) waits for the host, after a card the host entered by hand (under
     ``hand_entry_timing`` ``"host_rules"``: the host rules on hesitation), or once the
     game is over. The rules penalise hesitating *more than* ``hesitation_s``: a card at exactly
     ``timer_from + hesitation_s`` is in time, so the deadline falls one microsecond later
@@ -401,7 +413,7 @@ def deadline(state: State) -> float | None:
     """
     if state.over or state.accusation is not None or state.timer_from is None:
         return None
-    if state.seen_beside:  # a card was seen: the host decides, not the clock
+    if state.seen_beside or state.unread:  # a card was seen: the host decides, not the clock
         return None
     if state.untimed:  # the host typed the last card in: the host rules on hesitation
         return None

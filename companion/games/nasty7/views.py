@@ -31,6 +31,8 @@
 - ``seen_beside``: the cards seen beside the pile that wait for the host's answer, oldest
   first: ``[{"seat", "name", "card", "card_name", "at", "clock"}]`` (``seat``/``name``:
   who was to play when it landed; ``at`` game seconds, ``clock`` as "0:07")
+- ``unread``: the cards the camera saw land on the pile but could not read, waiting for
+  the host to name them, oldest first: ``[{"seat", "name", "at", "clock"}]``
 - ``untimed``: the last card was entered by hand and the host rules on hesitation (no
   automatic deadline: ``hand_entry_timing`` ``"host_rules"``)
 
@@ -118,6 +120,10 @@ def public_view(state: State) -> dict[str, Any]:
             for c in state.seen_beside
         ],
         "untimed": state.untimed and not state.over,
+        "unread": [
+            {"seat": c.seat, "name": state.seats[c.seat], "at": c.at, "clock": clock_time(c.at)}
+            for c in state.unread
+        ],
     }
 
 

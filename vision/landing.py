@@ -1,0 +1,319 @@
+"""Cards that land on the pile with a tag nobody could read (issue 36: a lamp's glare).
+
+Where a tag is truly unreadable (a reflection washes its modules out) the camera cannot
+name the card, but it can see that *something card-sized landed*: the pile's picture
+changed and settled, and no tag was read in the change. ``LandingWatch`` tells the table
+so (``companion.inputs.CardLanded``), and the game asks the host which card it was.
+
+How, on a small picture of the zone (one cell = ``CELL`` px of the frame, gray, averaged):
+
+1. A cell *moved* when it differs from the last frame by more than ``MOTION`` levels; it
+   has *settled* once it has not moved for ``SETTLE_S`` seconds of frame time.
+2. A cell has *changed* when it differs from the *reference* (the zone as last explained)
+   by more than ``CHANGE`` levels. Unchanged settled cells follow the picture (slow light).
+3. Changed settled cells are grouped: neighbours whose settling times lie within
+   ``SAME_S`` of each other are one group (a card that landed, a hand that came to rest;
+   two cards landing one after the other are two groups even where they touch).
+4. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is still there, or the
+   next card is sliding in).
+5. A group with a tag read in it since it settled (``RECENT_S`` before, at most) is
+   *explained*: the reference takes it (a card that was read, moved, or uncovered).
+6. An unexplained group waits ``WAIT_S`` after settling, and up to ``HOLD_S`` while other
+   changed cells lie in its box (a fingertip on the tag: lifted, the tag is read). Then it is a landing only when it is **card-sized**: its
+   rotated bounding box is ``CARD_SIDES`` (within ``SIDES``) of a card whose tag is the
+   median tag read lately, it fills that box by ``FILL`` at least, its cells cover
+   ``AREA`` of a card at least (cells washed out to white in its box count as its own:
+   under a lamp's glare nothing can be seen to change), it shows print (its cells' gray
+   levels spread by ``PRINT`` at least: a hand is nearly flat), and its centre lies in
+   the zone. The landing's time is
+   the median settling time of its cells: when the card stopped, not when it was noticed.
+7. Anything else that settled (a resting hand: smaller than a card; a knocked camera, a
+   pile swept away: much larger) is never a landing: a group larger than ``SWEEP`` cards
+   becomes the reference after ``SETTLE_S``, any other after ``ABSORB_S``.
+
+Never a card invented: a hand passing over the pile moves and leaves (nothing settles), a
+resting hand is not card-sized, a knock is far larger than a card; and nothing is said
+before a tag has been read (no card size known yet). What is missed stays missed (a card
+landing under a resting hand, or covered by the next before it settled): the host's
+hand entry is still there. Pure: frames in, landing times out; no clock, no threads.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.frames import Image, Point
+from vision.quads import point_in_polygon
+
+__all__ = ["CARD_SIDES", "CELL", "Landing", "LandingWatch"]
+
+#: frame pixels per cell of the small picture
+CELL = 8
+#: gray levels between two frames: a cell moved
+MOTION = 7.0
+#: gray levels from the reference: a cell changed
+CHANGE = 22.0
+#: a cell that has not moved this long (frame time) has settled
+SETTLE_S = 0.25
+#: a changed cell that moved this recently is still moving (a hand, the next card)
+MOVING_S = 0.07
+#: connected cells that settled within this of the group's latest are one group (a card's
+#: cells stop over a few frames as it slows down; the card before settled earlier)
+SAME_S = 0.2
+#: a tag read in a group since this long before the group settled explains it (a card's
+#: tag read as it landed, then covered by the next card, still explains its change; the
+#: tag of a card under a new one was last read before that one landed)
+RECENT_S = 0.1
+#: reads are forgotten after this long
+KEEP_S = 30.0
+#: an unexplained card-sized group waits this long for its tag before it is a landing
+WAIT_S = 0.45
+#: ... and longer, up to this, while something else that changed lies on it (a fingertip
+#: on its tag, a hand resting on it: lifted, the tag is read)
+HOLD_S = 2.2
+#: a card's sides in tag sides (short, long): the demo deck's 250 x 350 card, 126 tag
+CARD_SIDES = (2.0, 2.8)
+#: a landing's box sides, each within this share of a card's
+SIDES = (0.68, 1.4)
+#: ... its cells fill this share of its box at least
+FILL = 0.5
+#: ... and cover this share of a card's area at least (a resting hand covers ~0.3)
+AREA = 0.35
+#: ... and show a card's print: its cells' gray levels spread this much at least (a
+#: standard deviation; a hand, a sleeve, a shadow is nearly flat at this scale)
+PRINT = 20.0
+#: a cell this bright is washed out (a lamp's glare): whether a card changed it cannot be
+#: seen, so inside a group's box it counts as the group's
+WASHED = 245.0
+#: a settled change larger than this many cards is the table's new look (a sweep, a knock)
+SWEEP = 2.5
+#: any other unexplained settled change becomes the reference after this long
+ABSORB_S = 4.0
+#: the groups are judged on one frame in this many (each cell's times on every frame)
+JUDGE_EVERY = 3
+#: a group of fewer cells than this is a crumb, never a card (a card is hundreds)
+TINY = 24
+#: how many recent tag sides set a card's size
+SIZES = 30
+#: the picture watched reaches this far (px) beyond the zone: a card landing at its
+#: edge is seen whole (its centre must still lie in the zone)
+BEYOND = 96
+#: a frame in which this share of a zone's cells moved at once: the camera was knocked
+#: (or the light switched): the zone's picture starts again from the next still frame
+KNOCK = 0.3
+
+
+@dataclass(frozen=True)
+class Landing:
+    """A card-sized change that settled in ``zone`` at ``at`` with no tag read in it;
+    ``center`` is normalised."""
+
+    zone: str
+    at: float
+    center: Point
+
+
+class _Zone:
+    """One zone's small picture, its reference and its cells' times."""
+
+    def __init__(self, box: tuple[int, int, int, int], small: Image, at: float) -> None:
+        self.box = box  # x0, y0, x1, y1 in frame pixels
+        self.ref = small.copy()
+        self.prev = small
+        self.still_since = np.full(small.shape, at, np.float64)
+        self.frames = 0
+
+
+class LandingWatch:
+    """Watches the zones where cards are played; ``update`` returns the landings it found."""
+
+    def __init__(self, card_sides: tuple[float, float] = CARD_SIDES) -> None:
+        self.card_sides = card_sides
+        self._zones: dict[str, _Zone] = {}
+        self._sides: deque[float] = deque(maxlen=SIZES)  # recent tag sides, px
+        self._reads: dict[str, tuple[float, Point]] = {}  # text -> its last read, centre px
+
+    def reset(self) -> None:
+        """Forget every zone's reference (the zones moved: drawn again, followed, grown)."""
+        self._zones.clear()
+
+    def card_px(self) -> tuple[float, float] | None:
+        """A card's (short, long) sides in frame pixels, from the tags read lately."""
+        if not self._sides:
+            return None
+        tag = statistics.median(self._sides)
+        return tag * self.card_sides[0], tag * self.card_sides[1]
+
+    def update(self, at: float, image: Image, zones: dict[str, list[Point]],
+               tags: Sequence[tuple[str, Sequence[Point]]]) -> list[Landing]:
+        """One frame (gray or colour), the zones to watch (normalised polygons) and the
+        tags read in it (text, outline in pixels): the landings that settled."""
+        import cv2  # not at import: the table's modules load on a machine without OpenCV
+
+        gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        h, w = gray.shape[:2]
+        for text, quad in tags:
+            xs, ys = [p[0] for p in quad], [p[1] for p in quad]
+            self._reads[text] = (at, (sum(xs) / len(xs), sum(ys) / len(ys)))
+            self._sides.append(math.dist(quad[0], quad[1]) / 2 + math.dist(quad[1], quad[2]) / 2)
+        for text in [t for t, (when, _) in self._reads.items() if at - when > KEEP_S]:
+            del self._reads[text]
+        out: list[Landing] = []
+        for name in [n for n in self._zones if n not in zones]:
+            del self._zones[name]
+        for name, polygon in zones.items():
+            box = _box(polygon, w, h)
+            if box is None:
+                continue
+            x0, y0, x1, y1 = box
+            crop = gray[y0:y1, x0:x1]
+            small = cv2.resize(crop, ((x1 - x0) // CELL, (y1 - y0) // CELL),
+                               interpolation=cv2.INTER_AREA).astype(np.float32)
+            zone = self._zones.get(name)
+            if zone is None or zone.box != box:
+                self._zones[name] = _Zone(box, small, at)
+                continue
+            out += self._look(name, zone, small, at, polygon, (w, h))
+        return out
+
+    def _look(self, name: str, zone: _Zone, small: Image, at: float,
+              polygon: list[Point], size: tuple[int, int]) -> list[Landing]:
+        moved = np.abs(small - zone.prev) > MOTION
+        if np.mean(moved) > KNOCK:  # the camera knocked: nothing on it is a landing
+            self._zones[name] = _Zone(zone.box, small, at)
+            return []
+        zone.prev = small
+        zone.still_since[moved] = at
+        settled = at - zone.still_since >= SETTLE_S
+        changed = np.abs(small - zone.ref) > CHANGE
+        calm = settled & ~changed
+        zone.ref[calm] = small[calm]  # the light drifts; the reference follows it
+        zone.frames += 1
+        if zone.frames % JUDGE_EVERY:
+            return []  # the cells' times are kept every frame; groups judged now and then
+        busy = changed & (at - zone.still_since < MOVING_S)
+        out: list[Landing] = []
+        washed = small >= WASHED
+        import cv2
+
+        fringe = cv2.dilate(washed.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        groups = _groups(changed & settled, zone.still_since, washed & ~changed)
+        times = [float(np.median(zone.still_since[g])) for g in groups]
+        counts = [int(np.count_nonzero(g)) for g in groups]
+        for cells, t in zip(groups, times, strict=True):
+            # everything that changed at that moment, together or apart: a knock, a sweep
+            together = sum(n for n, u in zip(counts, times, strict=True) if abs(u - t) <= SAME_S)
+            landing = self._judge(zone, cells, busy, small, at, polygon, size, together,
+                                  changed, washed, fringe)
+            if landing is not None:
+                out.append(Landing(name, *landing))
+        return out
+
+    def _judge(self, zone: _Zone, cells: Image, busy: Image, small: Image,
+               at: float, polygon: list[Point], size: tuple[int, int], together: int,
+               changed: Image, washed: Image, fringe: Image) -> tuple[float, Point] | None:
+        """One settled group: explained, a landing, the table's new look, or wait."""
+        import cv2
+
+        if not np.any(np.abs(small[cells] - zone.ref[cells]) > CHANGE):
+            return None  # taken in with a landing judged a moment ago (the same card)
+        ys, xs = np.nonzero(cells)
+        if len(xs) < TINY:  # a crumb: never a card; the reference takes it in time
+            if at - float(np.max(zone.still_since[cells])) >= ABSORB_S:
+                zone.ref[cells] = small[cells]
+            return None
+        near = cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        if np.count_nonzero(near & busy) >= 3:
+            return None  # something still moves beside it
+        points = np.stack([xs, ys], 1).astype(np.float32) + 0.5
+        rect = cv2.minAreaRect(points)
+        corners = cv2.boxPoints(((rect[0][0], rect[0][1]), (rect[1][0] + 2, rect[1][1] + 2),
+                                 rect[2]))
+        x0, y0 = zone.box[0], zone.box[1]
+        landed = float(np.median(zone.still_since[cells]))
+        since = landed - RECENT_S
+        for when, (px, py) in self._reads.values():
+            if when < since:
+                continue
+            cell = ((px - x0) / CELL, (py - y0) / CELL)
+            if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
+                zone.ref[cells] = small[cells]  # a card that was read: explained
+                return None
+        settled_at = float(np.max(zone.still_since[cells]))
+        age = at - settled_at
+        card = self.card_px()
+        area_px = together * CELL * CELL
+        if card is not None and area_px > SWEEP * card[0] * card[1]:
+            zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look
+            return None
+        if age < WAIT_S:
+            return None
+        box = np.zeros(cells.shape, np.uint8)
+        cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
+        on = box.astype(bool) & ~cells
+        if np.count_nonzero(on & changed & ~fringe) >= 3 and age < HOLD_S:
+            return None  # a fingertip (something else) lies on it: its tag may yet be read
+        white = int(np.count_nonzero(on & washed))
+        card_like = (card is not None and self._card_like(rect, len(xs) + white, card)
+                  and float(np.std(small[cells])) >= PRINT)
+        centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
+                  (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
+        if card_like and point_in_polygon(centre, polygon):
+            whole = cells | (box.astype(bool) & changed)  # the card's other parts too
+            zone.ref[whole] = small[whole]
+            return round(float(np.median(zone.still_since[cells])), 6), centre
+        if age >= ABSORB_S:
+            zone.ref[cells] = small[cells]  # a cup, a resting hand: never a landing
+        return None
+
+    @staticmethod
+    def _card_like(rect: Any, n: int,
+                   card: tuple[float, float]) -> bool:
+        """Whether a group's box and cells are those of one card (``card``: its sides, px)."""
+        a, b = sorted((rect[1][0] * CELL, rect[1][1] * CELL))
+        lo, hi = SIDES
+        if not (lo * card[0] <= a <= hi * card[0] and lo * card[1] <= b <= hi * card[1]):
+            return False
+        cells_px = n * CELL * CELL
+        return cells_px >= FILL * a * b and cells_px >= AREA * card[0] * card[1]
+
+
+def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] | None:
+    """A zone's bounding box in frame pixels, ``BEYOND`` it each way, on whole cells,
+    inside the frame."""
+    xs = [p[0] * w for p in polygon]
+    ys = [p[1] * h for p in polygon]
+    x0, y0 = max(0, int(min(xs)) - BEYOND), max(0, int(min(ys)) - BEYOND)
+    x1 = x0 + (min(w, int(max(xs)) + BEYOND) - x0) // CELL * CELL
+    y1 = y0 + (min(h, int(max(ys)) + BEYOND) - y0) // CELL * CELL
+    if x1 - x0 < 4 * CELL or y1 - y0 < 4 * CELL:
+        return None
+    return x0, y0, x1, y1
+
+
+def _groups(mask: Image, times: Image, bridge: Image | None = None) -> list[Image]:
+    """The groups of ``mask``'s cells, the latest settled first: in each 8-connected part
+    (connected also across ``bridge`` cells, washed out by glare: a card's two ends either
+    side of a lamp's reflection are one card; they are not in the group), the cells
+    settled within ``SAME_S`` of its latest, then of the latest of the rest, and so on."""
+    import cv2
+
+    joined = mask if bridge is None else mask | bridge
+    n, labels = cv2.connectedComponents(joined.astype(np.uint8), connectivity=8)
+    out: list[tuple[float, Image]] = []
+    for i in range(1, n):
+        cells = (labels == i) & mask
+        while cells.any():
+            latest = float(times[cells].max())
+            group = cells & (times >= latest - SAME_S)
+            out.append((latest, group))
+            cells = cells & ~group
+    out.sort(key=lambda g: -g[0])
+    return [g for _, g in out]
