@@ -169,7 +169,7 @@ def _decide_landed_unread(state: State, action: LandedUnread, now: float) -> lis
 
 def _decide_name_landed(state: State, action: NameLanded, now: float) -> list[Event]:
     """The host: the card that landed unread was ``card``, played when it landed (or none)."""
-    _allow(name_landed_reason(state, action.card, action.which, sender=action.seat))
+    _allow(name_landed_reason(state, action.card, action.which))
     which = len(state.unread) - 1 if action.which is None else action.which
     if action.card is None:
         return [LandingNamed(None, now, which)]

@@ -214,19 +214,17 @@ def count_seen_reason(state: State, count: bool, which: int | None = None) -> st
 
 
 def name_landed_reason(
-    state: State, card: str | None = None, which: int | None = None, *,
-    sender: int | None = None
+    state: State, card: str | None = None, which: int | None = None
 ) -> str | None:
     """The host names a card that landed unread (``which``: its place in the queue,
     ``None`` the latest; played when it landed, by the seat to play now), or says nothing
     landed (``card`` None)."""
-    why = host_reason(sender)
-    if why is None and not state.unread:
-        why = "No card that the camera could not read is waiting for an answer."
-    if why is None and which is not None and which >= len(state.unread):
-        why = "That card no longer waits for an answer: choose one that does."
-    if why is not None or card is None:
-        return why
+    if not state.unread:
+        return "No card that the camera could not read is waiting for an answer."
+    if which is not None and which >= len(state.unread):
+        return "That card no longer waits for an answer: choose one that does."
+    if card is None:
+        return None
     why = card_reason(state, card) or waiting_reason(state)
     if why is not None or state.finisher is not None:
         return why
