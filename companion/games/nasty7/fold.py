@@ -42,6 +42,7 @@ from companion.games.nasty7.state import (
     UnreadCard,
     card_phrase,
 )
+from companion.games.words import listed
 
 #: why a pile was taken, in words ({o}: the offender)
 WHY = {
@@ -319,7 +320,7 @@ def event_sentence(e: Event, players: Sequence[str]) -> str:
     if isinstance(e, PileTaken):
         why = "{o} hesitated" if e.why == "hesitation" else WHY[e.why]
         why = why.format(o=n(e.offender)).replace("The accusation", "the accusation")
-        takers = " and ".join(n(s) for s in e.seats)
+        takers = listed(n(s) for s in e.seats)
         return f"{why}: {takers} took the pile ({cards(sum(e.cards))})"
     if isinstance(e, PenaltyCardsGiven):
         return f"even nastier: {n(e.to)} got a card from {' and '.join(n(s) for s in e.by)}"

@@ -25,6 +25,7 @@ from companion.games.nasty7.state import (
     card_phrase,
     deadline,
 )
+from companion.games.words import listed
 
 #: how long a phone word may be (counted without the spaces around it)
 WORD_MOST = 60
@@ -33,8 +34,8 @@ NOTHING_TO_ACCUSE = "No card is on the pile: there is nothing to accuse anyone o
 
 
 def names(state: State, seats: Sequence[int]) -> str:
-    """The players' names joined with "and" ("Ann and Ben"), or "nobody"."""
-    return " and ".join(state.seats[s] for s in seats) or "nobody"
+    """The players' names as a sentence lists them ("Ann, Ben and Cy"), or "nobody"."""
+    return listed(state.seats[s] for s in seats) or "nobody"
 
 
 def accuser_seats(raw: tuple[int, ...] | int) -> tuple[int, ...]:

@@ -53,6 +53,7 @@ from companion.games.nasty7.state import (
     card_phrase,
     number_for,
 )
+from companion.games.words import listed
 
 #: mistakes as the rules name them (the host's choices)
 MISTAKE_LABELS = {
@@ -422,11 +423,11 @@ def waiting(state: State) -> Waiting:
     as well; during an accusation the host rules (``on="ruling"``)."""
     names = state.seats
     if state.over:
-        who = " and ".join(names[s] for s in state.winners)
+        who = listed(names[s] for s in state.winners)
         return Waiting((), "over", f"{who} {'wins' if len(state.winners) == 1 else 'win'}!")
     acc = state.accusation
     if acc is not None:
-        accusers = " and ".join(names[s] for s in acc.by)
+        accusers = listed(names[s] for s in acc.by)
         alleged = f" of {ALLEGED[acc.kind]}" if acc.kind in ALLEGED else ""
         return Waiting(
             (),
