@@ -186,7 +186,10 @@ def test_a_whole_game_entered_by_hand_has_no_automatic_hesitation(rig: Rig, phon
     by_hand("Cy", "Racketeer")
     outcome = rig.table.hub.latest().outcome
     assert outcome is not None and outcome["winner"] == 1
-    expect(controls).to_contain_text("Ben wins!")
+    # the end sentence is said once on the host's page: by the table's status, not again
+    # above the host's tools (tests/web/test_end_sentence.py)
+    expect(host.locator("body")).to_contain_text("Ben wins!")
+    assert host.locator("body").inner_text().count("Ben wins!") == 1
     shot(host, "nasty7-hand-over")
 
     # Every card was the host's; no hesitation penalty came from the clock.

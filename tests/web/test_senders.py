@@ -190,6 +190,15 @@ def check_recorded(app: Flask, table: Table, host: FlaskClient, kind: type[GameA
     return problems
 
 
+def game_shown(table: Table) -> Any:
+    """What every screen shows of the game, without the last refusal's notice: that notice
+    is the newest input's (a phone's refused post replaces the host's refused one before
+    it), not the game."""
+    shown = dict(table.hub.latest().public_json())
+    shown.pop("refusal", None)
+    return shown
+
+
 def check_bare(table: Table, host: FlaskClient, phone: FlaskClient,
                kind: type[GameAction]) -> list[str]:
     """The problems with a bare ``kind`` action posted by the first seat's ``phone`` (and by
@@ -198,12 +207,12 @@ def check_bare(table: Table, host: FlaskClient, phone: FlaskClient,
     where = f"{table.info.game if table.info else '?'} {kind.do} (no record has it)"
     action = {"do": kind.do}
     sentence = TABLE_ONLY if kind.by == "table" else HOST_ONLY
-    before, public = booked(table), table.hub.latest().public_json()
+    before, public = booked(table), game_shown(table)
     why = refused(post_json(phone, "/api/seat/0/action", {"action": action}),
                   kind.label, sentence)
     if why:
         problems.append(f"{where}: from the first seat's phone {why}")
-    if booked(table) != before or table.hub.latest().public_json() != public:
+    if booked(table) != before or game_shown(table) != public:
         problems.append(f"{where}: the phone's post changed the game")
     if kind.by == "table":
         problems += host_refused(table, host, kind, action, where, before)
