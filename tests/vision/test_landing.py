@@ -47,6 +47,12 @@ def hand(image: np.ndarray, centre: tuple[float, float]) -> None:
     cv2.ellipse(image, (int(centre[0]), int(centre[1])), axes, 0, 0, 360, 160, -1)
 
 
+def tag_at(centre: tuple[float, float]) -> list[tuple[float, float]]:
+    """The corners of a tag of ``READ``'s size read at ``centre``."""
+    x, y = centre
+    return [(x - 12, y - 12), (x + 12, y - 12), (x + 12, y + 12), (x - 12, y + 12)]
+
+
 def run(frames: int, draw, tags=lambda i: [READ]) -> list[float]:  # type: ignore[no-untyped-def]
     """Deliver ``frames`` frames (``draw(i, image)`` draws frame ``i``): the landing times."""
     watch = LandingWatch()
@@ -78,8 +84,7 @@ def test_nothing_is_said_before_a_tag_was_read_there_is_no_card_size_yet() -> No
 
 def test_a_card_whose_tag_is_read_is_no_unread_landing() -> None:
     centre = (100.0, 120.0)
-    quad = [(centre[0] - 12, centre[1] - 12), (centre[0] + 12, centre[1] - 12),
-            (centre[0] + 12, centre[1] + 12), (centre[0] - 12, centre[1] + 12)]
+    quad = tag_at(centre)
 
     def draw(i: int, image: np.ndarray) -> None:
         if i >= 10:
@@ -91,8 +96,7 @@ def test_a_card_whose_tag_is_read_is_no_unread_landing() -> None:
 def test_a_finger_on_the_tag_that_lifts_before_long_is_no_landing() -> None:
     """The card lands under a fingertip; the finger lifts 0.3 s later and the tag reads."""
     centre = (100.0, 120.0)
-    quad = [(centre[0] - 12, centre[1] - 12), (centre[0] + 12, centre[1] - 12),
-            (centre[0] + 12, centre[1] + 12), (centre[0] - 12, centre[1] + 12)]
+    quad = tag_at(centre)
 
     def draw(i: int, image: np.ndarray) -> None:
         if i >= 10:
