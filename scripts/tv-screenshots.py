@@ -194,21 +194,15 @@ def crowded(browser: Any, out: Path, state_dir: Path, crooks: int, rackets: int)
     during a recruitment's showdown."""
     engine = games.get("crime_lords")
     players, options, lines = crowded_crime_lords(engine.max_seats, crooks, rackets)
-    index = []
     with served(state_dir) as (table, url):
         res = table.submit(Command("start", {"game": "crime_lords", "players": players,
                                              "options": options})).result(SAFETY_MS / 1000)
         assert res.accepted, res.reason
         origin = table.clock() - table.now()
         screens = Screens(browser, url, state_dir)
-        done = 0
-        for n, name in ((len(lines) - 1, "turn"), (len(lines), "showdown")):
-            send_lines(table, "crime_lords", lines[done:n], origin)
-            done = n
-            stem = f"crime_lords-{len(players)}-mobs-{crooks}-{rackets}-{n:03d}-{name}"
-            index += [f"{f.name}\tscale {k}\t{n} of {len(lines)} lines; waits on {name}"
-                      for f, k in screens.save(out, stem, table.hub.latest().seq)]
-            print(f"{stem}: {n} of {len(lines)} lines", flush=True)
+        index = shoot_steps(table, screens, out, "crime_lords", lines, origin,
+                            ((len(lines) - 1, "turn"), (len(lines), "showdown")),
+                            f"crime_lords-{len(players)}-mobs-{crooks}-{rackets}")
         screens.close()
     return index
 
@@ -218,19 +212,30 @@ def six_players(browser: Any, out: Path, state_dir: Path) -> list[str]:
     middle of the hand and its end (the Day of Accounting)."""
     n = games.get("illegal").max_seats
     lines = random_lines("illegal", n, seed=n)
-    index = []
     with served(state_dir) as (table, url):
         origin = start_random(table, "illegal", CROWD[:n], seed=n)
         screens = Screens(browser, url, state_dir)
-        done = 0
-        for k, name in ((len(lines) // 2, "middle"), (len(lines), "end")):
-            send_lines(table, "illegal", lines[done:k], origin)
-            done = k
-            stem = f"illegal-{n}-players-{k:03d}-{name}"
-            index += [f"{f.name}\tscale {s}\t{k} of {len(lines)} lines; {name}"
-                      for f, s in screens.save(out, stem, table.hub.latest().seq)]
-            print(f"{stem}: {k} of {len(lines)} lines", flush=True)
+        index = shoot_steps(table, screens, out, "illegal", lines, origin,
+                            ((len(lines) // 2, "middle"), (len(lines), "end")),
+                            f"illegal-{n}-players")
         screens.close()
+    return index
+
+
+def shoot_steps(table: Any, screens: Screens, out: Path, game: str,
+                lines: list[dict[str, Any]], origin: float,
+                steps: tuple[tuple[int, str], ...], prefix: str) -> list[str]:
+    """Send ``lines`` up to each step's count and save the TV there as
+    ``<prefix>-<count>-<name>``; the index lines of the screenshots saved."""
+    index: list[str] = []
+    done = 0
+    for n, name in steps:
+        send_lines(table, game, lines[done:n], origin)
+        done = n
+        stem = f"{prefix}-{n:03d}-{name}"
+        index += [f"{f.name}\tscale {k}\t{n} of {len(lines)} lines; {name}"
+                  for f, k in screens.save(out, stem, table.hub.latest().seq)]
+        print(f"{stem}: {n} of {len(lines)} lines", flush=True)
     return index
 
 
