@@ -154,12 +154,8 @@ def _decide_count_seen(state: State, action: CountSeen, now: float) -> list[Even
     seen = state.seen_beside[which]
     if not action.count:
         return [SeenCardSettled(False, now, which)]
-    if state.finisher is not None:  # a card after the finisher's last: the game ended
-        return [SeenCardSettled(True, now, which), GameEnded((state.finisher,))]
-    landed = max(state.landed[-1] if state.landed else 0.0, seen.at)
-    return [SeenCardSettled(True, now, which),
-            MissedCardAdded(seen_counted_for(state, which), seen.card, landed, now, seen.serial,
-                            camera=True)]
+    return _book_answered(state, SeenCardSettled(True, now, which),
+                          seen_counted_for(state, which), seen.card, seen.at, now, seen.serial)
 
 
 def _decide_landed_unread(state: State, action: LandedUnread, now: float) -> list[Event]:
@@ -173,11 +169,19 @@ def _decide_name_landed(state: State, action: NameLanded, now: float) -> list[Ev
     which = len(state.unread) - 1 if action.which is None else action.which
     if action.card is None:
         return [LandingNamed(None, now, which)]
+    return _book_answered(state, LandingNamed(action.card, now, which), state.turn,
+                          action.card, state.unread[which].at, now)
+
+
+def _book_answered(state: State, answered: Event, seat: int, card: str, at: float,
+                   now: float, serial: int | None = None) -> list[Event]:
+    """The host's answer about a card the camera saw (beside the pile, or landed unread)
+    books it: played by ``seat`` when it landed (``at``, not before the card before it),
+    or, after the finisher's last card, the game ends."""
     if state.finisher is not None:  # a card after the finisher's last: the game ended
-        return [LandingNamed(action.card, now, which), GameEnded((state.finisher,))]
-    landed = max(state.landed[-1] if state.landed else 0.0, state.unread[which].at)
-    return [LandingNamed(action.card, now, which),
-            MissedCardAdded(state.turn, action.card, landed, now, camera=True)]
+        return [answered, GameEnded((state.finisher,))]
+    landed = max(state.landed[-1] if state.landed else 0.0, at)
+    return [answered, MissedCardAdded(seat, card, landed, now, serial, camera=True)]
 
 
 def _decide_accuse(state: State, action: Accuse, now: float) -> list[Event]:

@@ -8,7 +8,7 @@ replay clip), and the state before the last card (so the host can correct that c
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.games.frozen import replace
 from companion.games.nasty7.events import (
@@ -96,9 +96,7 @@ def _apply_seen(state: State, e: CardSeenBeside) -> State:
 
 def _apply_settled(state: State, e: SeenCardSettled) -> State:
     """The host answered for one waiting card: it leaves the queue."""
-    queue = state.seen_beside
-    which = len(queue) - 1 if e.which is None else e.which
-    return replace(state, seen_beside=queue[:which] + queue[which + 1:])
+    return replace(state, seen_beside=_answered(state.seen_beside, e.which))
 
 
 def _apply_unread(state: State, e: CardLandedUnread) -> State:
@@ -108,9 +106,17 @@ def _apply_unread(state: State, e: CardLandedUnread) -> State:
 
 def _apply_named(state: State, e: LandingNamed) -> State:
     """The host named a card that landed unread (or said nothing landed): it leaves the queue."""
-    queue = state.unread
-    which = len(queue) - 1 if e.which is None else e.which
-    return replace(state, unread=queue[:which] + queue[which + 1:])
+    return replace(state, unread=_answered(state.unread, e.which))
+
+
+T = TypeVar("T")
+
+
+def _answered(queue: tuple[T, ...], which: int | None) -> tuple[T, ...]:
+    """A queue of cards waiting for the host without the one answered (``which``: its
+    place, ``None`` the latest)."""
+    at = len(queue) - 1 if which is None else which
+    return queue[:at] + queue[at + 1:]
 
 
 def _apply_missed(state: State, e: MissedCardAdded) -> State:
