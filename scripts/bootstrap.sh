@@ -47,12 +47,16 @@ if [ ! -x .venv/bin/python ]; then
 fi
 
 extras=""
-[ "$mode" = test ] && extras="[test]"
+# tests: no byte-compiling of every installed file (half of the install's CPU: mypy's,
+# playwright's, hypothesis' sources); a module is compiled when first imported, and only
+# the ones the suite imports are. The table's own install (run) stays compiled.
+compile=()
+[ "$mode" = test ] && extras="[test]" && compile=(--no-compile)
 stamp=".venv/.installed-$mode"
 want="$(cat pyproject.toml | sha256sum | cut -c1-16)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "Installing Table Companion$extras into .venv"
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-  .venv/bin/python -m pip install -q -e ".$extras"
+  .venv/bin/python -m pip install -q "${compile[@]}" -e ".$extras"
   echo "$want" > "$stamp"
 fi

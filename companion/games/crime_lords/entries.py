@@ -13,6 +13,8 @@ assembles them with the rest; ``decide`` stays the judge.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from companion.games.actions import fields_of
@@ -150,17 +152,12 @@ PICKED: dict[str, tuple[Choice, ...]] = {
 }
 
 
-def new_cards(state: State, cards: list[str], kind: str) -> list[str]:
-    """The cards of ``kind`` among ``cards`` that neither this game nor the deck knows."""
-    return [c for c in cards if catalog("crime_lords").by_id(c).kind == kind
-            and not state.ready(c)]
-
-
 def next_new(state: State, cards: list[str], kind: str) -> str | None:
-    """The card a new card of ``kind`` picked by hand takes: the first unused one (its
-    sticker number means nothing to players: the camera reads a card's own tag)."""
-    new = new_cards(state, cards, kind)
-    return new[0] if new else None
+    """The card a new card of ``kind`` picked by hand takes: the first of ``cards`` that
+    neither this game nor the deck knows (its sticker number means nothing to players:
+    the camera reads a card's own tag)."""
+    by_id = catalog("crime_lords").by_id
+    return next((c for c in cards if by_id(c).kind == kind and not state.ready(c)), None)
 
 
 def ready_cards(state: State, cards: list[str], kinds: tuple[str, ...]) -> list[str]:
@@ -244,14 +241,18 @@ def setup_moves(state: State) -> list[Move]:
     playing = cards_in_play(state)
     ids = [c.id for c in catalog("crime_lords").cards if c.id not in playing]
     out: list[Move] = []
+    # a kind's stats and a list of cards are the same for every seat: worked out once
+    stats = cache(lambda kind: stats_param(state, kind))
+    mobs = ready_cards(state, ids, ("mob",)), next_new(state, ids, "mob")
     for seat, mob in enumerate(state.mobs):  # the Mobs first: one group on the card
         if mob.mob_card is None:
-            out += _mob_moves(state, seat, ids)
+            out += _mob_moves(state, seat, mobs, stats)
     # what every seat's auction offers, listed once (not once per seat and kind)
     ready = ready_cards(state, ids, ("crook", "racket", "special"))
     news = {kind: next_new(state, ids, kind) for kind in NEW_WORDS}
+    choices = cache(lambda cards: card_choices(state, list(cards)))
     for seat in range(len(state.mobs)):
-        out += _sale_moves(state, seat, ready, news)
+        out += _sale_moves(state, seat, ready, news, stats, choices)
     kind_of = catalog("crime_lords").by_id
     center = [c for c in ready if kind_of(c).kind in KIND_WORDS]
     if center:
@@ -261,7 +262,7 @@ def setup_moves(state: State) -> list[Move]:
         new = news[kind]
         if new:
             out.append(Move("uncontrolled", f"Turn up a new {word} in the center",
-                            {"card": new}, (stats_param(state, kind),), group="the center"))
+                            {"card": new}, (stats(kind),), group="the center"))
     problem = start_problem(state)
     first = Param("first", "Who plays first?",
                   choices=tuple(Choice(x, n) for x, n in enumerate(state.seats)))
@@ -270,22 +271,24 @@ def setup_moves(state: State) -> list[Move]:
     return out
 
 
-def _mob_moves(state: State, seat: int, ids: list[str]) -> list[Move]:
+def _mob_moves(state: State, seat: int, mobs: tuple[list[str], str | None],
+               stats: Callable[[str], Param]) -> list[Move]:
+    """A Mob card for ``seat``: one of the known ones, or the next new one (``mobs``)."""
     name = state.seats[seat]
     out = []
-    known = ready_cards(state, ids, ("mob",))
+    known, new = mobs
     if known:
         out.append(Move("take_mob", f"{name}'s Mob", {"seat": seat},
                         (one_card("card", "Which Mob?", state, known),), group="Mobs"))
-    new = next_new(state, ids, "mob")
     if new:
         out.append(Move("take_mob", f"{name}'s Mob: a Mob card not entered yet",
-                        {"seat": seat, "card": new}, (stats_param(state, "mob"),), group="Mobs"))
+                        {"seat": seat, "card": new}, (stats("mob"),), group="Mobs"))
     return out
 
 
-def _sale_moves(state: State, seat: int, ready: list[str],
-                news: dict[str, str | None]) -> list[Move]:
+def _sale_moves(state: State, seat: int, ready: list[str], news: dict[str, str | None],
+                stats: Callable[[str], Param],
+                choices: Callable[[tuple[str, ...]], tuple[Choice, ...]]) -> list[Move]:
     """What the auction may still sell to ``seat``: a card known by name (``ready``), or
     the next new card of each kind (``news``), where that kind's auction is not over."""
     name, mob = state.seats[seat], state.mobs[seat]
@@ -299,13 +302,14 @@ def _sale_moves(state: State, seat: int, ready: list[str],
     out = []
     if sold:
         out.append(Move("buy", f"{name} won a card", {"seat": seat}, (
-            one_card("card", "Which card?", state, sold), price), group="the auction"))
+            Param("card", "Which card?", choices=choices(tuple(sold))), price),
+            group="the auction"))
     for kind, word in NEW_WORDS.items():
         new = news[kind] if open_[kind] else None
         if new:
-            stats = (stats_param(state, kind),) if kind in KIND_WORDS else ()
+            printed = (stats(kind),) if kind in KIND_WORDS else ()
             out.append(Move("buy", f"{name} won a new {word}", {"seat": seat, "card": new},
-                            (price, *stats), group="the auction"))
+                            (price, *printed), group="the auction"))
     return out
 
 

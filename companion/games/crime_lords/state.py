@@ -343,27 +343,44 @@ class War:
     passes: int = 0
 
 
-#: the latest ``State.cards`` tuples, each with its cards by id: ``known`` and ``card`` are
-#: asked hundreds of thousands of times over a game's moves and words, and scanning the
-#: tuple each time was most of it. Keyed by the tuple's ``id``; the entry holds the tuple
-#: itself, so that id cannot be reused while the entry lives, and a hit is checked by
-#: identity. States share their ``cards`` tuple until a card is entered (``replace``
-#: copies the reference), so a few entries serve a whole game.
-_INDEXES: dict[int, tuple[tuple[Card, ...], dict[str, Card]]] = {}
+#: the latest ``State.cards`` and ``State.registered`` tuples, each indexed by card id:
+#: ``known``, ``card`` and ``ready`` are asked hundreds of thousands of times over a
+#: game's moves and words, and scanning the tuple each time was most of it. Keyed by the
+#: tuple's ``id``; the entry holds the tuple itself, so that id cannot be reused while the
+#: entry lives, and a hit is checked by identity. States share these tuples until a card
+#: is entered (``replace`` copies the reference), so a few entries serve a whole game.
+_CARDS: dict[int, tuple[tuple[Card, ...], dict[str, Card]]] = {}
+_REGISTERED: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 _INDEXES_KEPT = 16
+#: each card's label, by the cards, the deck's stats and the wording it was worked out from
+_LABELS: dict[tuple[int, int, str], tuple[tuple[Any, ...], tuple[Any, ...], dict[str, str]]] = {}
 
 
 def _by_id(cards: tuple[Card, ...]) -> dict[str, Card]:
     """``cards`` by id (the first of an id wins, as a scan in order found it)."""
-    hit = _INDEXES.get(id(cards))
+    hit = _CARDS.get(id(cards))
     if hit is not None and hit[0] is cards:
         return hit[1]
-    index: dict[str, Card] = {}
-    for card in cards:
-        index.setdefault(card.id, card)
-    if len(_INDEXES) >= _INDEXES_KEPT:
-        _INDEXES.clear()  # one step, safe beside the web's threads (no lock in a game)
-    _INDEXES[id(cards)] = (cards, index)
+    return _index(_CARDS, cards, [(card.id, card) for card in cards])
+
+
+def _registered(held: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
+                ) -> dict[str, tuple[tuple[str, Any], ...]]:
+    """The deck's stats by card (the first of a card wins, as a scan in order found it)."""
+    hit = _REGISTERED.get(id(held))
+    if hit is not None and hit[0] is held:
+        return hit[1]
+    return _index(_REGISTERED, held, list(held))
+
+
+def _index(kept: dict[int, tuple[tuple[Any, ...], dict[str, Any]]], items: tuple[Any, ...],
+           pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    index: dict[str, Any] = {}
+    for key, value in pairs:
+        index.setdefault(key, value)
+    if len(kept) >= _INDEXES_KEPT:
+        kept.clear()  # one step, safe beside the web's threads (no lock in a game)
+    kept[id(items)] = (items, index)
     return index
 
 
@@ -426,17 +443,31 @@ class State:
     def ready(self, card_id: str) -> bool:
         """Whether ``card_id`` comes into play without stats typed: entered in this game,
         or held by the deck."""
-        return self.known(card_id) or any(c == card_id for c, _ in self.registered)
+        return self.known(card_id) or card_id in _registered(self.registered)
 
     def registered_stats(self, card_id: str) -> dict[str, Any] | None:
         """The stats the deck holds for ``card_id`` (loaded before the game), or None."""
-        return next((dict(stats) for c, stats in self.registered if c == card_id), None)
+        stats = _registered(self.registered).get(card_id)
+        return None if stats is None else dict(stats)
 
     def label(self, card_id: str) -> str:
         """A card as a player reads it: its entered name (or the name the deck holds),
         else what is printed on it ("Crook of Power 4", "Casinos Racket of North Side",
         ``unnamed``), never its id nor its catalog slot. Version-1 records keep the
-        catalog slot ("Crook 07") their logs and replays were written with."""
+        catalog slot ("Crook 07") their logs and replays were written with. Worked out
+        once per card while the cards and the deck's stats stay the same tuples."""
+        key = (id(self.cards), id(self.registered), self.options.wording)
+        hit = _LABELS.get(key)
+        if hit is None or hit[0] is not self.cards or hit[1] is not self.registered:
+            if len(_LABELS) >= _INDEXES_KEPT:
+                _LABELS.clear()
+            hit = _LABELS[key] = (self.cards, self.registered, {})
+        label = hit[2].get(card_id)
+        if label is None:
+            label = hit[2][card_id] = self._label(card_id)
+        return label
+
+    def _label(self, card_id: str) -> str:
         if self.known(card_id) and self.card(card_id).name != card_id:
             return self.card(card_id).name
         held = self.registered_stats(card_id)
