@@ -180,6 +180,11 @@ class FieldInfo:
     def label(self) -> str:
         return self.spec.label or "the " + self.key.replace("_", " ")
 
+    @functools.cached_property
+    def parse(self) -> Parser:
+        """This field's raw JSON value (and the nesting depth) as its typed value."""
+        return _parser(self, self.type)
+
 
 _FIELDS: dict[type, tuple[FieldInfo, ...]] = {}
 
@@ -212,86 +217,104 @@ def _num(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:g}"
 
 
-#: a hint's ``get_origin``, by the hint's ``id`` (asked for every value of every action
-#: parsed: the walks parse hundreds of thousands, and ``typing.get_origin`` was a tenth of
-#: it; hashing a typing hint costs as much, so the key is its id, the entry holds the hint
-#: and a hit is checked by identity). The hints are the declared fields' and live as long.
-_ORIGINS: dict[int, tuple[Any, Any]] = {}
+#: a parser: a raw JSON value (and the nesting depth) to the typed value, or ActionError
+Parser = typing.Callable[[Any, int], Any]
 
 
-def _origin(hint: Any) -> Any:
-    hit = _ORIGINS.get(id(hint))
-    if hit is not None and hit[0] is hint:
-        return hit[1]
-    found = get_origin(hint)
-    _ORIGINS[id(hint)] = (hint, found)
-    return found
+def _parser(info: FieldInfo, hint: Any) -> Parser:
+    """The parser of a value of type ``hint`` for field ``info``, worked out once per field
+    (``FieldInfo.parse``): the walks parse hundreds of thousands of actions, and asking
+    each value's type what it is (``get_origin``, ``get_args``, the bounds) was most of
+    the parse. The label of an error is written only on an error."""
+    spec, name = info.spec, info.name
 
+    def label() -> str:
+        return _cap(info.label)
 
-def _value(info: FieldInfo, hint: Any, raw: Any, depth: int) -> Any:
-    """``raw`` as a value of type ``hint``; ``ActionError`` in a player's words."""
-    spec = info.spec
     if hint is bool:
-        if not isinstance(raw, bool):
-            raise ActionError(f"{_cap(info.label)} must be yes or no.",
-                              f"{info.name}: not a bool")
-        return raw
+        def boolean(raw: Any, depth: int) -> Any:
+            if not isinstance(raw, bool):
+                raise ActionError(f"{label()} must be yes or no.", f"{name}: not a bool")
+            return raw
+        return boolean
     if hint is str:
-        if not isinstance(raw, str):
-            raise ActionError(f"{_cap(info.label)} must be text.", f"{info.name}: not text")
-        if len(raw) > spec.max_len:
-            raise ActionError(
-                f"{_cap(info.label)} is too long: at most {spec.max_len} characters.",
-                f"{info.name}: too long")
-        return raw
-    label = _cap(info.label)
-    origin = _origin(hint)
+        longest = spec.max_len
+
+        def text(raw: Any, depth: int) -> Any:
+            if not isinstance(raw, str):
+                raise ActionError(f"{label()} must be text.", f"{name}: not text")
+            if len(raw) > longest:
+                raise ActionError(f"{label()} is too long: at most {longest} characters.",
+                                  f"{name}: too long")
+            return raw
+        return text
+    origin = get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        for option in get_args(hint):
-            try:
-                return _value(info, option, raw, depth)
-            except ActionError:
-                continue
-        raise ActionError(f"{label} is not something this action can take.",
-                          f"{info.name}: no type of the union fits")
+        options = [_parser(info, option) for option in get_args(hint)]
+
+        def union(raw: Any, depth: int) -> Any:
+            for option in options:
+                try:
+                    return option(raw, depth)
+                except ActionError:
+                    continue
+            raise ActionError(f"{label()} is not something this action can take.",
+                              f"{name}: no type of the union fits")
+        return union
     if origin is Annotated:
-        return _value(info, get_args(hint)[0], raw, depth)
+        return _parser(info, get_args(hint)[0])
     if hint is int or hint is float:
-        if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
-            raise ActionError(f"{label} must be a number.", f"{info.name}: not a number")
-        if hint is int:
-            if isinstance(raw, float):
-                if not raw.is_integer():
-                    raise ActionError(f"{label} must be a whole number.",
-                                      f"{info.name}: not whole")
-                raw = int(raw)
+        whole = hint is int
         lo = spec.minimum if spec.minimum is not None else -MAX
         hi = spec.maximum if spec.maximum is not None else MAX
-        if not lo <= raw <= hi:
-            raise ActionError(f"{label} must be between {_num(lo)} and {_num(hi)}.",
-                              f"{info.name}: out of range")
-        return raw
+
+        def number(raw: Any, depth: int) -> Any:
+            if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw):
+                raise ActionError(f"{label()} must be a number.", f"{name}: not a number")
+            if whole and isinstance(raw, float):
+                if not raw.is_integer():
+                    raise ActionError(f"{label()} must be a whole number.", f"{name}: not whole")
+                raw = int(raw)
+            if not lo <= raw <= hi:
+                raise ActionError(f"{label()} must be between {_num(lo)} and {_num(hi)}.",
+                                  f"{name}: out of range")
+            return raw
+        return number
     if origin is Literal:
-        if not isinstance(raw, str | int) or isinstance(raw, bool) or raw not in get_args(hint):
-            raise ActionError(f"{label} is not one of the choices.",
-                              f"{info.name}: not one of {get_args(hint)}")
-        return raw
+        choices = get_args(hint)
+
+        def literal(raw: Any, depth: int) -> Any:
+            if not isinstance(raw, str | int) or isinstance(raw, bool) or raw not in choices:
+                raise ActionError(f"{label()} is not one of the choices.",
+                                  f"{name}: not one of {choices}")
+            return raw
+        return literal
     if origin is tuple:
-        item = get_args(hint)[0]
-        if not isinstance(raw, list | tuple):
-            raise ActionError(f"{label} must be a list.", f"{info.name}: not a list")
-        if len(raw) > MAX_LIST:
-            raise ActionError(f"{label} has too many items: at most {MAX_LIST}.",
-                              f"{info.name}: too many items")
-        return tuple(_value(info, item, v, depth) for v in raw)
+        item = _parser(info, get_args(hint)[0])
+
+        def listed(raw: Any, depth: int) -> Any:
+            if not isinstance(raw, list | tuple):
+                raise ActionError(f"{label()} must be a list.", f"{name}: not a list")
+            if len(raw) > MAX_LIST:
+                raise ActionError(f"{label()} has too many items: at most {MAX_LIST}.",
+                                  f"{name}: too many items")
+            return tuple(item(v, depth) for v in raw)
+        return listed
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
-        if not isinstance(raw, Mapping):
-            raise ActionError(f"{label} is not filled in the right way.",
-                              f"{info.name}: not an object")
-        if depth >= MAX_DEPTH:
-            raise ActionError(f"{label} is nested too deeply.", f"{info.name}: too deep")
-        return _build(hint, raw, depth + 1, label)
-    raise TypeError(f"{info.name}: a field of type {hint!r} cannot be parsed")
+        nested = hint
+
+        def record(raw: Any, depth: int) -> Any:
+            if not isinstance(raw, Mapping):
+                raise ActionError(f"{label()} is not filled in the right way.",
+                                  f"{name}: not an object")
+            if depth >= MAX_DEPTH:
+                raise ActionError(f"{label()} is nested too deeply.", f"{name}: too deep")
+            return _build(nested, raw, depth + 1, label())
+        return record
+
+    def unknown(raw: Any, depth: int) -> Any:
+        raise TypeError(f"{name}: a field of type {hint!r} cannot be parsed")
+    return unknown
 
 
 _KEYS: dict[type, frozenset[str]] = {}
@@ -322,7 +345,7 @@ def _build(cls: type, raw: Mapping[str, Any], depth: int, what: str) -> Any:
                 verb = "Enter" if info.spec.open or info.type in (int, float) else "Choose"
                 raise ActionError(f"{verb} {info.label} first.", f"{info.name}: missing")
             continue
-        values[info.name] = _value(info, info.type, raw_value, depth)
+        values[info.name] = info.parse(raw_value, depth)
     return cls(**values)
 
 

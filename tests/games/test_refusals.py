@@ -42,8 +42,7 @@ def problems_of(engine: AnyEngine, reason: str) -> list[str]:
         out.append("contains a brace")
     if '"do"' in reason:
         out.append('contains "do"')
-    names = {k.do for k in engine.actions} | {f.key for k in engine.actions
-                                               for f in fields_of(k)}
+    names = _names(engine)
     quoted = re.findall(r"[\"'\u2018\u201c]([a-z_]+)[\"'\u2019\u201d]", reason)
     keys = [q for q in quoted if q in names]
     if keys:
@@ -54,6 +53,14 @@ def problems_of(engine: AnyEngine, reason: str) -> list[str]:
     if _ZERO_SEAT.search(reason):
         out.append("counts a seat from 0")
     return out
+
+
+@functools.cache
+def _names(engine: AnyEngine) -> frozenset[str]:
+    """Every action's name and every field's key of ``engine`` (the same for every reason)."""
+    assert engine.actions is not None
+    return frozenset({k.do for k in engine.actions}
+                     | {f.key for k in engine.actions for f in fields_of(k)})
 
 
 @functools.cache
