@@ -21,7 +21,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -60,11 +60,27 @@ class Board:
     def ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.spaces)
 
-    def space(self, space_id: str) -> Space | None:
+    @cached_property
+    def _by_id(self) -> dict[str, Space]:
+        """The spaces by id (the first of an id, as a scan in order finds it)."""
+        out: dict[str, Space] = {}
         for space in self.spaces:
-            if space.id == space_id:
-                return space
-        return None
+            out.setdefault(space.id, space)
+        return out
+
+    @cached_property
+    def _near(self) -> dict[str, tuple[str, ...]]:
+        """Each space's neighbours in board order: a board never changes, and the moves
+        of every agent asked for them in every state (a third of a random game's walk)."""
+        ends: dict[str, set[str]] = {}
+        for a, b in self.streets:
+            ends.setdefault(a, set()).add(b)
+            ends.setdefault(b, set()).add(a)
+        return {here: tuple(s.id for s in self.spaces if s.id in near)
+                for here, near in ends.items()}
+
+    def space(self, space_id: str) -> Space | None:
+        return self._by_id.get(space_id)
 
     def name(self, space_id: str) -> str:
         """The space's name for people: its printed name; a space given without one (a
@@ -80,9 +96,7 @@ class Board:
 
     def neighbours(self, space_id: str) -> tuple[str, ...]:
         """The spaces one street away, in board order."""
-        near = {b for a, b in self.streets if a == space_id}
-        near |= {a for a, b in self.streets if b == space_id}
-        return tuple(s.id for s in self.spaces if s.id in near)
+        return self._near.get(space_id, ())
 
     def find(self, text: str) -> str | None:
         """The id of the space called ``text`` (its id or its name, any case), or None.
