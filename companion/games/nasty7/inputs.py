@@ -18,7 +18,7 @@ from companion.games.actions import GameAction
 from companion.games.base import ButtonInput, IllegalAction, TableInput, TagInput
 from companion.games.nasty7.actions import ACTIONS, Accuse, LandedUnread, Play, Rule, SeenBeside
 from companion.games.nasty7.legality import accuse_reason, accused, figure_reason, rule_reason
-from companion.games.nasty7.state import State
+from companion.games.nasty7.state import State, same_landing
 
 #: the zone names where a card is played: the configuration's ``pile``, or the ``play``
 #: zone the host draws on the camera page
@@ -59,6 +59,8 @@ def _tag(state: State, inp: TagInput) -> GameAction | None:
         return LandedUnread(at=inp.t)  # a card the camera could not read: the host says which
     if isinstance(serial, int) and (serial in state.pile_serials or serial in state.swept):
         return None  # still on the pile, or the last pile being picked up: not a play
+    if inp.landed is not None and same_landing(state.named, inp.landed) is not None:
+        return None  # it landed unread and the host named it: booked already
     if inp.zone in PILE_ZONES:
         return _tag_play(state, inp)
     if inp.zone is not None or figure_reason(inp.card):
@@ -80,6 +82,8 @@ def _tag_play(state: State, inp: TagInput) -> GameAction:
     action: dict[str, Any] = {"do": Play.do, "card": card}
     if isinstance(serial, int) and not isinstance(serial, bool):
         action["serial"] = serial
+    if inp.landed is not None:  # it landed unread: when it landed, not when it was read
+        action["landed"] = inp.landed
     return ACTIONS.parse(action)  # the same parser as every record line and post
 
 
