@@ -264,6 +264,12 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
               if type(e).__name__ in PILE_EVENTS}
     counted.booked_twice += sum(1 for p in by_hand if serial[p] in booked)
     counted.read_later = read_later[0]
+    # the camera answered a landing with a card that landed later (a new card over it)
+    landed_at = {serial[p.payload]: p.at for p in feed.script}
+    counted.wrong_answers = sum(
+        1 for e in table.events() if type(e).__name__ == "MissedCardAdded"
+        and getattr(e, "read", False)
+        and landed_at.get(getattr(e, "serial", None), 0.0) > e.landed + LANDED_EARLY_S)
     grown = [z["pile"] for z in saved if "pile" in z]
     others = [SEAT, *(z for n, z in what["zones"].items() if n != "pile")]
     counted.growths_into_other = sum(any(polygons_overlap(g, o) for o in others)
@@ -495,6 +501,7 @@ class TableCount:
     read_later: int = 0  # ... of a card the camera read after all (the host: none other)
     unread_booked: int = 0  # ... named by the host: booked by hand, never read
     read_answered: int = 0  # ... answered by the camera reading the card after all
+    wrong_answers: int = 0  # ... with a card that landed later (goal 0)
 
 
 #: the events that book a card onto the pile (by its type's name: a game's events may
@@ -660,7 +667,8 @@ def print_conditions(report: dict[str, Any]) -> None:
                   f"{t['growths_into_other']:>19} {t['landed_unread']:>21} {t['invented']:>8}"
                   f"   (refused {t['refused']}; unread cards named by the host "
                   f"{t['unread_booked']}, answered by the camera's later read "
-                  f"{t['read_answered']}, asked of cards read later {t['read_later']})")
+                  f"{t['read_answered']} (with a later card {t['wrong_answers']}), "
+                  f"asked of cards read later {t['read_later']})")
         k = r["cost"]
         if k["zxing_ms"]["median"] is None:
             print("  decoder cost: not timed in this run")
