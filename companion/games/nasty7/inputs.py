@@ -5,7 +5,9 @@ host gives it to another player afterwards: ``reassign``); a card already on the
 of the last pile taken, seen again anywhere is nothing; a card seen outside every zone is
 put to the host (each one queues until the host answers it), and so is a card the camera
 saw land on the pile but could not read (the table sends it as a tag with no card and no
-serial: the feature ``unread_landings``). A seat's button accuses the
+serial: the feature ``unread_landings``); that card read later where it landed (its tag
+carries ``landed``) answers that question itself (``decide``), or is nothing when the host
+named it already. A seat's button accuses the
 player of the last card; the host's ``confirm`` button upholds, ``next`` rejects. What
 the rules refuse is refused with ``legality``'s sentence.
 """
@@ -53,7 +55,8 @@ def _tag(state: State, inp: TagInput) -> GameAction | None:
     """A physical card has one life per round: a card already on the pile (under a hand
     or another card), a card of the last pile taken (being gathered up), wherever it is
     seen, is no play and no question; a card already waiting for the host's answer
-    beside the pile is not asked about twice (on the pile it is the play)."""
+    beside the pile is not asked about twice (on the pile it is the play); a card that
+    landed unread and that the host named already, read now, is nothing more."""
     serial = inp.serial
     if inp.card is None and serial is None and inp.zone in PILE_ZONES:
         return LandedUnread(at=inp.t)  # a card the camera could not read: the host says which
