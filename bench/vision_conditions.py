@@ -99,10 +99,15 @@ def condition_video(split: str, condition: str, video: int, payloads: Sequence[s
     for n, k in enumerate(order):
         beside = condition.startswith("beside") and n % 3 == 2
         if condition == "hands":  # the left half under a resting hand, else either half
-            right = t < rest_until or (n % 4 != 1 and rng.random() < 0.5)
+            # a new hand rests only once the last has lifted: before, a card due for a hand
+            # while one still rested went to the right half, its hand with it, and the next
+            # cards landed on the right half too, under that hand (as no card can: cond-tune
+            # hands video 2, a false penalty)
+            rests = n % 4 == 1 and t >= rest_until
+            right = t < rest_until or (not rests and rng.random() < 0.5)
             x = float(rng.uniform(0.49, 0.555) if right else rng.uniform(0.34, 0.39))
             y = float(rng.uniform(0.3, 0.7))
-            if n % 4 == 1:  # a hand rests over this card while the next ones land beside it
+            if rests:  # a hand rests over this card while the next ones land beside it
                 rest_until = t + 0.3 + float(rng.uniform(*REST_S))
                 patches.append(Patch("hand", t + 0.3, rest_until, (x, y), 0.045))
         elif beside:  # towards the seat's area: just right of the pile, or in the seat's area
@@ -255,8 +260,16 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     counted.refused = table.refused
     counted.invented = table.invented - read_later[0]
     # a card the host named by hand that the camera then read and booked too: twice
-    counted.booked_twice += sum(1 for p in by_hand if p in read)
+    booked = {getattr(e, "serial", None) for e in table.events()
+              if type(e).__name__ in PILE_EVENTS}
+    counted.booked_twice += sum(1 for p in by_hand if serial[p] in booked)
     counted.read_later = read_later[0]
+    # the camera answered a landing with a card that landed later (a new card over it)
+    landed_at = {serial[p.payload]: p.at for p in feed.script}
+    counted.wrong_answers = sum(
+        1 for e in table.events() if type(e).__name__ == "MissedCardAdded"
+        and getattr(e, "read", False)
+        and landed_at.get(getattr(e, "serial", None), 0.0) > e.landed + LANDED_EARLY_S)
     grown = [z["pile"] for z in saved if "pile" in z]
     others = [SEAT, *(z for n, z in what["zones"].items() if n != "pile")]
     counted.growths_into_other = sum(any(polygons_overlap(g, o) for o in others)
@@ -444,6 +457,8 @@ class TableRun:
         while self._answers and self._answers[0][0] <= self.now:
             _, landed = self._answers.pop(0)
             action: dict[str, Any] = {"do": "count_seen", "count": True}
+            if landed is not None and not self._waiting(landed):
+                continue  # the camera read it meanwhile: the host's card no longer asks
             if landed is not None:  # the oldest waiting landing: the host names its card
                 card = self.truth(landed)
                 self.invented += card is None
@@ -452,6 +467,12 @@ class TableRun:
                     action["card"] = card
             answer = Command("action", {"action": action}, source=HOST)
             self.refused += not self.table.process(answer).accepted
+
+    def _waiting(self, landed: float) -> bool:
+        """Whether the landing at ``landed`` still waits for the host's answer."""
+        session = self.table.session
+        unread = getattr(getattr(session, "state", None), "unread", ())
+        return any(abs(u.at - landed) < 1e-6 for u in unread)
 
     def events(self) -> list[Any]:
         """The game's committed events, in order (what an undo took back left out)."""
@@ -479,6 +500,8 @@ class TableCount:
     invented: int = 0  # ... where no card of the video landed then at all
     read_later: int = 0  # ... of a card the camera read after all (the host: none other)
     unread_booked: int = 0  # ... named by the host: booked by hand, never read
+    read_answered: int = 0  # ... answered by the camera reading the card after all
+    wrong_answers: int = 0  # ... with a card that landed later (goal 0)
 
 
 #: the events that book a card onto the pile (by its type's name: a game's events may
@@ -503,11 +526,16 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
     booked: dict[int | None, int] = {}
     open_questions: list[tuple[Any, Any]] = []  # (serial, card) of each open question
     open_landings = 0  # cards landed unread the host has not named
-    for e in events:
-        kind = type(e).__name__
+    kinds = [type(e).__name__ for e in events]
+    for i, e in enumerate(events):
+        kind = kinds[i]
+        answered_now = i > 0 and kinds[i - 1] == "LandingNamed"  # this books its answer
         if kind in PILE_EVENTS:
             serial = getattr(e, "serial", None)
             booked[serial] = booked.get(serial, 0) + 1
+            if getattr(e, "read", False) and answered_now:  # the camera answered it
+                out.unread_booked -= 1
+                out.read_answered += 1
         elif kind == "CardSeenBeside":
             out.questions += 1
             open_questions.append((getattr(e, "serial", None), getattr(e, "card", None)))
@@ -638,7 +666,9 @@ def print_conditions(report: dict[str, Any]) -> None:
                   f"{t['false_penalties']:>6} of {t['penalties']:<6} "
                   f"{t['growths_into_other']:>19} {t['landed_unread']:>21} {t['invented']:>8}"
                   f"   (refused {t['refused']}; unread cards named by the host "
-                  f"{t['unread_booked']}, asked of cards read later {t['read_later']})")
+                  f"{t['unread_booked']}, answered by the camera's later read "
+                  f"{t['read_answered']} (with a later card {t['wrong_answers']}), "
+                  f"asked of cards read later {t['read_later']})")
         k = r["cost"]
         if k["zxing_ms"]["median"] is None:
             print("  decoder cost: not timed in this run")

@@ -69,7 +69,11 @@ TABLE = Source("table")
 
 @dataclass(frozen=True)
 class TagSeen:
-    """A tag decoded consistently; ``at`` is the capture time of its first frame."""
+    """A tag decoded consistently; ``at`` is the capture time of its first frame.
+
+    ``landed``: the camera saw this card land at that time without reading it (it sent
+    ``CardLanded`` then) and reads it now where that landing lay.
+    """
 
     payload: str
     at: float
@@ -78,6 +82,7 @@ class TagSeen:
     game: str | None = None
     card: str | None = None
     serial: int | None = None
+    landed: float | None = None
 
 
 @dataclass(frozen=True)

@@ -384,8 +384,11 @@ class Table:
         t = self._t(inp.at)
         # a card's printed stats, entered once and kept in its deck (Crime Lords)
         stats = stats_for(inp.payload) if seen else None
-        return self._from_input(TagInput(seen, inp.card, inp.serial, inp.zone, t, stats=stats),
-                                source_of(inp))
+        # a card the camera saw land unread and reads now: when it landed
+        unread = inp.landed if isinstance(inp, TagSeen) else None
+        landed = None if unread is None else self._t(unread)
+        return self._from_input(TagInput(seen, inp.card, inp.serial, inp.zone, t, stats=stats,
+                                         landed=landed), source_of(inp))
 
     def _landed(self, inp: CardLanded) -> Result:
         """A card the camera could not read landed: a game that asks the host about such

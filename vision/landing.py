@@ -108,6 +108,10 @@ BEYOND = 96
 #: a frame in which this share of a zone's cells moved at once: the camera was knocked
 #: (or the light switched): the zone's picture starts again from the next still frame
 KNOCK = 0.3
+#: a tag read later where a landing lay is that landing's card while this share of the
+#: landing's cells (away from the tag) has not moved since it was reported: a fingertip
+#: or a hand over part of it lifted; a new card landing over it moves most of them
+INTACT = 0.6
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,17 @@ class Landing:
     center: Point
 
 
+@dataclass
+class _Reported:
+    """A landing reported unread (``at``: when it landed; ``said``: when it was reported):
+    its cells and box (cell coordinates)."""
+
+    at: float
+    said: float
+    cells: Image
+    corners: Image
+
+
 class _Zone:
     """One zone's small picture, its reference and its cells' times."""
 
@@ -129,6 +144,7 @@ class _Zone:
         self.prev = small
         self.still_since = np.full(small.shape, at, np.float64)
         self.frames = 0
+        self.reported: list[_Reported] = []  # landings reported unread, not read since
 
 
 class LandingWatch:
@@ -139,6 +155,8 @@ class LandingWatch:
         self._zones: dict[str, _Zone] = {}
         self._sides: deque[float] = deque(maxlen=SIZES)  # recent tag sides, px
         self._reads: dict[str, tuple[float, Point]] = {}  # text -> its last read, centre px
+        #: text -> when its card landed: tags read where a landing reported unread lay
+        self.read_later: dict[str, float] = {}
 
     def reset(self) -> None:
         """Forget every zone's reference (the zones moved: drawn again, followed, grown)."""
@@ -159,6 +177,7 @@ class LandingWatch:
 
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         h, w = gray.shape[:2]
+        before = {text: self._reads[text][0] for text, _ in tags if text in self._reads}
         for text, quad in tags:
             xs, ys = [p[0] for p in quad], [p[1] for p in quad]
             self._reads[text] = (at, (sum(xs) / len(xs), sum(ys) / len(ys)))
@@ -181,7 +200,36 @@ class LandingWatch:
                 self._zones[name] = _Zone(box, small, at)
                 continue
             out += self._look(name, zone, small, at, polygon, (w, h))
+            if zone.reported:
+                self._read_later(zone, at, tags, before)
         return out
+
+    def _read_later(self, zone: _Zone, at: float,
+                    tags: Sequence[tuple[str, Sequence[Point]]], before: dict[str, float]) -> None:
+        """A tag read for the first time since a landing reported unread, inside that
+        landing's box, while the landing's other cells still look as they did: that
+        landing's card, read now (``read_later``)."""
+        import cv2
+
+        zone.reported = [r for r in zone.reported if at - r.at <= KEEP_S]
+        x0, y0 = zone.box[0], zone.box[1]
+        for text, quad in tags:
+            xs = [(p[0] - x0) / CELL for p in quad]
+            ys = [(p[1] - y0) / CELL for p in quad]
+            centre = (sum(xs) / len(xs), sum(ys) / len(ys))
+            for r in zone.reported:
+                if text in before and before[text] < r.at - RECENT_S:
+                    continue  # read before that card landed: another card
+                if cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) < 0:
+                    continue
+                away = r.cells.copy()  # the landing's cells away from the tag
+                away[max(0, int(min(ys)) - 1):int(max(ys)) + 2,
+                     max(0, int(min(xs)) - 1):int(max(xs)) + 2] = False
+                still = zone.still_since[away] <= r.said
+                if still.size and float(np.mean(still)) >= INTACT:
+                    self.read_later[text] = r.at
+                    zone.reported.remove(r)
+                    break
 
     def _look(self, name: str, zone: _Zone, small: Image, at: float,
               polygon: list[Point], size: tuple[int, int]) -> list[Landing]:
@@ -268,7 +316,9 @@ class LandingWatch:
         if card_like and point_in_polygon(centre, polygon):
             whole = cells | (box.astype(bool) & changed)  # the card's other parts too
             zone.ref[whole] = small[whole]
-            return round(float(np.median(zone.still_since[cells])), 6), centre
+            when = round(float(np.median(zone.still_since[cells])), 6)
+            zone.reported.append(_Reported(when, at, whole.copy(), corners))
+            return when, centre
         if age >= ABSORB_S:
             zone.ref[cells] = small[cells]  # a cup, a resting hand: never a landing
         return None

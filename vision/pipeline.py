@@ -291,6 +291,7 @@ class VisionPipeline:
         events: list[CameraEvent] = list(self.tracker.update(frame.at, detections, size))
         self._landed_beside(events, detections, size, frame.at)
         events += self._landed_unread(frame, detections)
+        events = self._dated(events)
         self.check.update(frame.image, detections, self.zones.polygons)
         check = self._check_report() if self._frames % EVERY == 0 else None
         with self._lock:
@@ -365,6 +366,22 @@ class VisionPipeline:
             log.info("a card landed in %s at %.2f and its tag was not read", landing.zone,
                      landing.at)
         return [CardLanded(landing.at, landing.zone) for landing in found]
+
+    def _dated(self, events: list[CameraEvent]) -> list[CameraEvent]:
+        """A tag the landing watch read where a card it had reported unread lay: its
+        ``TagSeen`` says when that card landed (``landed``), so the game answers that
+        question with it instead of booking a second card."""
+        later = self.landings.read_later if self.landings is not None else None
+        if not later:
+            return events
+        out: list[CameraEvent] = []
+        for event in events:
+            if isinstance(event, TagSeen) and event.payload in later:
+                event = dataclasses.replace(event, landed=later.pop(event.payload))
+            out.append(event)
+        while len(later) > 32:  # read, never confirmed: forgotten in time
+            later.pop(next(iter(later)))
+        return out
 
     def _landed_beside(self, events: Sequence[CameraEvent], detections: Sequence[Detection],
                        size: tuple[int, int], at: float) -> None:

@@ -56,6 +56,9 @@ class TagInput:
     t: float
     #: the printed stats the deck holds for this physical card (Crime Lords), if any
     stats: Mapping[str, Any] | None = None
+    #: when the camera saw this card land without reading it (game time), if it did: the
+    #: tag was read later where that landing lay (``vision.landing``)
+    landed: float | None = None
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,15 @@ def test_unread_landings_are_counted_asked_named_and_left_unanswered() -> None:
     assert (c.right, c.booked_twice) == (1, 0)  # two cards named by hand: no serial, not twice
 
 
+def test_an_unread_landing_the_camera_answered_is_not_counted_as_named_by_the_host() -> None:
+    events = [CardPlayed(0, "gun", 1.0, serial=1), CardLandedUnread(1, 1.5),
+              LandingNamed("phone", 3.0, 0),
+              MissedCardAdded(1, "phone", 1.5, 3.0, serial=2, camera=True, read=True)]
+    c = count_table(events, {1: 1, 2: 1}, [1.0, 1.5])
+    assert (c.landed_unread, c.unread_booked, c.read_answered, c.unanswered) == (1, 0, 1, 0)
+    assert (c.right, c.booked_twice) == (2, 0)
+
+
 def test_the_table_run_names_the_card_that_landed_unread_or_says_none_did() -> None:
     run = TableRun()
     run.connect(_Pipeline())

@@ -12,45 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.landing import CARD_SIDES, LandingWatch
-
-W, H, FPS = 320, 240, 30.0
-PILE = [(0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)]
-TAG = 24.0  # the tag side read on the table, px: a card is 48 x 67 px
-READ = ("far", [(200.0, 30.0), (224.0, 30.0), (224.0, 54.0), (200.0, 54.0)])  # a tag read (its size)
-
-
-GRAIN = cv2.resize(np.random.default_rng(99).normal(0, 14, (H // 12, W // 12)), (W, H),
-                   interpolation=cv2.INTER_CUBIC)  # the table top's grain: fixed
-
-
-def table(seed: int) -> np.ndarray:
-    """The empty table, with this frame's own sensor noise."""
-    rng = np.random.default_rng(seed)
-    noise = rng.normal(0, 2.0, (H, W))
-    return np.clip(70 + GRAIN + noise, 0, 255).astype(np.uint8)
-
-
-def card(image: np.ndarray, centre: tuple[float, float], angle: float = 20.0) -> None:
-    """A card (its sides ``CARD_SIDES`` tag sides) with a dark picture on it."""
-    short, long = TAG * CARD_SIDES[0], TAG * CARD_SIDES[1]
-    box = cv2.boxPoints((centre, (short, long), angle)).astype(np.int32)
-    cv2.fillPoly(image, [box], 235)
-    inner = cv2.boxPoints((centre, (short * 0.6, long * 0.35), angle)).astype(np.int32)
-    cv2.fillPoly(image, [inner], 90)
-
-
-def hand(image: np.ndarray, centre: tuple[float, float]) -> None:
-    """A resting hand, as ``vision.synthetic`` draws one beside a card of 4-5 px modules: a
-    flat ellipse 0.65 x 0.6 of the card's sides (a third of its area)."""
-    axes = (int(TAG * CARD_SIDES[0] * 0.65 / 2), int(TAG * CARD_SIDES[1] * 0.6 / 2))
-    cv2.ellipse(image, (int(centre[0]), int(centre[1])), axes, 0, 0, 360, 160, -1)
-
-
-def tag_at(centre: tuple[float, float]) -> list[tuple[float, float]]:
-    """The corners of a tag of ``READ``'s size read at ``centre``."""
-    x, y = centre
-    return [(x - 12, y - 12), (x + 12, y - 12), (x + 12, y + 12), (x - 12, y + 12)]
+from tests.vision.scenes import FPS, PILE, READ, H, W, card, hand, table, tag_at
+from vision.landing import LandingWatch
 
 
 def run(frames: int, draw, tags=lambda i: [READ]) -> list[float]:  # type: ignore[no-untyped-def]
@@ -170,3 +133,18 @@ def test_the_landing_time_is_frame_time_not_when_it_was_noticed() -> None:
             card(image, (100, 120))
         out += [x.at for x in watch.update(100.0 + i / FPS, image, {"pile": PILE}, [READ])]
     assert len(out) == 1 and math.isclose(out[0], 100.0 + 10 / FPS, abs_tol=1e-6)
+
+
+def test_a_tag_read_later_where_an_unread_landing_lies_is_dated_to_that_landing() -> None:
+    """The card lands unread (reported); 1.5 s later its tag reads there: ``read_later``
+    dates it to the landing. A card read before it landed (``READ``) never is."""
+    watch = LandingWatch()
+    landed = []
+    for i in range(90):
+        image = table(i)
+        if i >= 10:
+            card(image, (100, 120))
+        tags = [READ, ("u", tag_at((100, 120)))] if i >= 70 else [READ]
+        landed += [x.at for x in watch.update(i / FPS, image, {"pile": PILE}, tags)]
+    assert len(landed) == 1
+    assert watch.read_later == {"u": landed[0]}

@@ -25,6 +25,8 @@ class Play(GameAction):
     ``serial`` is the physical card's number (the camera's): the same card cannot be on
     the pile twice. The camera sends it (``seat`` only in a record or a post); the host
     enters a card by hand with ``missed_card`` (and ``reassign`` for another player).
+    ``landed``: the camera saw this card land at that time without reading it, and read it
+    later where it lay: it answers that landing's question, played when it landed.
     """
 
     do: ClassVar[str] = "play"
@@ -33,6 +35,7 @@ class Play(GameAction):
     card: Annotated[Card, Spec("the card")]
     seat: Annotated[int, Spec("who played it", 0, 11)] | None = None
     serial: Annotated[int, Spec("the card's number", 0, MAX)] | None = None
+    landed: Annotated[float, Spec("when it landed unread", 0, MAX, open=True)] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

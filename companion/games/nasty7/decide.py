@@ -70,7 +70,14 @@ from companion.games.nasty7.legality import (
     withdraw_reason,
     word_reason,
 )
-from companion.games.nasty7.state import MISTAKES, Accusation, PileReason, State, deadline
+from companion.games.nasty7.state import (
+    MISTAKES,
+    Accusation,
+    PileReason,
+    State,
+    deadline,
+    same_landing,
+)
 
 # --- decide -------------------------------------------------------------------------
 
@@ -90,6 +97,8 @@ def _allow(why: str | None) -> None:
 
 def _decide_play(state: State, action: Play, now: float) -> list[Event]:
     _allow(play_reason(state, action.card, action.seat, action.serial))
+    if action.landed is not None:
+        return _read_landed(state, action, action.landed, now)
     if state.finisher is not None:  # the next play: the finisher's last card stood
         return [GameEnded((state.finisher,))]
     seat = state.turn if action.seat is None else action.seat
@@ -173,15 +182,31 @@ def _decide_name_landed(state: State, action: NameLanded, now: float) -> list[Ev
                           action.card, state.unread[which].at, now)
 
 
-def _book_answered(state: State, answered: Event, seat: int, card: str, at: float,
-                   now: float, serial: int | None = None) -> list[Event]:
-    """The host's answer about a card the camera saw (beside the pile, or landed unread)
-    books it: played by ``seat`` when it landed (``at``, not before the card before it),
-    or, after the finisher's last card, the game ends."""
+def _read_landed(state: State, action: Play, landed: float, now: float) -> list[Event]:
+    """The camera read a card it had seen land unread at ``landed``: it answers that
+    landing's question, if it still waits (the host's card no longer asks), played when it
+    landed by the seat to play, once. (The host named it already: ``inputs`` sends
+    nothing.) The host said nothing landed: it is played all the same, when it landed."""
+    which = same_landing([u.at for u in state.unread], landed)
+    if which is not None:
+        _allow(name_landed_reason(state, action.card, which))
+        return _book_answered(state, LandingNamed(action.card, now, which), state.turn,
+                              action.card, state.unread[which].at, now, action.serial, read=True)
+    return _book_answered(state, None, state.turn, action.card, landed, now, action.serial,
+                          read=True)
+
+
+def _book_answered(state: State, answered: Event | None, seat: int, card: str, at: float,
+                   now: float, serial: int | None = None, read: bool = False) -> list[Event]:
+    """The host's answer about a card the camera saw (beside the pile, or landed unread),
+    or the camera's own read of a card it saw land unread (``read``), books it: played by
+    ``seat`` when it landed (``at``, not before the card before it), or, after the
+    finisher's last card, the game ends. The next player's clock runs from ``now``."""
+    first = [] if answered is None else [answered]
     if state.finisher is not None:  # a card after the finisher's last: the game ended
-        return [answered, GameEnded((state.finisher,))]
+        return [*first, GameEnded((state.finisher,))]
     landed = max(state.landed[-1] if state.landed else 0.0, at)
-    return [answered, MissedCardAdded(seat, card, landed, now, serial, camera=True)]
+    return [*first, MissedCardAdded(seat, card, landed, now, serial, camera=True, read=read)]
 
 
 def _decide_accuse(state: State, action: Accuse, now: float) -> list[Event]:

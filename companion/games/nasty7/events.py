@@ -85,7 +85,8 @@ class MissedCardAdded:
     table learnt of it: nobody saw a clock run for a card the table did not know of), and
     for a card the host typed in (not ``camera``) only under ``hand_entry_timing``
     ``"clock"``. ``in_turn`` False: ``seat`` was not to play (a ``PileTaken`` follows);
-    ``camera``: the camera saw it (beside the pile) and the host counted it.
+    ``camera``: the camera saw it (beside the pile) and the host counted it, or the camera
+    saw it land unread and read it later (``read``: no host's answer was needed).
     """
 
     seat: int
@@ -95,6 +96,7 @@ class MissedCardAdded:
     serial: int | None = None
     in_turn: bool = True
     camera: bool = False
+    read: bool = False
 
 
 @dataclass(frozen=True)

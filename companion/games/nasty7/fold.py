@@ -32,6 +32,7 @@ from companion.games.nasty7.events import (
 )
 from companion.games.nasty7.state import (
     FIGURES,
+    NAMED_KEPT,
     PHONES,
     TWINS,
     Accusation,
@@ -105,8 +106,13 @@ def _apply_unread(state: State, e: CardLandedUnread) -> State:
 
 
 def _apply_named(state: State, e: LandingNamed) -> State:
-    """The host named a card that landed unread (or said nothing landed): it leaves the queue."""
-    return replace(state, unread=_answered(state.unread, e.which))
+    """The host (or the camera, reading it later) named a card that landed unread, or the
+    host said nothing landed: it leaves the queue; a named one's landing time is kept."""
+    named = state.named
+    if e.card is not None and state.unread:
+        at = state.unread[len(state.unread) - 1 if e.which is None else e.which].at
+        named = (*named, at)[-NAMED_KEPT:]
+    return replace(state, unread=_answered(state.unread, e.which), named=named)
 
 
 T = TypeVar("T")
@@ -302,8 +308,11 @@ def event_sentence(e: Event, players: Sequence[str]) -> str:
     if isinstance(e, CardReplaced):
         return f"the host corrected the last card: it was {card_phrase(e.card)}"
     if isinstance(e, MissedCardAdded):
-        how = "counted" if e.camera else "entered"
         late = "" if e.in_turn else " out of turn"
+        if e.read:
+            return (f"the camera read {card_phrase(e.card)} played by {n(e.seat)}{late} "
+                    "after it landed")
+        how = "counted" if e.camera else "entered"
         return f"the host {how} {card_phrase(e.card)} played by {n(e.seat)}{late}"
     if isinstance(e, CardSeenBeside):
         return f"the camera saw {card_phrase(e.card)} beside the pile while {n(e.seat)} was to play"

@@ -5,7 +5,9 @@ host gives it to another player afterwards: ``reassign``); a card already on the
 of the last pile taken, seen again anywhere is nothing; a card seen outside every zone is
 put to the host (each one queues until the host answers it), and so is a card the camera
 saw land on the pile but could not read (the table sends it as a tag with no card and no
-serial: the feature ``unread_landings``). A seat's button accuses the
+serial: the feature ``unread_landings``); that card read later where it landed (its tag
+carries ``landed``) answers that question itself (``decide``), or is nothing when the host
+named it already. A seat's button accuses the
 player of the last card; the host's ``confirm`` button upholds, ``next`` rejects. What
 the rules refuse is refused with ``legality``'s sentence.
 """
@@ -18,7 +20,7 @@ from companion.games.actions import GameAction
 from companion.games.base import ButtonInput, IllegalAction, TableInput, TagInput
 from companion.games.nasty7.actions import ACTIONS, Accuse, LandedUnread, Play, Rule, SeenBeside
 from companion.games.nasty7.legality import accuse_reason, accused, figure_reason, rule_reason
-from companion.games.nasty7.state import State
+from companion.games.nasty7.state import State, same_landing
 
 #: the zone names where a card is played: the configuration's ``pile``, or the ``play``
 #: zone the host draws on the camera page
@@ -53,12 +55,15 @@ def _tag(state: State, inp: TagInput) -> GameAction | None:
     """A physical card has one life per round: a card already on the pile (under a hand
     or another card), a card of the last pile taken (being gathered up), wherever it is
     seen, is no play and no question; a card already waiting for the host's answer
-    beside the pile is not asked about twice (on the pile it is the play)."""
+    beside the pile is not asked about twice (on the pile it is the play); a card that
+    landed unread and that the host named already, read now, is nothing more."""
     serial = inp.serial
     if inp.card is None and serial is None and inp.zone in PILE_ZONES:
         return LandedUnread(at=inp.t)  # a card the camera could not read: the host says which
     if isinstance(serial, int) and (serial in state.pile_serials or serial in state.swept):
         return None  # still on the pile, or the last pile being picked up: not a play
+    if inp.landed is not None and same_landing(state.named, inp.landed) is not None:
+        return None  # it landed unread and the host named it: booked already
     if inp.zone in PILE_ZONES:
         return _tag_play(state, inp)
     if inp.zone is not None or figure_reason(inp.card):
@@ -80,6 +85,8 @@ def _tag_play(state: State, inp: TagInput) -> GameAction:
     action: dict[str, Any] = {"do": Play.do, "card": card}
     if isinstance(serial, int) and not isinstance(serial, bool):
         action["serial"] = serial
+    if inp.landed is not None:  # it landed unread: when it landed, not when it was read
+        action["landed"] = inp.landed
     return ACTIONS.parse(action)  # the same parser as every record line and post
 
 

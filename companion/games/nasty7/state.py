@@ -9,7 +9,7 @@ the order of the cards in a stack.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
@@ -367,6 +367,9 @@ class State:
     #: the cards the camera saw land on the pile but could not read, oldest first, each
     #: waiting for the host to say which card it was (no hesitation penalty meanwhile)
     unread: tuple[UnreadCard, ...] = ()
+    #: when the cards landed that the host named after they landed unread (the last
+    #: ``NAMED_KEPT``): the camera reading one later books nothing more
+    named: tuple[float, ...] = ()
     #: the last card was entered by hand and the host rules on hesitation
     #: (``hand_entry_timing`` ``"host_rules"``): no automatic deadline until the next card
     untimed: bool = False
@@ -423,6 +426,19 @@ def deadline(state: State) -> float | None:
 
 #: the clock's resolution: a deadline falls this long after the allowed time
 TICK = 0.000001
+
+#: how many landing times of named unread cards ``State.named`` keeps
+NAMED_KEPT = 8
+
+
+def same_landing(times: Sequence[float], at: float) -> int | None:
+    """The place in ``times`` of the landing the camera dated ``at`` (it read that card
+    later where the landing lay: the same time, within ``SAME_LANDING_S``), or ``None``."""
+    return next((i for i, t in enumerate(times) if abs(t - at) <= SAME_LANDING_S), None)
+
+
+#: two landing times this close are one landing (a camera's frames are 10 ms apart or more)
+SAME_LANDING_S = 0.001
 
 
 def start(setup: Setup) -> State:
