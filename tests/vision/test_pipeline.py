@@ -39,7 +39,12 @@ class ScriptedSource:
             raise CameraError("camera 0 stopped delivering frames")
         if self.i >= self.n:
             return None
-        assert self.lockstep.acquire(timeout=5)
+        closed, waited = self.closed, 0.0
+        while not self.lockstep.acquire(timeout=0.05):  # the decoder took the last frame
+            waited += 0.05
+            if self.closed != closed:  # closed while it waited: the pipeline stops
+                return None
+            assert waited < 5, "the decoder never took the last frame"
         image = np.zeros((72, 128), np.uint8)
         image[0, 0], image[0, 1] = divmod(self.i, 256)
         self.i += 1
