@@ -10,7 +10,6 @@ card landed unread; its tag reads from frame ``READ_FROM`` on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,6 +20,7 @@ from companion.inputs import HOST, Command
 from companion.store import MemoryStore
 from companion.table import Table
 from tests.vision.scenes import FPS, PILE, READ, card, table, tag_at
+from tests.vision.test_pipeline import Info
 from vision.frames import Detection, Frame, Image
 from vision.pipeline import VisionPipeline
 
@@ -28,14 +28,6 @@ from vision.pipeline import VisionPipeline
 U_AT, READ_FROM = (100.0, 120.0), 75
 #: the frame the next card N lands on (over U, its tag at U's place) in ``cover`` scenes
 N_AT = (104.0, 126.0)
-
-
-@dataclass(frozen=True)
-class Info:
-    status: str
-    game: str | None = None
-    card: str | None = None
-    serial: int | None = None
 
 
 CARDS = {"far": Info("ok", "nasty7", "racketeer", 1), "u": Info("ok", "nasty7", "gun", 2),
