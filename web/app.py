@@ -75,8 +75,9 @@ class CompiledTemplates(BytecodeCache):
     """Every template compiled once per process, whatever app loads it.
 
     Jinja compiles a template for each new environment, and each ``create_app`` makes one:
-    every app the test suite makes compiled every template again (under a profiler, three quarters of the Python time of the dashboard's
-    browser tests went to Jinja's compiler). The code is kept by template name and file
+    every app the test suite makes compiled every template again (under yappi, Jinja's
+    compiler was the largest share of the Python time of the TV and dashboard browser
+    tests, about a third). The code is kept by template name and file
     and used only while its source is unchanged (Jinja checks the checksum). Every app
     here is built by ``create_app`` with the same filters and options, so one template
     compiles to the same code in each.
