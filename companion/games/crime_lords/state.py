@@ -16,6 +16,7 @@ from companion.games.base import Setup, SetupError
 from companion.games.cards import catalog
 from companion.games.crime_lords import vocab
 from companion.games.frozen import replace
+from companion.games.memo import ByIdentity
 
 GameLength = Literal["long", "short"]
 #: where the game is: before the first turn, in the turns, won
@@ -343,45 +344,26 @@ class War:
     passes: int = 0
 
 
-#: the latest ``State.cards`` and ``State.registered`` tuples, each indexed by card id:
-#: ``known``, ``card`` and ``ready`` are asked hundreds of thousands of times over a
-#: game's moves and words, and scanning the tuple each time was most of it. Keyed by the
-#: tuple's ``id``; the entry holds the tuple itself, so that id cannot be reused while the
-#: entry lives, and a hit is checked by identity. States share these tuples until a card
-#: is entered (``replace`` copies the reference), so a few entries serve a whole game.
-_CARDS: dict[int, tuple[tuple[Card, ...], dict[str, Card]]] = {}
-_REGISTERED: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
-_INDEXES_KEPT = 16
-#: each card's label, by the cards, the deck's stats and the wording it was worked out from
-_LABELS: dict[tuple[int, int, str], tuple[tuple[Any, ...], tuple[Any, ...], dict[str, str]]] = {}
-
-
-def _by_id(cards: tuple[Card, ...]) -> dict[str, Card]:
-    """``cards`` by id (the first of an id wins, as a scan in order found it)."""
-    hit = _CARDS.get(id(cards))
-    if hit is not None and hit[0] is cards:
-        return hit[1]
-    return _index(_CARDS, cards, [(card.id, card) for card in cards])
-
-
-def _registered(held: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...]
-                ) -> dict[str, tuple[tuple[str, Any], ...]]:
-    """The deck's stats by card (the first of a card wins, as a scan in order found it)."""
-    hit = _REGISTERED.get(id(held))
-    if hit is not None and hit[0] is held:
-        return hit[1]
-    return _index(_REGISTERED, held, list(held))
-
-
-def _index(kept: dict[int, tuple[tuple[Any, ...], dict[str, Any]]], items: tuple[Any, ...],
-           pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _first_by_key(pairs: Any) -> dict[str, Any]:
+    """``(key, value)`` pairs as a dict, the first of a key winning (as a scan in order)."""
     index: dict[str, Any] = {}
     for key, value in pairs:
         index.setdefault(key, value)
-    if len(kept) >= _INDEXES_KEPT:
-        kept.clear()  # one step, safe beside the web's threads (no lock in a game)
-    kept[id(items)] = (items, index)
     return index
+
+
+#: ``State.cards`` and ``State.registered`` by card id: ``known``, ``card`` and ``ready``
+#: are asked hundreds of thousands of times over a game's moves and words, and scanning
+#: the tuple each time was most of it (``memo.ByIdentity``: states share these tuples
+#: until a card is entered, so a few entries serve a whole game)
+_by_id: ByIdentity[tuple[Card, ...], dict[str, Card]] = ByIdentity(
+    lambda cards: _first_by_key((card.id, card) for card in cards))
+_registered: ByIdentity[tuple[tuple[str, tuple[tuple[str, Any], ...]], ...],
+                        dict[str, tuple[tuple[str, Any], ...]]] = ByIdentity(_first_by_key)
+#: each card's label, by the cards and the deck's stats it was worked out from (and the
+#: wording): the labels of one ``cards`` tuple, kept by its ``registered`` tuple
+_LABELS: ByIdentity[tuple[Card, ...], ByIdentity[Any, dict[str, dict[str, str]]]] = \
+    ByIdentity(lambda cards: ByIdentity(lambda held: {}))
 
 
 @dataclass(frozen=True)
@@ -456,15 +438,10 @@ class State:
         ``unnamed``), never its id nor its catalog slot. Version-1 records keep the
         catalog slot ("Crook 07") their logs and replays were written with. Worked out
         once per card while the cards and the deck's stats stay the same tuples."""
-        key = (id(self.cards), id(self.registered), self.options.wording)
-        hit = _LABELS.get(key)
-        if hit is None or hit[0] is not self.cards or hit[1] is not self.registered:
-            if len(_LABELS) >= _INDEXES_KEPT:
-                _LABELS.clear()
-            hit = _LABELS[key] = (self.cards, self.registered, {})
-        label = hit[2].get(card_id)
+        kept = _LABELS(self.cards)(self.registered).setdefault(self.options.wording, {})
+        label = kept.get(card_id)
         if label is None:
-            label = hit[2][card_id] = self._label(card_id)
+            label = kept[card_id] = self._label(card_id)
         return label
 
     def _label(self, card_id: str) -> str:

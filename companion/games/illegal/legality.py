@@ -7,8 +7,11 @@ beside each card. German rules text wins (docs/rules/illegal.md lists every choi
 
 from __future__ import annotations
 
+from collections import Counter
+
 from companion.games.illegal.deck import card, is_business, kind, label
 from companion.games.illegal.state import CHOOSE, OVER, TURN, State
+from companion.games.memo import ByIdentity
 
 OPEN_FIRST = "Play a Market Open first: {what} needs your own open market"
 OVER_NOW = "The hand is over: reveal your hand, then deal the next hand"
@@ -24,7 +27,7 @@ def seat_reason(state: State, seat: int) -> str | None:
 
 def public_count(state: State, card_id: str, *, hand_of: int | None = None) -> int:
     """How many copies of ``card_id`` the table can see (all but ``hand_of``'s own shown)."""
-    on_table, shown = _seen(state)
+    on_table, shown = _in_view(state)
     n = on_table.get(card_id, 0)
     for i, cards in enumerate(shown):
         if i != hand_of:
@@ -32,44 +35,24 @@ def public_count(state: State, card_id: str, *, hand_of: int | None = None) -> i
     return n
 
 
-#: the latest states' cards in view, counted once per state: ``public_count`` is asked for
-#: every card of every move of every seat (most of the moves' time), and the counts of a
-#: state never change. Keyed by the state's ``id``; an entry holds the state, so that id
-#: cannot be reused while it lives, and a hit is checked by identity.
-_SEEN: dict[int, tuple[State, tuple[dict[str, int], tuple[dict[str, int], ...]]]] = {}
-_SEEN_KEPT = 16
-
-
 def _seen(state: State) -> tuple[dict[str, int], tuple[dict[str, int], ...]]:
     """The copies of each card on the table (discards, the gathered pile, businesses,
     hassles, open markets), and each seat's shown and revealed cards."""
-    hit = _SEEN.get(id(state))
-    if hit is not None and hit[0] is state:
-        return hit[1]
-    on_table: dict[str, int] = {}
-
-    def add(into: dict[str, int], card_id: str) -> None:
-        into[card_id] = into.get(card_id, 0) + 1
-
-    for c in state.discards + state.gathered:
-        add(on_table, c)
+    on_table = Counter(state.discards + state.gathered)
     shown: list[dict[str, int]] = []
     for s in state.seats:
-        for c in s.businesses:
-            add(on_table, c)
+        on_table.update(s.businesses)
         if s.hassle is not None:
-            add(on_table, s.hassle)
+            on_table[s.hassle] += 1
         if s.market_open:
-            add(on_table, "market_open")
-        own: dict[str, int] = {}
-        for c in s.shown + (s.revealed or ()):
-            add(own, c)
-        shown.append(own)
-    counts = (on_table, tuple(shown))
-    if len(_SEEN) >= _SEEN_KEPT:
-        _SEEN.clear()  # one step, safe beside the web's threads (no lock in a game)
-    _SEEN[id(state)] = (state, counts)
-    return counts
+            on_table["market_open"] += 1
+        shown.append(Counter(s.shown + (s.revealed or ())))
+    return on_table, tuple(shown)
+
+
+#: the cards in view, counted once per state: ``public_count`` is asked for every card of
+#: every move of every seat (most of the moves' time), and a state never changes
+_in_view = ByIdentity(_seen)
 
 
 def copies_left(state: State, card_id: str, seat: int = -1) -> int:
