@@ -1,7 +1,7 @@
 """What the table loop consumes: one queue of these inputs, from every source.
 
 The camera thread sends ``TagSeen``/``TagLeft`` (and ``CardLanded``: a card it could not
-read), GPIO callbacks ``ButtonPressed``,
+read; ``PileSight``: whether glare hides tags over the pile), GPIO callbacks ``ButtonPressed``,
 web requests ``Command``. Each ``submit`` returns a ``Future`` that resolves to a
 ``Result`` only after the input's events are committed to the store (or refused).
 Times ``at`` are on the table's monotonic clock (``time.monotonic`` unless injected).
@@ -108,6 +108,19 @@ class CardLanded:
 
 
 @dataclass(frozen=True)
+class PileSight:
+    """Whether a card's tag would read everywhere over the pile (``vision.check``'s glare
+    parts of the pile's zones): ``blind`` from ``at`` on while a lamp's glare would hide a
+    tag over part of it, not ``blind`` once it would read everywhere again. The camera
+    sends it when it turns (and once when a pipeline starts watching a glared pile).
+    A game that times players from the cards the camera sees (The Nasty 7's 3-second
+    rule) cannot time a card it cannot see: feature ``pile_sight``."""
+
+    at: float
+    blind: bool
+
+
+@dataclass(frozen=True)
 class ButtonPressed:
     """One press of a button (debounced); ``hold`` when it was a long press."""
 
@@ -135,7 +148,7 @@ class Command:
     request_id: str | None = None  # the sender's id: a retry of a stored one is "already done"
 
 
-Input = TagSeen | TagLeft | CardLanded | ButtonPressed | Command
+Input = TagSeen | TagLeft | CardLanded | PileSight | ButtonPressed | Command
 
 
 def source_of(inp: Input) -> Source:
