@@ -192,10 +192,11 @@ class Session:
         return session, [batch]
 
     def undoable(self) -> int | None:
-        """Index of the latest batch an undo would take back, or None."""
+        """Index of the latest batch an undo would take back, or None: never a notice
+        (``GameAction.notice``: what the camera can see is no one's move to take back)."""
         for i in range(len(self.batches) - 1, -1, -1):
             b = self.batches[i]
-            if b.kind != "undo" and i not in self.undone:
+            if b.kind != "undo" and i not in self.undone and not b.action.notice:
                 return i
         return None
 

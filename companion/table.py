@@ -32,17 +32,20 @@ from companion.games.base import (
     IllegalAction,
     Setup,
     SetupError,
+    SightInput,
     SignalOut,
     TableInput,
     TagInput,
 )
 from companion.inputs import (
+    CAMERA,
     HOST,
     TABLE,
     ButtonPressed,
     CardLanded,
     Command,
     Input,
+    PileSight,
     Result,
     Source,
     TagLeft,
@@ -92,6 +95,8 @@ class Table:
         self._origin = clock()
         #: how late a camera input may reach the table after its own time (``tick``)
         self.input_delay_s = 0.0
+        #: the camera's last word on the pile (``PileSight``): a lamp's glare hides part of it
+        self.pile_blind = False
         self._seq = 0
         self._next_seq = 1
         self._refusal: Refusal | None = None
@@ -301,6 +306,8 @@ class Table:
                 return self._tag(inp)
             if isinstance(inp, CardLanded):
                 return self._landed(inp)
+            if isinstance(inp, PileSight):
+                return self._sight(inp.blind, self._t(inp.at))
             if isinstance(inp, ButtonPressed):
                 return self._button(inp)
             return self._refuse(f"unknown input {type(inp).__name__}", TABLE)
@@ -397,6 +404,14 @@ class Table:
             return Result(True, ignored=True)
         return self._from_input(TagInput(True, None, None, inp.zone, self._t(inp.at)),
                                 source_of(inp))
+
+    def _sight(self, blind: bool, t: float) -> Result:
+        """The camera's view of the pile turned (a lamp's glare): kept for the next game,
+        and told to a game that times players from what the camera sees (``pile_sight``)."""
+        self.pile_blind = blind
+        if self.session is None or not self.session.engine.has("pile_sight"):
+            return Result(True, ignored=True)
+        return self._from_input(SightInput(blind, t), CAMERA)
 
     def _button(self, inp: ButtonPressed) -> Result:
         t = self._t(inp.at)
@@ -577,6 +592,8 @@ class Table:
         self.notice = None  # a new game: what could not be resumed has been read
         added = self._follow_up([], started=True)  # e.g. the deck's known cards
         self._publish(self._signals(added) if added else [])
+        if self.pile_blind:  # the camera said so before this game began
+            self._sight(True, 0.0)
         return Result(True, seq=0)
 
     def _end_game(self) -> Result:

@@ -113,6 +113,9 @@ class GameAction:
     do: ClassVar[str] = ""
     label: ClassVar[str] = ""
     by: ClassVar[Sender] = "seat"
+    #: the table's word of what it can see now (a ``table`` action nobody did): the
+    #: host's Undo passes over it to the last thing a person or a card did
+    notice: ClassVar[bool] = False
     seat: Seat | None = None
 
     # --- written back -------------------------------------------------------------

@@ -71,8 +71,17 @@ class ButtonInput:
     t: float
 
 
+@dataclass(frozen=True)
+class SightInput:
+    """The camera's view of the pile turned at ``t``: a lamp's glare would hide a tag over
+    part of it (``blind``), or no longer would (games with the feature ``pile_sight``)."""
+
+    blind: bool
+    t: float
+
+
 #: What ``Engine.action_for_input`` turns into an action.
-TableInput = TagInput | ButtonInput
+TableInput = TagInput | ButtonInput | SightInput
 
 
 @dataclass(frozen=True)

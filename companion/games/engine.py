@@ -85,6 +85,7 @@ FEATURES: Mapping[str, str] = {
     "editable_counts": "a deck's owner may edit how many of each card it has",
     "zone_growth": "a card the host counts beside the pile grows the camera zone nearest it",
     "unread_landings": "a card the camera saw land but could not read is put to the host",
+    "pile_sight": "the camera says when a lamp's glare hides tags over the pile",
 }
 
 

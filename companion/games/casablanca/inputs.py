@@ -13,7 +13,7 @@ confirm button resolves it (or asks for the comparison of an open protest).
 from __future__ import annotations
 
 from companion.games.actions import GameAction
-from companion.games.base import ButtonInput, TableInput
+from companion.games.base import ButtonInput, TableInput, TagInput
 from companion.games.casablanca import legality
 from companion.games.casablanca.actions import Left, Protest, Resolve, Seen
 from companion.games.casablanca.state import SUITCASE, State
@@ -25,6 +25,8 @@ def action_for_input(state: State, inp: TableInput) -> GameAction | None:
         return None
     if isinstance(inp, ButtonInput):
         return _button_action(state, inp)
+    if not isinstance(inp, TagInput):
+        return None
     tag = inp.card
     if tag is None or (tag != SUITCASE and tag not in {a.id for a in state.agents}):
         return None

@@ -21,7 +21,7 @@ holds cards not shown (a seat with an empty hand reveals with one tap on its pho
 
 from __future__ import annotations
 
-from companion.games.base import Action, ButtonInput, IllegalAction, TableInput
+from companion.games.base import Action, ButtonInput, IllegalAction, TableInput, TagInput
 from companion.games.illegal.deck import card_ids, is_business, kind
 from companion.games.illegal.legality import turn_reason
 from companion.games.illegal.state import MORE, OVER, State
@@ -45,7 +45,7 @@ def action_for_input(state: State, inp: TableInput) -> Action | None:
     """A table input as an action (see the module doc); ``None`` when it means nothing now."""
     if isinstance(inp, ButtonInput):
         return _button(state, inp)
-    if not inp.seen:
+    if not isinstance(inp, TagInput) or not inp.seen:
         return None
     owner = zone_seat(state, inp.zone)
     if owner is None and inp.zone not in PLAY_ZONES and inp.zone != DISCARD_ZONE:

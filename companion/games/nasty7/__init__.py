@@ -90,7 +90,7 @@ engine: Engine[State, Event] = Engine(
     upgrade_options=upgrade_options,
     upgrade_action=upgrade_action,
     features=frozenset({"camera_demo", "dispute_clips", "editable_counts", "zone_growth",
-                        "unread_landings"}),
+                        "unread_landings", "pile_sight"}),
     # the host counted the card seen beside the pile: the camera's nearest zone grows
     feature_events={"zone_growth": lambda e: isinstance(e, SeenCardSettled) and e.counted},
 )

@@ -199,6 +199,19 @@ class NameLanded(GameAction):
     which: Annotated[int, Spec("which waiting landing", 0, 99)] | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class Sight(GameAction):
+    """The camera: a lamp's glare would hide a tag over part of the pile (``blind``), or
+    it would read everywhere on it again. While it is blind the 3-second clock penalises
+    nobody by itself (``glare_timing``): the host rules on hesitation."""
+
+    do: ClassVar[str] = "pile_sight"
+    label: ClassVar[str] = "The camera's view of the pile"
+    by: ClassVar[Sender] = "table"
+    notice: ClassVar[bool] = True
+    blind: Annotated[bool, Spec("glare hides part of the pile")]
+
+
 assert set(Card.__args__) == set(CARDS)  # type: ignore[attr-defined]
 
 ACTIONS = ActionSet(
@@ -217,4 +230,5 @@ ACTIONS = ActionSet(
     CountSeen,
     LandedUnread,
     NameLanded,
+    Sight,
 )

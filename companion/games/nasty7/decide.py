@@ -27,6 +27,7 @@ from companion.games.nasty7.actions import (
     ReplaceCard,
     Rule,
     SeenBeside,
+    Sight,
     Withdraw,
     Word,
 )
@@ -45,6 +46,7 @@ from companion.games.nasty7.events import (
     LandingNamed,
     MissedCardAdded,
     PenaltyCardsGiven,
+    PileSightChanged,
     PileTaken,
     SeenCardSettled,
     WordSet,
@@ -172,6 +174,11 @@ def _decide_landed_unread(state: State, action: LandedUnread, now: float) -> lis
     return [CardLandedUnread(state.turn, now if action.at is None else min(action.at, now))]
 
 
+def _decide_sight(state: State, action: Sight, now: float) -> list[Event]:
+    """The camera: glare hides part of the pile from now on, or no longer does."""
+    return [] if action.blind == state.blind else [PileSightChanged(action.blind, now)]
+
+
 def _decide_name_landed(state: State, action: NameLanded, now: float) -> list[Event]:
     """The host: the card that landed unread was ``card``, played when it landed (or none)."""
     _allow(name_landed_reason(state, action.card, action.which))
@@ -280,6 +287,7 @@ _HANDLERS: dict[type[GameAction], Handler] = {
     CountSeen: _decide_count_seen,
     LandedUnread: _decide_landed_unread,
     NameLanded: _decide_name_landed,
+    Sight: _decide_sight,
 }
 
 

@@ -13,6 +13,9 @@ from companion.games.nasty7.events import Event
 from companion.games.nasty7.fold import event_sentence
 from companion.games.nasty7.state import DEFAULT_OPTIONS, V1_ONLY_OPTIONS
 
+#: the choice of ``hand_entry_timing`` and ``glare_timing`` that stops the automatic clock
+HOST_RULES = ("host_rules", "The host rules on hesitation (no automatic penalty)")
+
 OPTION_SPECS: dict[str, OptionSpec] = {
     "hesitation_s": OptionSpec(
         "Seconds to play",
@@ -61,8 +64,17 @@ OPTION_SPECS: dict[str, OptionSpec] = {
         "Without a camera (or for a card it missed) the host's typing is not a player's "
         "hesitation.",
         choices=(
-            ("host_rules", "The host rules on hesitation (no automatic penalty)"),
+            HOST_RULES,
             ("clock", "The clock runs from when the host entered the card"),
+        ),
+    ),
+    "glare_timing": OptionSpec(
+        "Glare over the pile",
+        "While a lamp's glare hides part of the pile, the camera cannot see when a card "
+        "lands there.",
+        choices=(
+            HOST_RULES,
+            ("clock", "The clock runs on (a card under the glare may come late)"),
         ),
     ),
 }

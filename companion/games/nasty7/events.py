@@ -147,6 +147,15 @@ class LandingNamed:
 
 
 @dataclass(frozen=True)
+class PileSightChanged:
+    """From ``at`` the camera could not read a tag over part of the pile (``blind``: a
+    lamp's glare), or it could again everywhere (the clock starts again at ``at``)."""
+
+    blind: bool
+    at: float
+
+
+@dataclass(frozen=True)
 class PenaltyCardsGiven:
     """Even nastier: each of ``by`` gave the top card of its stack to ``to``."""
 
@@ -188,6 +197,7 @@ EVENT_TYPES: dict[str, type] = {
         SeenCardSettled,
         CardLandedUnread,
         LandingNamed,
+        PileSightChanged,
     )
 }
 
@@ -208,4 +218,5 @@ Event = (
     | SeenCardSettled
     | CardLandedUnread
     | LandingNamed
+    | PileSightChanged
 )

@@ -26,6 +26,7 @@ from companion.games.nasty7.events import (
     LandingNamed,
     MissedCardAdded,
     PenaltyCardsGiven,
+    PileSightChanged,
     PileTaken,
     SeenCardSettled,
     WordSet,
@@ -77,12 +78,14 @@ def apply(state: State, event: Event) -> State:
         raise TypeError(f"not a Nasty 7 event: {event!r}")
     after = fold(state, event)
     line = event_sentence(event, state.seats)
-    log = (*state.log, line)[-MAX_LOG:] if line else state.log
+    # the log's last line is what Undo takes back: never the camera's notice of the glare
+    kept = line and not isinstance(event, PileSightChanged)
+    log = (*state.log, line)[-MAX_LOG:] if kept else state.log
     if state.options.seen_one_at_a_time and isinstance(
             event, CardPlayed | MissedCardAdded | PileTaken | GameEnded):
         after = replace(after, seen_beside=())  # records before 3: the next play dropped it
     if isinstance(event, CardPlayed | CardReassigned | CardReplaced | MissedCardAdded
-                  | CardSeenBeside | CardLandedUnread):
+                  | CardSeenBeside | CardLandedUnread | PileSightChanged):
         return replace(after, log=log)
     return replace(after, log=log, before_card=None, last_card=None)
 
@@ -129,6 +132,15 @@ def _apply_missed(state: State, e: MissedCardAdded) -> State:
     card = CardPlayed(e.seat, e.card, e.landed, e.in_turn, e.serial)
     untimed = not e.camera and not state.options.hand_clock  # the host rules on hesitation
     return replace(_apply_card(state, card), timer_from=e.at, untimed=untimed)
+
+
+def _apply_sight(state: State, e: PileSightChanged) -> State:
+    """The camera's view of the pile turned; seeing it whole again starts the clock again
+    (a card that landed unseen is read now, if it lies there: it must not come late)."""
+    timer = state.timer_from
+    if timer is not None and not e.blind and not state.options.glare_clock:
+        timer = max(timer, e.at)
+    return replace(state, blind=e.blind, timer_from=timer)
 
 
 def _apply_opened(state: State, e: AccusationOpened) -> State:
@@ -211,7 +223,8 @@ def _apply_correction(state: State, e: CardReassigned | CardReplaced) -> State:
         played = CardPlayed(card.seat, e.card, card.at, card.in_turn, None)
     after = _apply_card(before, played)
     return replace(after, plays=state.plays, dispute=state.dispute, timer_from=state.timer_from,
-                   untimed=state.untimed, seen_beside=state.seen_beside, unread=state.unread)
+                   untimed=state.untimed, seen_beside=state.seen_beside, unread=state.unread,
+                   blind=state.blind)
 
 
 def _apply_pile(state: State, e: PileTaken) -> State:
@@ -278,6 +291,7 @@ _APPLY: dict[type, Callable[[State, Any], State]] = {
     SeenCardSettled: _apply_settled,
     CardLandedUnread: _apply_unread,
     LandingNamed: _apply_named,
+    PileSightChanged: _apply_sight,
     AccusationOpened: _apply_opened,
     AccusersJoined: _apply_joined,
     AccusationRuled: _apply_ruled,
@@ -323,6 +337,9 @@ def event_sentence(e: Event, players: Sequence[str]) -> str:
                 "could not read it")
     if isinstance(e, LandingNamed):
         return "" if e.card is not None else "the host said no card landed there"
+    if isinstance(e, PileSightChanged):
+        return ("a lamp's glare hid part of the pile from the camera" if e.blind
+                else "the camera could read the whole pile again")
     if isinstance(e, AccusationOpened):
         what = f" of {ALLEGED[e.kind]}" if e.kind in ALLEGED else ""
         return f"{' and '.join(n(s) for s in e.by)} accused {n(e.against)}{what}"

@@ -7,7 +7,8 @@ put to the host (each one queues until the host answers it), and so is a card th
 saw land on the pile but could not read (the table sends it as a tag with no card and no
 serial: the feature ``unread_landings``); that card read later where it landed (its tag
 carries ``landed``) answers that question itself (``decide``), or is nothing when the host
-named it already. A seat's button accuses the
+named it already. The camera's word that a lamp's glare hides part of the pile (or no
+longer does) is passed on as it turns (``Sight``). A seat's button accuses the
 player of the last card; the host's ``confirm`` button upholds, ``next`` rejects. What
 the rules refuse is refused with ``legality``'s sentence.
 """
@@ -17,8 +18,16 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.actions import GameAction
-from companion.games.base import ButtonInput, IllegalAction, TableInput, TagInput
-from companion.games.nasty7.actions import ACTIONS, Accuse, LandedUnread, Play, Rule, SeenBeside
+from companion.games.base import ButtonInput, IllegalAction, SightInput, TableInput, TagInput
+from companion.games.nasty7.actions import (
+    ACTIONS,
+    Accuse,
+    LandedUnread,
+    Play,
+    Rule,
+    SeenBeside,
+    Sight,
+)
 from companion.games.nasty7.legality import accuse_reason, accused, figure_reason, rule_reason
 from companion.games.nasty7.state import State, same_landing
 
@@ -41,6 +50,8 @@ def action_for_input(state: State, inp: TableInput) -> GameAction | None:
         return None
     if isinstance(inp, TagInput) and inp.seen:
         return _tag(state, inp)
+    if isinstance(inp, SightInput):  # the camera's view of the pile turned
+        return Sight(blind=inp.blind) if inp.blind != state.blind else None
     if not isinstance(inp, ButtonInput):
         return None
     role = inp.role

@@ -68,6 +68,9 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "word": "hmmmrrr",
     #: who times a card the host enters by hand (``HAND_ENTRY_TIMINGS``)
     "hand_entry_timing": "host_rules",
+    #: who times the cards while the camera says glare hides tags over the pile
+    #: (``GLARE_TIMINGS``)
+    "glare_timing": "host_rules",
     #: version-1 records only (``upgrade_options``), so not offered on the setup page
     #: (``None``: off)
     "late_at_limit": None,
@@ -81,6 +84,12 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
 #: on hesitation (no automatic deadline: the host's typing is no player's hesitation), or
 #: the clock runs from the moment the host entered it (as before the option existed)
 HAND_ENTRY_TIMINGS: tuple[str, ...] = ("host_rules", "clock")
+
+#: the ``glare_timing`` option's values: while the camera says a lamp's glare would hide a
+#: tag over part of the pile, the host rules on hesitation (no automatic deadline: the
+#: camera cannot time a card it cannot see; the clock starts again when it sees the whole
+#: pile), or the clock runs on regardless (as before the option existed)
+GLARE_TIMINGS: tuple[str, ...] = ("host_rules", "clock")
 
 #: options only older records set (``upgrade_options``): no setup control, no label
 V1_ONLY_OPTIONS: frozenset[str] = frozenset({"late_at_limit", "seen_one_at_a_time"})
@@ -138,6 +147,8 @@ class Options:
     late_at_limit: bool = False
     #: ``hand_entry_timing`` is ``"clock"``: a card entered by hand starts the clock
     hand_clock: bool = False
+    #: ``glare_timing`` is ``"clock"``: the clock runs while glare hides part of the pile
+    glare_clock: bool = False
     #: records of versions 1 and 2: a card seen beside the pile replaces the one waiting,
     #: and the next card played (or entered, or a pile taken, the game's end) drops it
     seen_one_at_a_time: bool = False
@@ -183,12 +194,8 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
     word = opts["word"]
     if not isinstance(word, str) or not word.strip():
         raise SetupError(f"nasty7: word must be the non-empty phone word, got {word!r}")
-    timing = opts["hand_entry_timing"]
-    if not isinstance(timing, str) or timing not in HAND_ENTRY_TIMINGS:
-        raise SetupError(
-            f"nasty7: hand_entry_timing must be one of {', '.join(HAND_ENTRY_TIMINGS)}, "
-            f"got {timing!r}"
-        )
+    timing, glare = (_choice(opts, name, values) for name, values in (
+        ("hand_entry_timing", HAND_ENTRY_TIMINGS), ("glare_timing", GLARE_TIMINGS)))
     return Options(
         float(hes),
         deck,
@@ -199,8 +206,17 @@ def parse_options(raw: Mapping[str, Any], n_seats: int) -> Options:
         word.strip(),
         late is True,
         timing == "clock",
+        glare == "clock",
         opts["seen_one_at_a_time"] is True,
     )
+
+
+def _choice(opts: Mapping[str, Any], name: str, values: Sequence[str]) -> str:
+    """Option ``name``, one of ``values``, or ``SetupError`` naming them."""
+    value = opts[name]
+    if not isinstance(value, str) or value not in values:
+        raise SetupError(f"nasty7: {name} must be one of {', '.join(values)}, got {value!r}")
+    return value
 
 
 #: the cards a version-1 record dealt when its header named no ``deck_size`` (the default
@@ -373,6 +389,9 @@ class State:
     #: the last card was entered by hand and the host rules on hesitation
     #: (``hand_entry_timing`` ``"host_rules"``): no automatic deadline until the next card
     untimed: bool = False
+    #: the camera says a lamp's glare would hide a tag over part of the pile
+    #: (``PileSightChanged``): under ``glare_timing`` ``"host_rules"`` no automatic deadline
+    blind: bool = False
     #: the serials of the last pile taken: its cards are swept off the table, not played
     swept: tuple[int | None, ...] = ()
     #: (seat, own cards left) of each seat that took the last pile: the pile went to the
@@ -407,9 +426,10 @@ def deadline(state: State) -> float | None:
     """When the seat to play is penalised for hesitating (game time), or ``None``.
 
     No deadline before a round's first card, while an accusation waits or a card seen
-    beside the pile (or one that landed unread) waits for the host, after a card the host entered by hand (under
-    ``hand_entry_timing`` ``"host_rules"``: the host rules on hesitation), or once the
-    game is over. The rules penalise hesitating *more than* ``hesitation_s``: a card at exactly
+    beside the pile (or one that landed unread) waits for the host, after a card the host
+    entered by hand (under ``hand_entry_timing`` ``"host_rules"``: the host rules on
+    hesitation), while the camera says glare hides part of the pile (under
+    ``glare_timing`` ``"host_rules"``), or once the game is over. The rules penalise hesitating *more than* ``hesitation_s``: a card at exactly
     ``timer_from + hesitation_s`` is in time, so the deadline falls one microsecond later
     (times are rounded to microseconds, so 1.2 + 3.0 compares exactly with 4.2). With
     ``late_at_limit`` (version-1 records) the deadline is that moment itself.
@@ -419,6 +439,8 @@ def deadline(state: State) -> float | None:
     if state.seen_beside or state.unread:  # a card was seen: the host decides, not the clock
         return None
     if state.untimed:  # the host typed the last card in: the host rules on hesitation
+        return None
+    if state.blind and not state.options.glare_clock:  # it cannot time what it cannot see
         return None
     tick = 0.0 if state.options.late_at_limit else TICK
     return round(state.timer_from + state.options.hesitation_s + tick, 6)

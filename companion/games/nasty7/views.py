@@ -35,6 +35,8 @@
   the host to name them, oldest first: ``[{"seat", "name", "at", "clock"}]``
 - ``untimed``: the last card was entered by hand and the host rules on hesitation (no
   automatic deadline: ``hand_entry_timing`` ``"host_rules"``)
+- ``glare``: the camera says a lamp's glare hides part of the pile, and the host rules on
+  hesitation meanwhile (no automatic deadline: ``glare_timing`` ``"host_rules"``)
 
 ``secrets(state, seat)`` is empty: nobody knows the order of a stack, not even its owner,
 and the card counts are public. A phone reads the public view, its ``moves`` and its
@@ -120,6 +122,7 @@ def public_view(state: State) -> dict[str, Any]:
             for c in state.seen_beside
         ],
         "untimed": state.untimed and not state.over,
+        "glare": state.blind and not state.over and not state.options.glare_clock,
         "unread": [
             {"seat": c.seat, "name": state.seats[c.seat], "at": c.at, "clock": clock_time(c.at)}
             for c in state.unread
