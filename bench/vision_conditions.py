@@ -502,6 +502,8 @@ class TableCount:
     unread_booked: int = 0  # ... named by the host: booked by hand, never read
     read_answered: int = 0  # ... answered by the camera reading the card after all
     wrong_answers: int = 0  # ... with a card that landed later (goal 0)
+    blind_s: float = 0.0  # seconds the camera said glare hid part of the pile (clock off)
+    hesitations_off: int = 0  # true hesitations (a gap over hesitation_s) due while blind
 
 
 #: the events that book a card onto the pile (by its type's name: a game's events may
@@ -520,9 +522,18 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
     answer names one; else the oldest open question): one left open at the end was
     dropped unanswered; so is a card that landed unread (``CardLandedUnread``) that no
     ``LandingNamed`` answered. A hesitation penalty (``PileTaken`` ``why="hesitation"``) is
-    false when a card landed in the ``hesitation_s`` before it.
+    false when a card landed in the ``hesitation_s`` before it. While the camera said
+    glare hid part of the pile (``PileSightChanged``) the clock was off (``blind_s``); a
+    gap of more than ``hesitation_s`` between two landings whose deadline fell then is a
+    true hesitation the clock left to the host (``hesitations_off``).
     """
     out = TableCount(cards=len(expected))
+    blind = _blind_spans(events, max(landings, default=0.0) + hesitation_s)
+    out.blind_s = round(sum(b - a for a, b in blind), 2)
+    ordered = sorted(landings)
+    out.hesitations_off = sum(
+        1 for a, b in zip(ordered, ordered[1:], strict=False) if b - a > hesitation_s
+        and any(x <= a + hesitation_s < y for x, y in blind))
     booked: dict[int | None, int] = {}
     open_questions: list[tuple[Any, Any]] = []  # (serial, card) of each open question
     open_landings = 0  # cards landed unread the host has not named
@@ -560,6 +571,25 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
     out.booked_twice = sum(1 for s, n in booked.items() if s is not None and n > 1)
     out.right = sum(1 for serial, n in expected.items() if booked.get(serial, 0) == n)
     return out
+
+
+def _blind_spans(events: Sequence[Any], end: float) -> list[tuple[float, float]]:
+    """When the table's clock was off for glare over the pile (``PileSightChanged``):
+    ``(from, to)`` spans, the last one open until ``end``."""
+    spans: list[tuple[float, float]] = []
+    since: float | None = None
+    for e in events:
+        if type(e).__name__ != "PileSightChanged":
+            continue
+        at = float(getattr(e, "at", 0.0))
+        if getattr(e, "blind", False) and since is None:
+            since = at
+        elif not getattr(e, "blind", False) and since is not None:
+            spans.append((since, at))
+            since = None
+    if since is not None:
+        spans.append((since, max(since, end)))
+    return spans
 
 
 def _warp(m: Any, p: tuple[float, float]) -> tuple[float, float]:
@@ -668,7 +698,9 @@ def print_conditions(report: dict[str, Any]) -> None:
                   f"   (refused {t['refused']}; unread cards named by the host "
                   f"{t['unread_booked']}, answered by the camera's later read "
                   f"{t['read_answered']} (with a later card {t['wrong_answers']}), "
-                  f"asked of cards read later {t['read_later']})")
+                  f"asked of cards read later {t['read_later']}; the clock off for "
+                  f"glare over the pile {t['blind_s']:.1f} s, true hesitations due then "
+                  f"{t['hesitations_off']})")
         k = r["cost"]
         if k["zxing_ms"]["median"] is None:
             print("  decoder cost: not timed in this run")

@@ -22,6 +22,7 @@ from companion.games.nasty7.events import (
     CardSeenBeside,
     LandingNamed,
     MissedCardAdded,
+    PileSightChanged,
     PileTaken,
     SeenCardSettled,
 )
@@ -51,6 +52,16 @@ def test_a_double_booking_a_dropped_question_and_a_false_penalty_are_counted() -
     assert c.right == 2  # card 1 twice, card 3 never
     # a card in a seat's zone is right only without a pile event
     assert count_table([CardPlayed(0, "gun", 1.0, serial=7)], {7: 0}, [1.0]).right == 0
+
+
+def test_the_clock_off_for_glare_and_the_true_hesitations_then_are_counted() -> None:
+    events = [CardPlayed(0, "gun", 1.0, serial=1), PileSightChanged(True, 2.0),
+              CardPlayed(1, "gun", 6.0, serial=2),  # 5 s after the one before: a hesitation
+              PileSightChanged(False, 7.0), CardPlayed(2, "gun", 7.5, serial=3),
+              PileSightChanged(True, 8.0), CardPlayed(0, "gun", 12.0, serial=4)]
+    c = count_table(events, {1: 1, 2: 1, 3: 1, 4: 1}, [1.0, 6.0, 7.5, 12.0], 3.0)
+    assert c.blind_s == 5.0 + 7.0  # 2-7, then 8 until the last landing's deadline (15)
+    assert (c.hesitations_off, c.penalties) == (2, 0)  # both left to the host
 
 
 @dataclass(frozen=True)
