@@ -73,3 +73,22 @@ def test_no_pile_zone_drawn_says_nothing() -> None:
 
 def test_a_pile_no_longer_drawn_clears_in_time() -> None:
     assert turns(LOST, {"seat:0": {}}, {"seat:0": {}}) == [(0, True), (2, False)]
+
+
+def test_blind_after_two_needs_the_same_part_lost_twice_in_a_row() -> None:
+    """The option for the lead (``BLIND_AFTER`` = 2): a card under a fingertip is lost in
+    one part on one trial, in another on the next; a reflection stays in its part."""
+    def blind_after_2(*trials: dict[str, dict[str, str]]) -> list[tuple[int, bool]]:
+        watch = PileSightWatch(blind_after=2)
+        return [(i, s.blind) for i, parts in enumerate(trials)
+                if (s := watch.trial(float(i), parts)) is not None]
+
+    top = {"pile": {"top": "lost"}}
+    assert blind_after_2(LOST, top, LOST, CLEAN, LOST) == []
+    assert blind_after_2(LOST, LOST, LOST, CLEAN, CLEAN) == [(1, True), (4, False)]
+    assert blind_after_2(LOST, CLEAN, LOST, BARELY, LOST) == []
+    both = {"pile": {"top": "lost", "bottom-right": "lost"}}
+    assert blind_after_2(top, both, LOST) == [(1, True)]
+    assert blind_after_2(LOST, {"play": {"bottom-right": "lost"}}) == []  # another zone
+    # blind, one lost part anywhere keeps it blind
+    assert blind_after_2(LOST, LOST, top, CLEAN, top, CLEAN, CLEAN) == [(1, True), (6, False)]
