@@ -5,8 +5,9 @@ decoder had no time for is dropped and counted, never queued). The decode thread
 decodes the newest frame, feeds the tracker and calls ``on_event`` with every
 ``TagSeen``/``TagLeft``, then with the pile's news (``vision.pile``: ``CardLanded``, a
 card that landed unread; zones grown as cards land beside the pile) and whether glare
-hides the pile (``vision.sight``: ``PileSight``, after a glare trial of the check). A camera that fails is closed and reopened with exponential
-backoff; ``status()`` shows it. Nothing in here lets an exception end a thread.
+hides the pile (``vision.sight``: ``PileSight``, after a glare trial of the check). A
+camera that fails is closed and reopened with exponential backoff; ``status()`` shows
+it. Nothing in here lets an exception end a thread.
 """
 
 from __future__ import annotations

@@ -153,3 +153,14 @@ def test_glare_over_a_seat_only_says_nothing(pictures: dict[str, np.ndarray]) ->
     assert sorted(trials) == [0, 30]
     assert "lost" in trials[30]["seat:0"].values() and trials[30]["pile"] == {}
     assert sights(events) == []
+
+
+def test_scan_events_print_the_piles_sight() -> None:
+    """``companion scan --events``: blind and clear, with no card."""
+    from vision.replay import event_record
+
+    assert event_record(PileSight(4.25, True)) == {
+        "event": "blind", "t": 4.25, "zone": "pile", "status": "glare", "game": None,
+        "card": None, "serial": None, "payload": ""}
+    cleared = event_record(PileSight(6.0, False))
+    assert (cleared["event"], cleared["status"]) == ("clear", "readable")
