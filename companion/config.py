@@ -187,6 +187,13 @@ class TableConfig(Section):
     options: dict[str, Any] = field(default_factory=dict)
 
 
+#: a card's sides in tag sides (short, long): the demo deck's 250 x 350 card with its
+#: 126 code (the black square; ``vision.landing`` takes it as its default)
+CARD_SIDES = (2.0, 2.8)
+#: the card_sides a card may have: from as large as its tag to ten tags long
+CARD_SIDES_RANGE = (1.0, 10.0)
+
+
 @dataclass(frozen=True)
 class CameraConfig(Section):
     source: Literal["auto", "opencv", "picamera2", "file", "synthetic"] = "auto"
@@ -198,6 +205,24 @@ class CameraConfig(Section):
     path: str | None = None  # for source = "file": a video or a folder of images
     #: "zones": decode only the zones, as full-resolution crops (a whole-table camera)
     decode: Literal["frame", "zones"] = "frame"
+    #: a card's sides (short, long) in tag sides: how large a card that landed unread is
+    #: (``vision.landing``); change it for cards of another size than our deck's
+    card_sides: tuple[float, float] = CARD_SIDES
+
+    def _more_problems(self) -> list[tuple[str, str]]:
+        short, long = self.card_sides
+        low, high = CARD_SIDES_RANGE
+        example = f"[{CARD_SIDES[0]:.1f}, {CARD_SIDES[1]:.1f}]"
+        if not (low <= short <= high and low <= long <= high):
+            return [("card_sides", f"each side must be from {low:g} to {high:g} tag sides "
+                                   f"(is [{short:g}, {long:g}]): divide the card's short and "
+                                   f"long side by the side of its code (the black square, "
+                                   f"without its white margin); our deck's cards are "
+                                   f"{example}")]
+        if short > long:
+            return [("card_sides", f"give the short side first: [{long:g}, {short:g}] "
+                                   f"(is [{short:g}, {long:g}])")]
+        return []
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,9 @@ During play, ``warnings()`` names each zone with a part where a tag would not re
 quiet warning on the host page and the camera page, never a refusal). The pipeline calls
 ``update`` on every decoded frame (on its decode thread), so the check runs for the whole
 game: ``VisionPipeline.status()["check"]``, served as ``camera.check`` by
-``GET /api/camera``, is the report of the last ``EVERY`` frames. No clock and no thread
-here; OpenCV, segno and zxing-cpp are imported where used.
+``GET /api/camera``, is the report of the last ``EVERY`` frames. After each glare trial
+(``CheckMeter.trials`` counts them) the pipeline asks ``vision.sight`` whether the pile
+turned blind or clear. No clock and no thread here; OpenCV, segno and zxing-cpp are imported where used.
 """
 
 from __future__ import annotations
@@ -92,6 +93,9 @@ class CheckMeter:
         self.glare: dict[str, float] = {}
         #: each zone's parts under glare: {zone: {part: "lost" | "barely"}}, ``glare_parts``
         self.parts: dict[str, dict[str, str]] = {}
+        #: how many times a tag was tried in the glare (``parts`` is the last): the
+        #: pipeline compares it before and after ``update`` to know a trial ran
+        self.trials = 0
         self._tried = False
         self._reads: deque[tuple[int, int]] = deque(maxlen=WINDOW)  # (read, located) a frame
         self._modules: deque[float] = deque(maxlen=WINDOW)  # px a module of each read
@@ -142,6 +146,7 @@ class CheckMeter:
             self.parts = glare_parts(gray, zones, self.module_px(), levels,
                                      list(self._outlines))
             self._tried = True
+            self.trials += 1
             self._outlines.clear()
 
     def warnings(self) -> list[str]:

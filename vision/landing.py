@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.config import CARD_SIDES
 from vision.frames import Image, Point
 from vision.quads import point_in_polygon
 
@@ -78,8 +79,8 @@ WAIT_S = 0.45
 #: ... and longer, up to this, while something else that changed lies on it (a fingertip
 #: on its tag, a hand resting on it: lifted, the tag is read)
 HOLD_S = 2.2
-#: a card's sides in tag sides (short, long): the demo deck's 250 x 350 card, 126 tag
-CARD_SIDES = (2.0, 2.8)
+# CARD_SIDES: a card's sides in tag sides (short, long), the default of ``[camera]
+# card_sides`` (``companion.config``: the demo deck's 250 x 350 card, 126 tag)
 #: a landing's box sides, each within this share of a card's
 SIDES = (0.68, 1.4)
 #: ... its cells fill this share of its box at least

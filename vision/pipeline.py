@@ -3,8 +3,11 @@
 The capture thread puts each frame into a one-frame slot (the newest wins; a frame the
 decoder had no time for is dropped and counted, never queued). The decode thread
 decodes the newest frame, feeds the tracker and calls ``on_event`` with every
-``TagSeen``/``TagLeft``. A camera that fails is closed and reopened with exponential
-backoff; ``status()`` shows it. Nothing in here lets an exception end a thread.
+``TagSeen``/``TagLeft``, then with the pile's news (``vision.pile``: ``CardLanded``, a
+card that landed unread; zones grown as cards land beside the pile) and whether glare
+hides the pile (``vision.sight``: ``PileSight``, after a glare trial of the check). A
+camera that fails is closed and reopened with exponential backoff; ``status()`` shows
+it. Nothing in here lets an exception end a thread.
 """
 
 from __future__ import annotations
@@ -21,17 +24,18 @@ from typing import Any
 import numpy as np
 
 from companion.config import TrackingConfig, ZonesConfig
-from companion.inputs import CardLanded, TagSeen, TagStatus
+from companion.inputs import CardLanded, PileSight, TagLeft, TagSeen, TagStatus
 from vision.calibration import SizeAdvice, advise
 from vision.check import EVERY, CheckMeter
 from vision.frames import Decoder, Detection, Frame, FrameSource
-from vision.landing import LandingWatch
+from vision.landing import CARD_SIDES
+from vision.pile import Landings, PileCards
 from vision.quads import drop_phantoms
+from vision.sight import PileSightWatch
 from vision.tablewatch import EVERY as WATCH_EVERY
 from vision.tablewatch import MOVED, STILL_PX, Matrix, TableWatch, displacement, warp_points
 from vision.tracking import TagEvent, TagTracker, Zones
 from vision.zonecrop import ZoneDecoder
-from vision.zonegrow import ZoneGrower, card_box
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +49,9 @@ CARD_REACH = 1.5
 CALIBRATION_CARD = "calibration"
 
 Resolver = Callable[[str], Any]
-#: what the pipeline tells the table: tags seen and left, and cards landed unread
-CameraEvent = TagEvent | CardLanded
+#: what the pipeline tells the table: tags seen and left, cards landed unread, and
+#: whether glare hides the pile
+CameraEvent = TagEvent | CardLanded | PileSight
 #: a live view that has not asked for a picture for this long is closed
 WATCH_S = 3.0
 #: the deck registry's verdicts that the table tells apart
@@ -88,13 +93,16 @@ class _Slot:
             return self._ended and self._frame is None
 
 
-class VisionPipeline:
+class VisionPipeline(PileCards):
     """Frames from ``source`` -> ``decoder`` -> tracker -> ``on_event`` (on the decode thread).
 
     ``resolve(payload)`` (optional, e.g. ``companion.decks.resolve_tag``) returns an object
     with ``.status``, ``.game``, ``.card``, ``.serial`` (and optionally ``.name``) that fill
     the events and the live-view labels; it is called once per payload and cached.
     ``on_event`` must return quickly (hand the event to the table loop).
+    ``landings``: whether cards that land on the pile unread are watched (``vision.pile``):
+    a bool, or a callable asked on every frame (is the running game one that asks about
+    them?); ``card_sides``: a card's sides in tag sides, for that watch.
     """
 
     def __init__(
@@ -113,7 +121,8 @@ class VisionPipeline:
         lockstep: bool = False,
         decode_zones: bool = False,
         on_zones: Callable[[dict[str, list[tuple[float, float]]]], None] | None = None,
-        landings: bool = True,
+        landings: Landings = True,
+        card_sides: tuple[float, float] = CARD_SIDES,
     ) -> None:
         self.source, self.decoder, self.on_event = source, decoder, on_event
         if decode_zones:  # full-resolution crops of the zones only (a whole-table camera)
@@ -123,13 +132,7 @@ class VisionPipeline:
         self.on_frame = on_frame
         self.zones = Zones.from_config(zones)
         self.tracker = TagTracker(tracker_config, self.zones)
-        #: zones grown as cards land (``vision.zonegrow``); ``on_zones`` is called with
-        #: every grown set of zones (on the decode thread, or the thread of
-        #: ``count_beside``) to save them like the host's
-        self.grower = ZoneGrower(self.zones.polygons)
-        #: cards that land in a zone that grows (the pile) with no tag read
-        #: (``vision.landing``): ``CardLanded`` events; ``landings=False``: not watched
-        self.landings = LandingWatch() if landings else None
+        self._init_pile(landings, card_sides)  # ``vision.pile``: landed unread, beside, grown
         #: the zones on the table as drawn (and grown), in the drawing's frame; ``zones``
         #: is them moved with the table (``vision.tablewatch``: a knocked camera)
         self._table_zones: dict[str, list[tuple[float, float]]] = dict(self.zones.polygons)
@@ -138,16 +141,14 @@ class VisionPipeline:
         self._rereference = True
         self.on_zones = on_zones
         self._zones_lock = threading.Lock()
-        self._beside: dict[str, list[tuple[float, float]]] = {}  # payload -> card box
-        self._last_beside: str | None = None
-        #: (zone, when) of the last growth: the live view and the status say so
-        self.grown: tuple[str, float] | None = None
         #: how long after a card landed its ``TagSeen`` may reach the table: a hand
         #: sliding it in covers the tag for a few frames, then ``seen_in`` frames confirm it
         self.delay_s = DELAY_S
         #: the pre-game check's figures (light, glare, reads, sizes), on the decode thread
         self.check = CheckMeter()
         self._check: dict[str, Any] = self.check.report()
+        #: whether glare hides the pile, from the check's glare trials (``vision.sight``)
+        self.sight = PileSightWatch()
         self._resolve, self._clock = resolve, clock
         self._backoff, self._live_period = backoff, 1.0 / live_fps
         self._resolved: dict[str, Any] = {}
@@ -288,11 +289,12 @@ class VisionPipeline:
         if self._resolve is not None:  # a text refused right on top of a card is no tag
             detections = drop_phantoms(detections, self._is_ok)
         size = (frame.image.shape[1], frame.image.shape[0])
-        events: list[CameraEvent] = list(self.tracker.update(frame.at, detections, size))
-        self._landed_beside(events, detections, size, frame.at)
-        events += self._landed_unread(frame, detections)
-        events = self._dated(events)
+        found: list[TagEvent | CardLanded] = list(self.tracker.update(frame.at, detections, size))
+        self._landed_beside(found, detections, size, frame.at)
+        found += self._landed_unread(frame, detections)
+        trials = self.check.trials
         self.check.update(frame.image, detections, self.zones.polygons)
+        events: list[CameraEvent] = [*self._dated(found), *self._sight(frame.at, trials)]
         check = self._check_report() if self._frames % EVERY == 0 else None
         with self._lock:
             self._decode_s.append(time.perf_counter() - t0)
@@ -309,6 +311,18 @@ class VisionPipeline:
                 log.exception("the frame hook raised")
         for event in events:
             self._emit(event)
+
+    def _sight(self, at: float, trials: int) -> list[PileSight]:
+        """Whether glare hides the pile, when the check tried a tag in the glare on this
+        frame (``trials``: its count before): a ``PileSight`` when the pile turned."""
+        if self.check.trials == trials:
+            return []
+        sight = self.sight.trial(at, self.check.parts)
+        if sight is None:
+            return []
+        log.info("glare %s the pile from %.2f", "hides" if sight.blind else "no longer hides",
+                 sight.at)
+        return [sight]
 
     def _check_report(self) -> dict[str, Any]:
         """The check, with the camera's own news first: knocked, the zones must be drawn again."""
@@ -341,133 +355,6 @@ class VisionPipeline:
             log.info("the camera moved %.0f px: the zones moved with the table", found.shift_px)
         self._save(polygons)
 
-    def _use(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
-        """Zones in the frame's coordinates, from the next frame on (under ``_zones_lock``)."""
-        zones = Zones(polygons)
-        self.zones = zones
-        self.tracker.zones = zones
-
-    def _save(self, polygons: dict[str, list[tuple[float, float]]]) -> None:
-        if self.on_zones is not None:
-            try:
-                self.on_zones(polygons)
-            except Exception:
-                log.exception("saving the grown zones failed")
-
-    def _landed_unread(self, frame: Frame, detections: Sequence[Detection]) -> list[CardLanded]:
-        """Cards that landed in the pile and settled with no tag read there."""
-        if self.landings is None:
-            return []
-        with self._zones_lock:
-            piles = {n: list(p) for n, p in self.zones.polygons.items() if self.grower.grows(n)}
-        tags = [(d.text, d.corners) for d in detections if d.text and not d.damaged]
-        found = self.landings.update(frame.at, frame.image, piles, tags)
-        for landing in found:
-            log.info("a card landed in %s at %.2f and its tag was not read", landing.zone,
-                     landing.at)
-        return [CardLanded(landing.at, landing.zone) for landing in found]
-
-    def _dated(self, events: list[CameraEvent]) -> list[CameraEvent]:
-        """A tag the landing watch read where a card it had reported unread lay: its
-        ``TagSeen`` says when that card landed (``landed``), so the game answers that
-        question with it instead of booking a second card."""
-        later = self.landings.read_later if self.landings is not None else None
-        if not later:
-            return events
-        out: list[CameraEvent] = []
-        for event in events:
-            if isinstance(event, TagSeen) and event.payload in later:
-                event = dataclasses.replace(event, landed=later.pop(event.payload))
-            out.append(event)
-        while len(later) > 32:  # read, never confirmed: forgotten in time
-            later.pop(next(iter(later)))
-        return out
-
-    def _landed_beside(self, events: Sequence[CameraEvent], detections: Sequence[Detection],
-                       size: tuple[int, int], at: float) -> None:
-        """A card of the game settled outside every zone: remembered (the host may count
-        it) and, at a zone's edge, counted towards growing that zone."""
-        for event in events:
-            if not isinstance(event, TagSeen) or event.zone is not None:
-                continue
-            if self._resolve is not None and not self._is_ok(event.payload):
-                continue
-            found = next((d for d in detections if d.text == event.payload), None)
-            if found is None:
-                continue
-            box = card_box(found.corners, size)
-            on_piles: dict[str, list[list[tuple[float, float]]]] = {}
-            for d in detections:  # the cards lying in a zone that grows (the pile)
-                zone = self.tracker.locate(d, size) if d.text and not d.damaged else None
-                if zone is not None and self.grower.grows(zone):
-                    on_piles.setdefault(zone, []).append(card_box(d.corners, size))
-            self._beside[event.payload] = box
-            self._last_beside = event.payload
-            if len(self._beside) > 32:
-                self._beside.pop(next(iter(self._beside)))
-            with self._zones_lock:
-                grown = self.grower.landed(self.zones.polygons, box, on_piles,
-                                           self._drawn_now())
-                if grown is not None:
-                    self._grow(*grown, at)
-
-    def count_beside(self, payload: str | None = None) -> str | None:
-        """The host counted the card seen outside every zone (``payload``, else the last
-        one seen there): the pile nearest it grows to take it in, never a seat's zone or the
-        discard, and short of them. Returns the zone grown."""
-        payload = payload or self._last_beside
-        box = self._beside.pop(payload, None) if payload else None
-        if box is None:
-            return None
-        with self._zones_lock:
-            grown = self.grower.counted(self.zones.polygons, box, self._drawn_now())
-            if grown is None:
-                return None
-            self._grow(*grown, self._clock())
-        return grown[0]
-
-    def _drawn_now(self) -> dict[str, list[tuple[float, float]]]:
-        """The zones as the host drew them, where the camera sees them now (moved with the
-        table when the camera was knocked and followed; under ``_zones_lock``)."""
-        drawn = self.grower.undo()
-        size = self.watch.size
-        if size is None or displacement(self._moved, size) < STILL_PX:
-            return drawn
-        return {n: warp_points(self._moved, p, size) for n, p in drawn.items()}
-
-    def _grow(self, name: str, polygon: list[tuple[float, float]], at: float) -> None:
-        """One zone grown (under ``_zones_lock``): used from the next frame on, the cards
-        already seen there are in it without a new event, and ``on_zones`` saves it."""
-        polygons = {n: list(p) for n, p in self.zones.polygons.items()}
-        polygons[name] = polygon
-        size = self.watch.size
-        back: Matrix = np.asarray(np.linalg.inv(self._moved), np.float64)
-        self._table_zones[name] = polygon if size is None else warp_points(back, polygon, size)
-        self._use(polygons)
-        self.tracker.rezone()
-        self.grown = (name, at)
-        log.info("zone %s grown to take in a card landed beside it", name)
-        self._save(polygons)
-
-    def undo_growth(self) -> dict[str, list[tuple[float, float]]]:
-        """The host undoes every growth: the zones as drawn (moved with the table when the
-        camera was knocked) from the next frame on, saved. Returns them."""
-        with self._zones_lock:
-            self._table_zones = self.grower.undo()
-            size = self.watch.size
-            polygons = (dict(self._table_zones) if size is None else
-                        {n: warp_points(self._moved, p, size) for n, p in self._table_zones.items()})
-            self._use(polygons)
-            self.grown = None
-        self._save(polygons)
-        return polygons
-
-    def grown_zones(self) -> dict[str, list[tuple[float, float]]]:
-        """The zones that grew since the drawing, as used now (the live view draws them)."""
-        drawn = self.grower.undo()
-        return {n: list(p) for n, p in self.zones.polygons.items()
-                if n in self._table_zones and self._table_zones[n] != drawn.get(n)}
-
     def info(self, payload: str) -> Any:
         """What ``resolve`` says about ``payload`` (cached), or None without a resolver."""
         if self._resolve is None or not payload:
@@ -484,7 +371,7 @@ class VisionPipeline:
         return str(getattr(self.info(payload), "status", "")) == "ok"
 
     def _emit(self, event: CameraEvent) -> None:
-        if not isinstance(event, CardLanded):  # a tag: what the deck registry says of it
+        if isinstance(event, TagSeen | TagLeft):  # a tag: what the deck registry says of it
             event = self._resolved_event(event)
         try:
             self.on_event(event)
@@ -530,7 +417,9 @@ class VisionPipeline:
         the pre-game check (``vision.check``: ``level``, ``verdicts``, ``warnings``);
         ``grown``: the zone that last grew (``zone``, ``ago_s``, its ``polygon`` now);
         ``table``: the last look for a knocked camera (``vision.tablewatch``: ``state``
-        steady | followed | moved, ``shift_px``, ``turn_deg``, ``score``, ``sentence``).
+        steady | followed | moved, ``shift_px``, ``turn_deg``, ``score``, ``sentence``);
+        ``pile_blind``: whether glare would hide a tag over part of the pile now
+        (``vision.sight``: from the last glare trials; false with no pile zone drawn).
         """
         with self._lock:
             now = self._clock()
@@ -556,6 +445,7 @@ class VisionPipeline:
                 {"zone": self.grown[0], "ago_s": round(max(0.0, now - self.grown[1]), 1),
                  "polygon": [list(p) for p in self.zones.polygons.get(self.grown[0], [])]},
                 "table": None if self.watch.last is None else self.watch.last.to_json(),
+                "pile_blind": self.sight.blind,
             }
 
     def _cards_box(self) -> list[list[float]] | None:

@@ -1,6 +1,8 @@
 """A video through the table's own camera path: frames at their video times, the shipped
 decoder, the tracker and zones, and the ``TagSeen``/``TagLeft`` events the table would get
-(and ``CardLanded``: a card that landed on the pile with no tag read, ``"landed"``).
+(and ``CardLanded``: a card that landed on the pile with no tag read, ``"landed"``;
+``PileSight``: glare hides tags over the pile from then on, ``"blind"``, or no longer,
+``"clear"``).
 
 ``video_events(path, config)`` decodes every frame in turn (lockstep: however slow the
 machine, no frame is dropped, so the events are the same on every machine); frame ``i``
@@ -70,7 +72,8 @@ def video_events(path: Path, config: Config, decoder: Decoder,
     source = VideoFrames(path)
     pipeline = VisionPipeline(source, decoder, config.tracking, config.zones, events.append,
                               resolve=resolve, lockstep=True,
-                              decode_zones=config.camera.decode == "zones")
+                              decode_zones=config.camera.decode == "zones",
+                              card_sides=config.camera.card_sides)
     with pipeline:
         if not pipeline.wait_ended(SAFETY_S):
             raise ValueError(f"{path}: decoding did not finish within {SAFETY_S:.0f} s")
@@ -79,11 +82,15 @@ def video_events(path: Path, config: Config, decoder: Decoder,
 
 def event_record(event: CameraEvent) -> dict[str, Any]:
     """One event as ``companion scan --events --json`` prints it."""
-    from companion.inputs import CardLanded, TagSeen
+    from companion.inputs import CardLanded, PileSight, TagSeen
 
     if isinstance(event, CardLanded):
         return {"event": "landed", "t": round(event.at, 3), "zone": event.zone,
                 "status": "unread", "game": None, "card": None, "serial": None, "payload": ""}
+    if isinstance(event, PileSight):  # the pile's zones, whatever their names
+        return {"event": "blind" if event.blind else "clear", "t": round(event.at, 3),
+                "zone": "pile", "status": "glare" if event.blind else "readable",
+                "game": None, "card": None, "serial": None, "payload": ""}
     return {
         "event": "seen" if isinstance(event, TagSeen) else "left",
         "t": round(event.at, 3),

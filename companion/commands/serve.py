@@ -13,6 +13,7 @@ import json
 import logging
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -257,7 +258,9 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
                               zones, on_event=lambda event: None if table.submit(event) else None,
                               resolve=resolve_tag,
                               clock=table.clock, on_frame=recorder.on_frame,
-                              decode_zones=config.camera.decode == "zones")
+                              decode_zones=config.camera.decode == "zones",
+                              landings=asks_unread_landings(table),
+                              card_sides=config.camera.card_sides)
     table.input_delay_s = pipeline.delay_s  # a card in time reaches the table before its deadline
     saver = ZoneSaver(pipeline, drawn_zones(zones))
     pipeline.on_zones = saver.save_grown  # zones grown as cards land survive a restart
@@ -269,6 +272,20 @@ def _start_vision(config: Config, table: Table, demo: bool, game: str,
 
 #: the feature whose events grow a camera zone (``Engine.feature_events``)
 ZONE_GROWTH = "zone_growth"
+#: the feature of a game that asks the host about cards the camera saw land unread
+UNREAD_LANDINGS = "unread_landings"
+
+
+def asks_unread_landings(table: Table) -> Callable[[], bool]:
+    """For the camera's landing watch, asked on every frame (on its decode thread): is
+    the running game one that asks about cards that landed unread? No game, or another
+    game: the watch does not run (and starts afresh when such a game starts)."""
+
+    def asks() -> bool:
+        session = table.session  # one read: the table loop may replace it meanwhile
+        return session is not None and session.engine.has(UNREAD_LANDINGS)
+
+    return asks
 
 
 def grow_zones(table: Table, pipeline: Any) -> None:

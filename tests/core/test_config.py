@@ -49,6 +49,8 @@ def test_documented_example_is_valid_and_is_the_defaults() -> None:
         ("[tracking]\nleft_after_zone = { pile = 'long' }\n", "tracking.left_after_zone.pile"),
         ("[zones.polygons]\npile = [[0, 0], [1], [1, 1]]\n", "zones.polygons.pile.1"),
         ("web = 8080\n", "web"),
+        ("[camera]\ncard_sides = 2.8\n", "camera.card_sides"),
+        ("[camera]\ncard_sides = [2, 'long']\n", "camera.card_sides.1"),
     ],
 )
 def test_errors_name_the_key(tmp_path: Path, text: str, key: str) -> None:
@@ -77,6 +79,15 @@ def test_broken_toml_says_so(tmp_path: Path) -> None:
         ("[tabel]\n", "tabel: is not a section of the file; the sections are [table]"),
         ("[gpio]\nrgb_led = [10, 11]\n", "gpio.rgb_led: needs 3 pins [red, green, blue], has 2"),
         ("[signals]\nvolume = 'loud'\n", "signals.volume: must be a number (is 'loud')"),
+        ("[camera]\ncard_sides = [0.5, 2.8]\n",
+         "camera.card_sides: each side must be from 1 to 10 tag sides (is [0.5, 2.8]): divide "
+         "the card's short and long side by the side of its code (the black square, without "
+         "its white margin); our deck's cards are [2.0, 2.8]"),
+        ("[camera]\ncard_sides = [3, 40]\n", "camera.card_sides: each side must be from 1 to 10"),
+        ("[camera]\ncard_sides = [2.8, 2]\n",
+         "camera.card_sides: give the short side first: [2, 2.8] (is [2.8, 2])"),
+        ("[camera]\ncard_sides = [2, 2.5, 3]\n",
+         "camera.card_sides: must be a list of 2 numbers like [0.5, 0.5] (is [2, 2.5, 3])"),
     ],
 )
 def test_errors_say_what_to_write(text: str, said: str) -> None:
@@ -112,3 +123,13 @@ def test_a_section_made_in_code_is_checked_too() -> None:
     with pytest.raises(ValueError, match="port: is too small"):
         WebConfig(port=0)
     assert WebConfig(port=8081).port == 8081
+
+
+def test_card_sides_default_to_our_decks_and_are_read_as_numbers() -> None:
+    """A card's sides in tag sides, for the landing watch (``vision.landing``)."""
+    from vision.landing import CARD_SIDES
+
+    assert Config().camera.card_sides == (2.0, 2.8) == CARD_SIDES
+    config = parse_config(tomllib.loads("[camera]\ncard_sides = [2, 3.5]\n"))
+    assert config.camera.card_sides == (2.0, 3.5)
+    assert all(isinstance(side, float) for side in config.camera.card_sides)

@@ -1,0 +1,166 @@
+"""The pipeline says when glare hides the pile (``PileSight``, issue 36), from the check's
+glare trials on its own frames.
+
+Synthetic frames (``vision.synthetic``: two cards on a drawn pile, a lamp's reflection
+``Patch("glare")`` drawn by its renderer), 640x360, each scene rendered once and served
+frame after frame at 30 fps from 100 s (frame ``i`` at ``100 + i / 30``) in lockstep
+through the real decoder and the real check: the same events on any machine. The check
+tries a tag in the glare on frames 0, 30, 60, ... (``EVERY * TRY_EVERY``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from companion.config import TrackingConfig, ZonesConfig
+from companion.inputs import PileSight
+from vision.check import EVERY, TRY_EVERY
+from vision.decoding import default_decoder
+from vision.frames import Frame
+from vision.pipeline import CameraEvent, VisionPipeline
+from vision.synthetic import CardPlay, Patch, SyntheticTable
+
+FPS = 30.0
+T0 = 100.0
+#: frames between two glare trials of the check
+TRIAL = EVERY * TRY_EVERY
+PILE = [(0.3, 0.25), (0.7, 0.25), (0.7, 0.75), (0.3, 0.75)]
+SEAT = [(0.75, 0.55), (0.98, 0.55), (0.98, 0.95), (0.75, 0.95)]
+ZONES = {"pile": PILE, "seat:0": SEAT}
+CARDS = [f"K7Q2M9XH{i:04d}" for i in range(2)]
+PLAYS = [CardPlay(CARDS[0], at=0.0, position=(0.4, 0.4), tag_px=90, angle=10.0, slide_s=0.01),
+         CardPlay(CARDS[1], at=0.0, position=(0.58, 0.62), tag_px=90, angle=-15.0,
+                  slide_s=0.01)]
+#: a lamp's reflection over the pile's bottom-right (washed out: a tag there is lost) ...
+ON_PILE = (0.62, 0.66)
+#: ... over the seat's zone, right of the pile
+ON_SEAT = (0.87, 0.75)
+
+
+def scene(where: tuple[float, float] | None = None, strength: float | None = None) -> np.ndarray:
+    """The table with its two cards, and a reflection at ``where`` (none: no glare);
+    ``strength`` 0.7 veils without washing out: a tag there barely reads."""
+    patches = [] if where is None else [Patch("glare", 0.0, 60.0, where, 0.07, strength)]
+    table = SyntheticTable(CARDS, PLAYS, width=640, height=360, seed=3, zones=ZONES,
+                           realtime=False, patches=patches)
+    image: np.ndarray = table.render(3).image
+    return image
+
+
+class Frames:
+    """A ``FrameSource`` serving ``pictures(i)`` for frames ``0..n-1`` at ``T0 + i / FPS``."""
+
+    def __init__(self, n: int, pictures: Callable[[int], np.ndarray]) -> None:
+        self.n, self.pictures, self.i = n, pictures, 0
+        self.closed = threading.Event()
+
+    def read(self) -> Frame | None:
+        if self.closed.is_set() or self.i >= self.n:
+            return None
+        i, self.i = self.i, self.i + 1
+        return Frame(self.pictures(i), T0 + i / FPS, i)
+
+    def close(self) -> None:
+        self.closed.set()
+
+
+def at(frame: int) -> float:
+    return T0 + frame / FPS
+
+
+def watch(n: int, pictures: Callable[[int], np.ndarray]
+          ) -> tuple[list[CameraEvent], dict[int, dict[str, dict[str, str]]], list[bool]]:
+    """Frames ``0..n-1`` through a lockstep pipeline: its events, the check's glare parts
+    of each trial (by frame), and ``status()["pile_blind"]`` at each ``PileSight``."""
+    events: list[CameraEvent] = []
+    blind_now: list[bool] = []
+    pipeline: Any = None
+
+    def on_event(event: CameraEvent) -> None:
+        events.append(event)
+        if isinstance(event, PileSight):
+            blind_now.append(pipeline.status()["pile_blind"])
+
+    pipeline = VisionPipeline(Frames(n, pictures), default_decoder(), TrackingConfig(),
+                              ZonesConfig(polygons=ZONES), on_event, lockstep=True,
+                              landings=False)
+    trials: dict[int, dict[str, dict[str, str]]] = {}
+    seen = [0]
+
+    def on_frame(frame: Frame) -> None:
+        if pipeline.check.trials != seen[0]:
+            seen[0] = pipeline.check.trials
+            trials[frame.index] = {k: dict(v) for k, v in pipeline.check.parts.items()}
+
+    pipeline.on_frame = on_frame
+    pipeline.start()
+    assert pipeline.wait_ended(timeout=120)  # a safety net, not a speed limit
+    pipeline.stop()
+    assert pipeline.status()["dropped"] == 0
+    return events, trials, blind_now
+
+
+def sights(events: list[CameraEvent]) -> list[PileSight]:
+    return [e for e in events if isinstance(e, PileSight)]
+
+
+@pytest.fixture(scope="module")
+def pictures() -> dict[str, np.ndarray]:
+    return {"clean": scene(), "pile": scene(ON_PILE), "veil": scene(ON_PILE, 0.7),
+            "seat": scene(ON_SEAT)}
+
+
+def test_glare_over_the_pile_turns_it_blind_then_clear(pictures: dict[str, np.ndarray]) -> None:
+    """The reflection shines from frame 35 to 64: the trial of frame 60 finds a part lost
+    (blind, at that frame's time); those of frames 90 and 120 find none: clear at 120."""
+    appears, goes = 35, 65
+    events, trials, blind_now = watch(
+        121, lambda i: pictures["pile" if appears <= i < goes else "clean"])
+    assert sorted(trials) == [0, 30, 60, 90, 120]
+    assert "lost" in trials[60]["pile"].values()  # the glare does hide a tag there
+    assert not any("lost" in trials[f]["pile"].values() for f in (0, 30, 90, 120))
+    assert sights(events) == [PileSight(at(60), True), PileSight(at(120), False)]
+    assert at(appears) <= at(60) < at(appears + TRIAL)  # within one trial of appearing
+    assert blind_now == [True, False]
+    # after that frame's tag events: the PileSight is the last event of its frame
+    blind = events.index(PileSight(at(60), True))
+    assert all(e.at <= at(60) for e in events[:blind])
+    assert all(not isinstance(e, PileSight) or e.at == at(120) for e in events[blind + 1:])
+
+
+def test_a_glare_that_flickers_between_lost_and_barely_turns_once(
+        pictures: dict[str, np.ndarray]) -> None:
+    """Lost at the trial of frame 30, barely at 60, lost at 90, barely at 120, gone at
+    150: one good trial between lost ones is not enough, so blind once and clear once."""
+    def picture(i: int) -> np.ndarray:
+        if i < 15 or i >= 135:
+            return pictures["clean"]
+        return pictures["pile" if (i - 15) // TRIAL % 2 == 0 else "veil"]
+
+    events, trials, _ = watch(151, picture)
+    states = {f: set(trials[f]["pile"].values()) for f in (30, 60, 90, 120, 150)}
+    assert states == {30: {"lost"}, 60: {"barely"}, 90: {"lost"}, 120: {"barely"}, 150: set()}
+    assert sights(events) == [PileSight(at(30), True), PileSight(at(150), False)]
+
+
+def test_glare_over_a_seat_only_says_nothing(pictures: dict[str, np.ndarray]) -> None:
+    events, trials, _ = watch(31, lambda i: pictures["seat"])
+    assert sorted(trials) == [0, 30]
+    assert "lost" in trials[30]["seat:0"].values() and trials[30]["pile"] == {}
+    assert sights(events) == []
+
+
+def test_scan_events_print_the_piles_sight() -> None:
+    """``companion scan --events``: blind and clear, with no card."""
+    from vision.replay import event_record
+
+    assert event_record(PileSight(4.25, True)) == {
+        "event": "blind", "t": 4.25, "zone": "pile", "status": "glare", "game": None,
+        "card": None, "serial": None, "payload": ""}
+    cleared = event_record(PileSight(6.0, False))
+    assert (cleared["event"], cleared["status"]) == ("clear", "readable")
