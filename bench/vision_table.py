@@ -321,10 +321,11 @@ class Folded:
 
 def fold_events(events: Sequence[Any], seats: int = 3) -> Folded:
     """The events through The Nasty 7's engine as the table takes them (deadlines first,
-    then the tag's action); the host counts a card seen beside the pile at once."""
+    then the tag's action, or the camera's word on glare over the pile); the host counts
+    a card seen beside the pile at once."""
     from companion.games import get
-    from companion.games.base import IllegalAction, Setup, TagInput
-    from companion.inputs import CardLanded, TagSeen
+    from companion.games.base import IllegalAction, Setup, SightInput, TagInput
+    from companion.inputs import CardLanded, PileSight, TagSeen
 
     engine = get("nasty7")
     state: Any = engine.new_game(Setup(("Ann", "Ben", "Cy")[:seats], {}))
@@ -339,6 +340,10 @@ def fold_events(events: Sequence[Any], seats: int = 3) -> Folded:
         state = deliver(e.at)
         if isinstance(e, CardLanded):  # a card landed unread: counted by the conditions
             out.landed_unread += 1
+            continue
+        if isinstance(e, PileSight):  # glare over the pile: the clock off, or on again
+            sight = engine.action_for_input(state, SightInput(e.blind, e.at))
+            state = state if sight is None else engine.run(state, sight, e.at)[0]
             continue
         if e.status != "ok" or e.game != "nasty7":
             continue

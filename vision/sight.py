@@ -11,20 +11,22 @@ does not read, ``"barely"`` where it reads only without a little more glare).
 ``PileSightWatch`` is fed every such trial (the frame's capture time and the check's
 parts) and says when the pile turns blind or clear:
 
-- **blind** as soon as one trial finds a ``"lost"`` part in a pile zone (``PILE_ZONES``;
-  ``BLIND_AFTER`` trials in a row finding the same part lost, when set above 1);
+- **blind** once ``BLIND_AFTER`` (2) trials in a row find the same part of a pile zone
+  ``"lost"`` (``PILE_ZONES``);
 - **clear** only after ``CLEAR_AFTER`` (2) trials in a row find no ``"lost"`` part over
   the pile (``"barely"`` is no lost part: the tag reads there). A lamp's reflection
   flickers between ``"lost"`` and ``"barely"`` from one sample to the next: one good
   sample is not enough.
 
-Why ``BLIND_AFTER`` may be set to 2 (not by default: measured, for the lead to choose):
-the check cannot tell a lamp's reflection from the white stock of a card whose tag is
+Why ``BLIND_AFTER`` is 2, not 1: the check cannot tell a lamp's reflection from the white stock of a card whose tag is
 not read (a fingertip on it as it lands), so such a card is "lost" on the trial that
 falls on it, and the pile turned blind for 2-4 s on 3 of the 6 ``fingers`` videos of the
 bench's conditions (docs/vision.md). A reflection stays in its part from trial to trial;
 cards under fingers come and go: with 2, none of those 18 videos (glare, fingers, hands)
-turned blind but the glare ones, one trial later (frame 30 instead of 0).
+turned blind but the glare ones, one trial later (frame 30 instead of 0). A reflection
+that appears during play is said 1-2 s after it appears (a trial every 30 frames at 30
+fps), before a hesitation deadline it could cause: the last card seen before it gives
+``hesitation_s`` (3 s) plus the camera's delay (1 s).
 
 Clear is the default: nothing is said at start, and nothing while no pile zone is drawn
 (a pile zone no longer drawn counts as a trial that found nothing lost over it). The
@@ -47,8 +49,9 @@ __all__ = ["BLIND_AFTER", "CLEAR_AFTER", "PILE_ZONES", "PileSightWatch", "lost_p
 PILE_ZONES = GROWS
 #: trials in a row with no lost part over the pile before it is clear again
 CLEAR_AFTER = 2
-#: trials in a row that find the same part of the pile lost before it is blind
-BLIND_AFTER = 1
+#: trials in a row that find the same part of the pile lost before it is blind (1 took
+#: an unread card's white stock under a fingertip for a reflection: module doc)
+BLIND_AFTER = 2
 
 
 def lost_parts(parts: Mapping[str, Mapping[str, str]]) -> frozenset[tuple[str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bench.vision_hardset import SPLITS as HARD_SPLITS
 from bench.vision_table import SPLITS, fold_events, run_table_videos, table_script
 from companion.decks import demo_deck, encode_payload, resolve_tag
-from companion.inputs import TagLeft, TagSeen
+from companion.inputs import PileSight, TagLeft, TagSeen
 from vision.decoding import default_decoder
 
 
@@ -40,6 +40,9 @@ def test_a_hand_resting_and_a_card_beside_the_pile_through_the_engine() -> None:
         (0, 0, 1, 0)
     late = fold_events([_event(TagSeen, 1, 0.0), _event(TagSeen, 2, 3.5)])
     assert late.penalties == 1  # a real hesitation is still one
+    # while the camera says glare hides part of the pile, the clock penalises nobody
+    blind = fold_events([_event(TagSeen, 1, 0.0), PileSight(0.5, True), _event(TagSeen, 2, 3.5)])
+    assert (blind.penalties, blind.refusals) == (0, 0)
 
 
 def test_a_video_through_the_pipeline_and_the_engine() -> None:

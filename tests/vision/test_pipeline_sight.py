@@ -116,36 +116,41 @@ def pictures() -> dict[str, np.ndarray]:
 
 
 def test_glare_over_the_pile_turns_it_blind_then_clear(pictures: dict[str, np.ndarray]) -> None:
-    """The reflection shines from frame 35 to 64: the trial of frame 60 finds a part lost
-    (blind, at that frame's time); those of frames 90 and 120 find none: clear at 120."""
-    appears, goes = 35, 65
+    """The reflection shines from frame 35 to 94: the trials of frames 60 and 90 find the
+    same part lost (blind at 90, that frame's time: two trials in a row, ``BLIND_AFTER``);
+    those of frames 120 and 150 find none: clear at 150."""
+    appears, goes = 35, 95
     events, trials, blind_now = watch(
-        121, lambda i: pictures["pile" if appears <= i < goes else "clean"])
-    assert sorted(trials) == [0, 30, 60, 90, 120]
-    assert "lost" in trials[60]["pile"].values()  # the glare does hide a tag there
-    assert not any("lost" in trials[f]["pile"].values() for f in (0, 30, 90, 120))
-    assert sights(events) == [PileSight(at(60), True), PileSight(at(120), False)]
-    assert at(appears) <= at(60) < at(appears + TRIAL)  # within one trial of appearing
+        151, lambda i: pictures["pile" if appears <= i < goes else "clean"])
+    assert sorted(trials) == [0, 30, 60, 90, 120, 150]
+    assert "lost" in trials[60]["pile"].values() and "lost" in trials[90]["pile"].values()
+    assert not any("lost" in trials[f]["pile"].values() for f in (0, 30, 120, 150))
+    assert sights(events) == [PileSight(at(90), True), PileSight(at(150), False)]
+    assert at(appears) <= at(90) < at(appears + 2 * TRIAL)  # within two trials of appearing
     assert blind_now == [True, False]
     # after that frame's tag events: the PileSight is the last event of its frame
-    blind = events.index(PileSight(at(60), True))
-    assert all(e.at <= at(60) for e in events[:blind])
-    assert all(not isinstance(e, PileSight) or e.at == at(120) for e in events[blind + 1:])
+    blind = events.index(PileSight(at(90), True))
+    assert all(e.at <= at(90) for e in events[:blind])
+    assert all(not isinstance(e, PileSight) or e.at == at(150) for e in events[blind + 1:])
 
 
 def test_a_glare_that_flickers_between_lost_and_barely_turns_once(
         pictures: dict[str, np.ndarray]) -> None:
-    """Lost at the trial of frame 30, barely at 60, lost at 90, barely at 120, gone at
-    150: one good trial between lost ones is not enough, so blind once and clear once."""
+    """Lost at the trials of frames 30 and 60 (blind at 60), barely at 90, lost at 120,
+    barely at 150, gone at 180: one good trial between lost ones is not enough to clear,
+    two are: blind once, clear once."""
     def picture(i: int) -> np.ndarray:
-        if i < 15 or i >= 135:
+        if i < 15 or i >= 165:
             return pictures["clean"]
-        return pictures["pile" if (i - 15) // TRIAL % 2 == 0 else "veil"]
+        if i < 75 or 105 <= i < 135:
+            return pictures["pile"]
+        return pictures["veil"]
 
-    events, trials, _ = watch(151, picture)
-    states = {f: set(trials[f]["pile"].values()) for f in (30, 60, 90, 120, 150)}
-    assert states == {30: {"lost"}, 60: {"barely"}, 90: {"lost"}, 120: {"barely"}, 150: set()}
-    assert sights(events) == [PileSight(at(30), True), PileSight(at(150), False)]
+    events, trials, _ = watch(181, picture)
+    states = {f: set(trials[f]["pile"].values()) for f in (30, 60, 90, 120, 150, 180)}
+    assert states == {30: {"lost"}, 60: {"lost"}, 90: {"barely"}, 120: {"lost"},
+                      150: {"barely"}, 180: set()}
+    assert sights(events) == [PileSight(at(60), True), PileSight(at(180), False)]
 
 
 def test_glare_over_a_seat_only_says_nothing(pictures: dict[str, np.ndarray]) -> None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from companion.inputs import PileSight
-from vision.sight import CLEAR_AFTER, PILE_ZONES, PileSightWatch, pile_lost
+from vision.sight import BLIND_AFTER, CLEAR_AFTER, PILE_ZONES, PileSightWatch, pile_lost
 
 LOST = {"pile": {"bottom-right": "lost"}}
 BARELY = {"pile": {"bottom-right": "barely"}}
@@ -12,8 +12,9 @@ CLEAN: dict[str, dict[str, str]] = {"pile": {}}
 
 
 def turns(*trials: dict[str, dict[str, str]]) -> list[tuple[int, bool]]:
-    """The trials one second apart: (trial number, blind) of each PileSight said."""
-    watch = PileSightWatch()
+    """The trials one second apart: (trial number, blind) of each PileSight said, by a
+    watch that turns blind on one lost trial (how it clears is the same by default)."""
+    watch = PileSightWatch(blind_after=1)
     out = []
     for i, parts in enumerate(trials):
         sight = watch.trial(float(i), parts)
@@ -39,9 +40,17 @@ def test_clear_is_the_default_nothing_is_said_at_start() -> None:
 
 
 def test_blind_at_the_very_first_trial() -> None:
-    watch = PileSightWatch()
+    watch = PileSightWatch(blind_after=1)
     assert watch.trial(7.5, LOST) == PileSight(7.5, True)
     assert watch.blind is True
+
+
+def test_by_default_the_same_part_lost_on_two_trials_in_a_row() -> None:
+    """A card's white stock under a fingertip is lost on one trial; a reflection stays."""
+    assert BLIND_AFTER == 2
+    watch = PileSightWatch()
+    assert watch.trial(7.5, LOST) is None and watch.blind is False
+    assert watch.trial(8.5, LOST) == PileSight(8.5, True)
 
 
 def test_one_good_sample_between_lost_ones_is_not_enough() -> None:
