@@ -1,4 +1,4 @@
-"""The conditions' table counting (its figures are for `companion bench vision`)."""
+"""The conditions' videos and the table counting (their figures are for `companion bench vision`)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from bench.vision_conditions import (
-    CONDITIONS,
-    SMOKE,
-    TableRun,
-    condition_video,
-    count_table,
-    empty,
-    merge,
-)
+from bench.vision_conditions import CONDITIONS, SMOKE, condition_video, empty, merge
+from bench.vision_tablecount import TableRun, count_table
 from companion.decks import demo_deck, encode_payload, resolve_tag
 from companion.games.nasty7.events import (
     CardLandedUnread,
