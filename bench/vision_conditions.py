@@ -167,6 +167,7 @@ def empty(videos: int = 0) -> dict[str, Any]:
             "followed": 0, "reported_moved": 0, "follow_error_px": [], "growths": 0,
             "growths_into_seat": 0, "table": TableCount().__dict__.copy(),
             "readable": ReadableCount().__dict__.copy(), "missed_cards": [],
+            "glimpsed": ReadableCount().__dict__.copy(),
             "cost": {"shipped": [], "zxing": []}}
 
 
@@ -341,25 +342,26 @@ def _readable(feed: SyntheticTable, zones: dict[str, list[tuple[float, float]]],
               serial: dict[str, int | None], by_hand: Sequence[str], named: set[str],
               out: dict[str, Any]) -> None:
     """What the table made of every card a camera could have read (``count_readable``),
-    and, for each it missed, why (``Sightings.why``, with the ``TagSeen`` events of it)."""
-    readable = sightings.readable()
-    plays = [p for p in feed.script if p.payload in readable and serial[p.payload] is not None]
-    expected = {s: 0 if _in_other_zone(tag_centre(feed, p), zones) else 1
-                for p in plays if (s := serial[p.payload]) is not None}
+    and, for each it missed, why (``Sightings.why``, with the ``TagSeen`` events of it);
+    apart, the cards fully visible in fewer frames than that, but in one at least
+    (``glimpsed``: not readable, counted the same way)."""
     hand = [s for p in by_hand if (s := serial[p]) is not None]
     asked = {s for p in named if (s := serial[p]) is not None}
     events = table.events()
-    got = count_readable(events, expected, hand, asked)
-    for k, v in got.__dict__.items():
-        out["readable"][k] += v
-    for p in plays:
-        s = serial[p.payload]
-        if s not in got.missed_serials:
-            continue
-        why = sightings.why(p.payload)
-        why.update(serial=s, landed_s=round(p.at, 2),
-                   seen_events=sum(1 for e in seen if e.payload == p.payload))
-        out["missed_cards"].append(why)
+    readable = sightings.readable()
+    for key, cards in (("readable", readable), ("glimpsed", sightings.readable(1) - readable)):
+        plays = [p for p in feed.script if p.payload in cards]
+        expected = {s: 0 if _in_other_zone(tag_centre(feed, p), zones) else 1
+                    for p in plays if (s := serial[p.payload]) is not None}
+        got = count_readable(events, expected, hand, asked)
+        for k, v in got.__dict__.items():
+            out[key][k] += v
+        for p in plays:
+            if key == "readable" and serial[p.payload] in got.missed_serials:
+                why = sightings.why(p.payload)
+                why.update(serial=serial[p.payload], landed_s=round(p.at, 2),
+                           seen_events=sum(1 for e in seen if e.payload == p.payload))
+                out["missed_cards"].append(why)
 
 
 def tag_centre(feed: SyntheticTable, play: CardPlay) -> tuple[float, float] | None:
@@ -508,10 +510,12 @@ def _print_readable(conditions: dict[str, Any]) -> None:
           f"visible in {READABLE_FRAMES}+ frames after it landed, says the truth; missed: "
           "no pile event, never put to the host)")
     for name, c in conditions.items():
-        r = c["readable"]
+        r, g = c["readable"], c["glimpsed"]
         share = f"{r['once'] / r['readable']:.1%}" if r["readable"] else "-"
         once = f"{r['once']}/{r['readable']} {share}"
-        print(f"  {name:16} {once:>24} {r['twice']:>12} {r['missed']:>6} {r['asked']:>5}")
+        print(f"  {name:16} {once:>24} {r['twice']:>12} {r['missed']:>6} {r['asked']:>5}"
+              f"   (fully visible in fewer frames, one at least: {g['readable']}, of them "
+              f"exactly one pile event {g['once']}, missed {g['missed']}, asked {g['asked']})")
     for name, c in conditions.items():
         for m in c["missed_cards"]:
             print(f"    missed ({name}): #{m['serial']} landed {m['landed_s']} s; fully visible "
