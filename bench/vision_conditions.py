@@ -24,27 +24,46 @@ under the glare's washed-out core, how many were read and how many the check fla
 the knock was noticed and followed (the drawn pile's corners, moved as the pipeline
 moves its zones, within ``FOLLOWED_PX`` of where the table took them); growths of the pile into the seat's area (goal 0).
 
-And the table: a real ``companion.table.Table`` running The Nasty 7 (``TableRun``), on an
-injected clock that reads each frame's time, gets the pipeline's events of each frame and
-is ticked after every frame, as its loop does (``input_delay_s`` and the zone growth wired
-as ``companion serve`` wires them); a host answers every question about a card seen beside
-the pile ``HOST_ANSWER_S`` after it was asked, counting the card. From the table's committed
-events (``count_table``): cards the camera read with exactly the pile events they should
-have (one; none for a card that landed in a seat's drawn zone), cards booked twice,
-questions to the host left unanswered, hesitation penalties and the false ones (a card
-landed within ``hesitation_s`` before it, says the video's script).
+And the table (``bench.vision_tablecount``): a real ``companion.table.Table`` running The
+Nasty 7 (``TableRun``) on an injected clock that reads each frame's time, fed the
+pipeline's events of each frame and ticked after every frame, as its loop does; a host
+answers every question ``HOST_ANSWER_S`` after it was asked. Counted from its committed
+events: of the cards the camera read (``count_table``), those with exactly the pile
+events they should have (one; none for a card that landed in a seat's drawn zone),
+booked twice, questions left unanswered, hesitation penalties and the false ones; and of
+the cards a camera *could* have read, says the renderer's truth (``count_readable``,
+``bench.vision_readable``: the tag fully visible in ``READABLE_FRAMES`` frames after it
+landed), those with exactly one pile event (the issue's goal), booked twice, missed (no
+pile event, never put to the host) and asked; each missed card with why (frames fully
+visible, frames read, ``TagSeen`` events). The decoder's cost: ``bench.vision_cost``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from bench.vision_cost import PairedDecoder, cost_summary
+from bench.vision_readable import READABLE_FRAMES, Sightings
+from bench.vision_tablecount import (
+    HOST_ANSWER_S,
+    PILE_EVENTS,
+    ReadableCount,
+    TableCount,
+    TableRun,
+    count_readable,
+    count_table,
+)
 from vision.synthetic import Bump, CardPlay, Patch, SyntheticTable
+
+__all__ = ["CONDITIONS", "FULL", "HOST_ANSWER_S", "PILE_EVENTS", "READABLE_FRAMES", "SMOKE",
+           "SPLITS", "PairedDecoder", "ReadableCount", "TableCount", "TableRun", "condition_video",
+           "cost_summary", "count_readable", "count_table", "empty", "merge", "one_video", "print_conditions",
+           "run_condition", "run_conditions"]
 
 SPLITS = {"cond-tune": 400_021, "cond-held": 400_022}
 CONDITIONS = ("fast", "glare", "bump", "beside", "beside-no-seats", "hands", "fingers")
@@ -58,8 +77,6 @@ W, H, FPS = 1280, 720, 30.0
 #: how long a hand rests over a card just played (``hands``), and how long after landing a
 #: fingertip leaves a card's tag (``fingers``)
 REST_S, FINGER_S = (2.0, 4.0), (0.2, 0.6)
-#: how long the host takes to answer a question about a card seen beside the pile
-HOST_ANSWER_S = 1.5
 #: a card that landed unread is the script's card landed this long before or after the
 #: time the camera gave (the median time its picture settled)
 LANDED_EARLY_S, LANDED_LATE_S = 0.3, 0.6
@@ -149,6 +166,8 @@ def empty(videos: int = 0) -> dict[str, Any]:
             "under_glare_flagged": 0, "glare_level": [], "bumps": 0, "noticed": 0,
             "followed": 0, "reported_moved": 0, "follow_error_px": [], "growths": 0,
             "growths_into_seat": 0, "table": TableCount().__dict__.copy(),
+            "readable": ReadableCount().__dict__.copy(), "missed_cards": [],
+            "glimpsed": ReadableCount().__dict__.copy(),
             "cost": {"shipped": [], "zxing": []}}
 
 
@@ -236,6 +255,7 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
         parts_at[frame.index] = {k: dict(p) for k, p in pipeline.check.parts.items()}
 
     pipeline.on_frame = on_frame
+    sightings = Sightings()  # the truth of each tag beside what the decoder read
     while (frame := feed.read()) is not None:
         # the Y plane, as the Pi camera delivers it (``PiCamera2Source``): the decoders, the
         # check and the table watch all work on gray, and no decoder pays for a conversion
@@ -243,6 +263,9 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
         table.now = frame.at
         done = len(events)
         pipeline._process(frame)
+        latest = pipeline._latest[1] if pipeline._latest is not None else ()
+        sightings.frame(frame.index, feed.last_truth,
+                        {d.text for d in latest if d.text and not d.damaged})
         table.frame(events[done:])
     feed.close()
     table.finish(1.0 / size.fps)
@@ -276,6 +299,7 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
                                      for g in grown)
     for k, v in counted.__dict__.items():
         out["table"][k] += v
+    _readable(feed, what["zones"], sightings, seen, table, serial, by_hand, named, out)
     spot = what.get("spot")
     if spot is not None:
         levels = [v.get("pile", {}) for v in parts_at.values()]
@@ -313,6 +337,33 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
         out["growths_into_seat"] += sum(polygons_overlap(z["pile"], SEAT) for z in saved)
 
 
+def _readable(feed: SyntheticTable, zones: dict[str, list[tuple[float, float]]],
+              sightings: Sightings, seen: Sequence[Any], table: TableRun,
+              serial: dict[str, int | None], by_hand: Sequence[str], named: set[str],
+              out: dict[str, Any]) -> None:
+    """What the table made of every card a camera could have read (``count_readable``),
+    and, for each it missed, why (``Sightings.why``, with the ``TagSeen`` events of it);
+    apart, the cards fully visible in fewer frames than that, but in one at least
+    (``glimpsed``: not readable, counted the same way)."""
+    hand = [s for p in by_hand if (s := serial[p]) is not None]
+    asked = {s for p in named if (s := serial[p]) is not None}
+    events = table.events()
+    readable = sightings.readable()
+    for key, cards in (("readable", readable), ("glimpsed", sightings.readable(1) - readable)):
+        plays = [p for p in feed.script if p.payload in cards]
+        expected = {s: 0 if _in_other_zone(tag_centre(feed, p), zones) else 1
+                    for p in plays if (s := serial[p.payload]) is not None}
+        got = count_readable(events, expected, hand, asked)
+        for k, v in got.__dict__.items():
+            out[key][k] += v
+        for p in plays:
+            if key == "readable" and serial[p.payload] in got.missed_serials:
+                why = sightings.why(p.payload)
+                why.update(serial=serial[p.payload], landed_s=round(p.at, 2),
+                           seen_events=sum(1 for e in seen if e.payload == p.payload))
+                out["missed_cards"].append(why)
+
+
 def tag_centre(feed: SyntheticTable, play: CardPlay) -> tuple[float, float] | None:
     """Where ``play``'s tag lies once the card landed (normalised): the zone a card is in
     is the one that holds its tag's centre, not the card's (a card just beside a seat's
@@ -343,253 +394,6 @@ def _inside(polygon: Sequence[tuple[float, float]], p: tuple[float, float]) -> b
 
     contour = np.asarray(polygon, np.float32).reshape(-1, 1, 2)
     return bool(cv2.pointPolygonTest(contour, p, False) >= 0)
-
-
-class PairedDecoder:
-    """The shipped decoder as the pipeline runs it (told what the last frame read), and
-    zxing-cpp alone on the same frame, each timed in CPU time of this thread; the two
-    take turns going first (neither always finds the frame in the caches)."""
-
-    name = "auto"
-
-    def __init__(self, alone: bool = True) -> None:
-        from vision.decoding import default_decoder
-
-        self.shipped = default_decoder("auto")
-        self.alone = default_decoder("zxing") if alone else None
-        self.times: dict[str, list[float]] = {"shipped": [], "zxing": []}
-
-    def expect(self, texts: frozenset[str]) -> None:
-        inner = getattr(self.shipped, "expect", None)
-        if inner is not None:
-            inner(texts)
-
-    def decode(self, image: Any) -> list[Any]:
-        import time
-
-        first = len(self.times["shipped"]) % 2 == 0
-        if not first:
-            self._alone(image)
-        t0 = time.thread_time()
-        found = self.shipped.decode(image)
-        self.times["shipped"].append(time.thread_time() - t0)
-        if first:
-            self._alone(image)
-        return found
-
-    def _alone(self, image: Any) -> None:
-        import time
-
-        if self.alone is not None:
-            t0 = time.thread_time()
-            self.alone.decode(image)
-            self.times["zxing"].append(time.thread_time() - t0)
-
-
-class TableRun:
-    """A real Nasty 7 table (``companion.table.Table``, in-memory store) on an injected
-    clock (``now``: the time of the frame being handled), fed the pipeline's events of
-    each frame in order and ticked after every frame, as the table loop does; a host who
-    answers each question about a card seen beside the pile ``HOST_ANSWER_S`` after it
-    was asked, counting the card (the player meant to play it)."""
-
-    def __init__(self, seats: int = 3) -> None:
-        from companion.inputs import HOST, Command
-        from companion.store import MemoryStore
-        from companion.table import Table
-
-        self.now = 0.0
-        self.table = Table(MemoryStore(), clock=self.clock)
-        started = self.table.process(Command("start", {
-            "game": "nasty7", "players": ["Ann", "Ben", "Cy", "Di"][:seats]}, source=HOST))
-        if not started.accepted:
-            raise RuntimeError(f"the bench could not start The Nasty 7: {started.reason}")
-        self._heard = 0  # batches the host has looked at
-        #: when the host answers each question heard, and its landing time (None: a card
-        #: seen beside the pile)
-        self._answers: list[tuple[float, float | None]] = []
-        self.refused = 0  # camera inputs and host answers the table refused
-        #: what the host saw land at a game time (the card's id), or None: nothing
-        self.truth: Callable[[float], str | None] = lambda at: None
-        self.invented = 0  # landings the host answered "no card landed"
-
-    def clock(self) -> float:
-        return self.now
-
-    @property
-    def hesitation_s(self) -> float:
-        session = self.table.session
-        options = getattr(getattr(session, "state", None), "options", None)
-        return float(getattr(options, "hesitation_s", 3.0))
-
-    def connect(self, pipeline: Any) -> None:
-        """As ``companion serve`` wires them: deadlines wait for the camera's delay, and a
-        card the host counted grows the zone nearest it."""
-        from companion.commands.serve import grow_zones
-
-        self.table.input_delay_s = pipeline.delay_s
-        grow_zones(self.table, pipeline)
-
-    def frame(self, inputs: Sequence[Any]) -> None:
-        """One frame's events, in order, then the host, then the tick."""
-        for inp in inputs:
-            self.refused += not self.table.process(inp).accepted
-        self._host()
-        self.table.tick()
-
-    def finish(self, step: float) -> None:
-        """After the last frame: the clock runs on until the host answered every question."""
-        while self._answers:
-            self.now = min(self.now + step, max(self.now, self._answers[0][0]))
-            self.frame([])
-
-    def _host(self) -> None:
-        from companion.inputs import HOST, Command
-
-        session = self.table.session
-        batches = session.batches if session is not None else ()
-        for batch in batches[self._heard:]:
-            self._answers += [(self.now + HOST_ANSWER_S, None) for e in batch.events
-                              if type(e).__name__ == "CardSeenBeside"]
-            self._answers += [(self.now + HOST_ANSWER_S, float(getattr(e, "at", 0.0)))
-                              for e in batch.events if type(e).__name__ == "CardLandedUnread"]
-        self._heard = len(batches)
-        while self._answers and self._answers[0][0] <= self.now:
-            _, landed = self._answers.pop(0)
-            action: dict[str, Any] = {"do": "count_seen", "count": True}
-            if landed is not None and not self._waiting(landed):
-                continue  # the camera read it meanwhile: the host's card no longer asks
-            if landed is not None:  # the oldest waiting landing: the host names its card
-                card = self.truth(landed)
-                self.invented += card is None
-                action = {"do": "name_landed", "which": 0}
-                if card is not None:
-                    action["card"] = card
-            answer = Command("action", {"action": action}, source=HOST)
-            self.refused += not self.table.process(answer).accepted
-
-    def _waiting(self, landed: float) -> bool:
-        """Whether the landing at ``landed`` still waits for the host's answer."""
-        session = self.table.session
-        unread = getattr(getattr(session, "state", None), "unread", ())
-        return any(abs(u.at - landed) < 1e-6 for u in unread)
-
-    def events(self) -> list[Any]:
-        """The game's committed events, in order (what an undo took back left out)."""
-        session = self.table.session
-        if session is None:
-            return []
-        return [e for i, b in enumerate(session.batches) if i not in session.undone
-                for e in b.events]
-
-
-@dataclass
-class TableCount:
-    """What a Nasty 7 table made of a video's cards (``count_table``)."""
-
-    cards: int = 0  # cards the camera read
-    right: int = 0  # ... with exactly the pile events they should have
-    booked_twice: int = 0  # cards with two or more pile events
-    questions: int = 0  # cards seen beside the pile put to the host
-    unanswered: int = 0  # ... whose question went without an answer
-    penalties: int = 0  # hesitation penalties
-    false_penalties: int = 0  # ... where a card landed within hesitation_s before
-    refused: int = 0  # camera inputs and host answers the table refused
-    growths_into_other: int = 0  # the pile grown over another zone or the seat's area
-    landed_unread: int = 0  # cards that landed unread put to the host ("which card?")
-    invented: int = 0  # ... where no card of the video landed then at all
-    read_later: int = 0  # ... of a card the camera read after all (the host: none other)
-    unread_booked: int = 0  # ... named by the host: booked by hand, never read
-    read_answered: int = 0  # ... answered by the camera reading the card after all
-    wrong_answers: int = 0  # ... with a card that landed later (goal 0)
-    blind_s: float = 0.0  # seconds the camera said glare hid part of the pile (clock off)
-    hesitations_off: int = 0  # true hesitations (a gap over hesitation_s) due while blind
-
-
-#: the events that book a card onto the pile (by its type's name: a game's events may
-#: gain fields, the counting reads only what it needs)
-PILE_EVENTS = ("CardPlayed", "MissedCardAdded")
-
-
-def count_table(events: Sequence[Any], expected: dict[int | None, int],
-                landings: Sequence[float], hesitation_s: float = 3.0) -> TableCount:
-    """Count from a Nasty 7 table's committed ``events``, in order.
-
-    ``expected``: each card the camera read (its serial) and how many pile events it
-    should have (1; 0 for a card in a seat's drawn zone). ``landings``: when each card of
-    the video's script landed (game time). Questions are ``CardSeenBeside`` events, each
-    answered by a later ``SeenCardSettled`` (the one naming its card or serial, if the
-    answer names one; else the oldest open question): one left open at the end was
-    dropped unanswered; so is a card that landed unread (``CardLandedUnread``) that no
-    ``LandingNamed`` answered. A hesitation penalty (``PileTaken`` ``why="hesitation"``) is
-    false when a card landed in the ``hesitation_s`` before it. While the camera said
-    glare hid part of the pile (``PileSightChanged``) the clock was off (``blind_s``); a
-    gap of more than ``hesitation_s`` between two landings whose deadline fell then is a
-    true hesitation the clock left to the host (``hesitations_off``).
-    """
-    out = TableCount(cards=len(expected))
-    blind = _blind_spans(events, max(landings, default=0.0) + hesitation_s)
-    out.blind_s = round(sum(b - a for a, b in blind), 2)
-    ordered = sorted(landings)
-    out.hesitations_off = sum(
-        1 for a, b in zip(ordered, ordered[1:], strict=False) if b - a > hesitation_s
-        and any(x <= a + hesitation_s < y for x, y in blind))
-    booked: dict[int | None, int] = {}
-    open_questions: list[tuple[Any, Any]] = []  # (serial, card) of each open question
-    open_landings = 0  # cards landed unread the host has not named
-    kinds = [type(e).__name__ for e in events]
-    for i, e in enumerate(events):
-        kind = kinds[i]
-        answered_now = i > 0 and kinds[i - 1] == "LandingNamed"  # this books its answer
-        if kind in PILE_EVENTS:
-            serial = getattr(e, "serial", None)
-            booked[serial] = booked.get(serial, 0) + 1
-            if getattr(e, "read", False) and answered_now:  # the camera answered it
-                out.unread_booked -= 1
-                out.read_answered += 1
-        elif kind == "CardSeenBeside":
-            out.questions += 1
-            open_questions.append((getattr(e, "serial", None), getattr(e, "card", None)))
-        elif kind == "SeenCardSettled" and open_questions:
-            named = [i for i, (serial, card) in enumerate(open_questions)
-                     if (getattr(e, "serial", None) is not None and
-                         getattr(e, "serial", None) == serial) or
-                     (getattr(e, "card", None) is not None and getattr(e, "card", None) == card)]
-            open_questions.pop(named[0] if named else 0)
-        elif kind == "CardLandedUnread":
-            out.landed_unread += 1
-            open_landings += 1
-        elif kind == "LandingNamed":
-            open_landings -= 1
-            out.unread_booked += getattr(e, "card", None) is not None
-        elif kind == "PileTaken" and getattr(e, "why", "") == "hesitation":
-            out.penalties += 1
-            at = float(getattr(e, "at", 0.0))
-            out.false_penalties += any(at - hesitation_s < t <= at for t in landings)
-    out.unanswered = len(open_questions) + open_landings
-    # a card the host named by hand has no serial: never "twice" (``unread_booked``)
-    out.booked_twice = sum(1 for s, n in booked.items() if s is not None and n > 1)
-    out.right = sum(1 for serial, n in expected.items() if booked.get(serial, 0) == n)
-    return out
-
-
-def _blind_spans(events: Sequence[Any], end: float) -> list[tuple[float, float]]:
-    """When the table's clock was off for glare over the pile (``PileSightChanged``):
-    ``(from, to)`` spans, the last one open until ``end``."""
-    spans: list[tuple[float, float]] = []
-    since: float | None = None
-    for e in events:
-        if type(e).__name__ != "PileSightChanged":
-            continue
-        at = float(getattr(e, "at", 0.0))
-        if getattr(e, "blind", False) and since is None:
-            since = at
-        elif not getattr(e, "blind", False) and since is not None:
-            spans.append((since, at))
-            since = None
-    if since is not None:
-        spans.append((since, max(since, end)))
-    return spans
 
 
 def _warp(m: Any, p: tuple[float, float]) -> tuple[float, float]:
@@ -645,22 +449,6 @@ def _worker(job: tuple[str, str, int, int, bool, Size, int]) -> dict[str, Any]:
     return one_video(split, condition, video, cards, cost, size)
 
 
-def cost_summary(times: dict[str, list[float]]) -> dict[str, Any]:
-    """Median and p95 CPU ms a frame of the shipped decoder and zxing-cpp alone (same
-    frames), their ratios, and the shipped p95 on a Pi (``bench.vision_kit.PI_RATIO``)."""
-    from bench.vision_kit import PI_RATIO, stats
-
-    shipped, alone = stats(times["shipped"]), stats(times["zxing"])
-    out: dict[str, Any] = {"frames": len(times["shipped"]), "shipped_ms": shipped,
-                           "zxing_ms": alone}
-    for k in ("median", "p95"):
-        a, b = shipped[k], alone[k]
-        out[f"{k}_ratio"] = round(a / b, 2) if a is not None and b else None
-    p95 = shipped["p95"] or 0.0
-    out["pi_p95_ms"] = {pi: round(p95 * r, 1) for pi, r in PI_RATIO.items()}
-    return out
-
-
 def print_conditions(report: dict[str, Any]) -> None:
     """The conditions' lines of the report (``run_conditions``)."""
     for split, r in report.items():
@@ -701,6 +489,7 @@ def print_conditions(report: dict[str, Any]) -> None:
                   f"asked of cards read later {t['read_later']}; the clock off for "
                   f"glare over the pile {t['blind_s']:.1f} s, true hesitations due then "
                   f"{t['hesitations_off']})")
+        _print_readable(r["conditions"])
         k = r["cost"]
         if k["zxing_ms"]["median"] is None:
             print("  decoder cost: not timed in this run")
@@ -711,3 +500,27 @@ def print_conditions(report: dict[str, Any]) -> None:
               f"{k['shipped_ms']['p95']}; zxing-cpp alone median {k['zxing_ms']['median']} "
               f"p95 {k['zxing_ms']['p95']}; ratio median {k['median_ratio']}x (goal 1.0), "
               f"p95 {k['p95_ratio']}x (goal 1.3); shipped p95 on {pi}")
+
+
+def _print_readable(conditions: dict[str, Any]) -> None:
+    """Per condition, what the table made of every card a camera could have read, and
+    each card it missed without asking, with why."""
+    print(f"  {'readable cards:':16} {'exactly one pile event':>24} {'booked twice':>12} "
+          f"{'missed':>6} {'asked':>5}   (goals: 99.5 %, 0, 0, -; readable: the tag fully "
+          f"visible in {READABLE_FRAMES}+ frames after it landed, says the truth; missed: "
+          "no pile event, never put to the host)")
+    for name, c in conditions.items():
+        r, g = c["readable"], c["glimpsed"]
+        share = f"{r['once'] / r['readable']:.1%}" if r["readable"] else "-"
+        once = f"{r['once']}/{r['readable']} {share}"
+        print(f"  {name:16} {once:>24} {r['twice']:>12} {r['missed']:>6} {r['asked']:>5}"
+              f"   (fully visible in fewer frames, one at least: {g['readable']}, of them "
+              f"exactly one pile event {g['once']}, missed {g['missed']}, asked {g['asked']})")
+    for name, c in conditions.items():
+        for m in c["missed_cards"]:
+            print(f"    missed ({name}): #{m['serial']} landed {m['landed_s']} s; fully visible "
+                  f"in {m['visible_frames']} frames (at most {m['visible_run']} in a row), "
+                  f"read in {m['read_after_landing']} after landing ({m['read_while_visible']} "
+                  f"while fully visible; at most {m['reads_in_window']} in 3 frames, frames "
+                  f"after landing {m['read_at']}); TagSeen {m['seen_events']}; washed out "
+                  f"{m['washed']:.0%} at most")

@@ -102,18 +102,25 @@ class Bump:
 
 @dataclass(frozen=True)
 class TagTruth:
-    """Where a tag is in a frame: its code corners in pixels and the share of it visible."""
+    """Where a tag is in a frame: its code corners in pixels and the share of it visible
+    (not covered by a later card or a hand, inside the frame). ``washed``: the share of it
+    in a lamp's reflection's washed-out core (the pixels ``Renderer.glare`` paints pure
+    white, whatever was under them: ``Renderer.glare_core``); ``glared``: its centre lies
+    there."""
 
     payload: str
     corners: Corners
     visible: float
     landed: bool
     zone: str | None = None
+    washed: float = 0.0
+    glared: bool = False
 
     @property
     def fully_visible(self) -> bool:
-        """Landed, inside the frame and not covered by another card."""
-        return self.landed and self.visible >= 0.999
+        """Landed, inside the frame, not covered by another card or a hand, and its centre
+        not in a reflection's washed-out core (a camera could read it)."""
+        return self.landed and self.visible >= 0.999 and not self.glared
 
 
 @dataclass(frozen=True)
@@ -211,6 +218,7 @@ class Renderer:
         self._noise_pos: Image = cv2.merge([pos, pos, pos])
         self._noise_neg: Image = cv2.merge([neg, neg, neg])
         self._cards: dict[str, Image] = {}
+        self._spots: dict[Patch, Image] = {}  # each reflection's spot (``_spot``)
 
     def _make_background(self, rng: np.random.Generator) -> Image:
         colours = np.array([[40, 90, 40], [60, 90, 130], [50, 50, 60]], np.float32)
@@ -330,27 +338,50 @@ class Renderer:
         for p in patches:
             if p.kind != "glare":
                 continue
+            spot = self._spot(p)
+            image = cv2.max(image, cv2.merge([spot, spot, spot]))
+        return image
+
+    def _spot(self, p: Patch) -> Image:
+        """A reflection's brightness floor (0..255) over the frame: white at the centre,
+        fading at the edge (the same for every frame: made once a patch)."""
+        if p not in self._spots:
             flat = np.zeros((self.height, self.width), np.float32)
             poly = np.round(p.polygon(self.width, self.height)).astype(np.int32)
             cv2.fillPoly(flat, [poly], 1.0)
             soft = cv2.GaussianBlur(flat, (0, 0), p.radius * self.width / 6)
             strength = 1.6 if p.strength is None else p.strength
-            spot = (np.clip(soft * strength, 0, 1) * 255).astype(np.uint8)
-            image = cv2.max(image, cv2.merge([spot, spot, spot]))
-        return image
+            self._spots[p] = (np.clip(soft * strength, 0, 1) * 255).astype(np.uint8)
+        return self._spots[p]
+
+    def glare_core(self, patches: Sequence[Patch]) -> Image | None:
+        """Where the reflections of ``patches`` wash the picture out: the pixels they paint
+        pure white (255) whatever lies under them, black print as white as the rest (1 there,
+        else 0). None: no reflection does (none, or only veils: ``strength`` under 1)."""
+        core: Image | None = None
+        for p in patches:
+            if p.kind != "glare":
+                continue
+            white = (self._spot(p) == 255).astype(np.uint8)
+            core = white if core is None else np.maximum(core, white)
+        return core if core is not None and core.any() else None
 
     def truth(self, cards: Sequence[_Placed], hands: Sequence[Patch] = ()
               ) -> tuple[TagTruth, ...]:
         """Each card's code corners and visible share (covered by later cards or a hand,
-        or off-frame)."""
+        or off-frame), and how much of it a lamp's reflection among ``hands`` (the frame's
+        patches) washes out."""
         out = []
         over = [p.polygon(self.width, self.height) for p in hands if p.kind == "hand"]
+        core = self.glare_core(hands)
         for i, pc in enumerate(cards):
             corners = _apply(pc.homography, tag_corners_canvas())
             covers = [np.array(_apply(c.homography, _card_quad())) for c in cards[i + 1 :]]
             covers += over
             visible = self._visible_share(np.array(corners), covers)
-            out.append(TagTruth(pc.payload, tuple(corners), visible, pc.landed, pc.zone))
+            washed, glared = (0.0, False) if core is None else _washed(np.array(corners), core)
+            out.append(TagTruth(pc.payload, tuple(corners), visible, pc.landed, pc.zone,
+                                washed, glared))
         return tuple(out)
 
     def _visible_share(self, tag: np.ndarray, covers: list[np.ndarray]) -> float:
@@ -368,6 +399,27 @@ class Renderer:
 
     def background(self) -> Image:
         return self._background.copy()
+
+
+def _washed(tag: np.ndarray, core: Image) -> tuple[float, bool]:
+    """The share of the code ``tag`` (corners in pixels) inside the washed-out ``core``
+    (``Renderer.glare_core``), and whether its centre lies there."""
+    h, w = core.shape[:2]
+    cx, cy = (int(round(float(v))) for v in tag.mean(axis=0))
+    centre = 0 <= cx < w and 0 <= cy < h and bool(core[cy, cx])
+    x0, y0 = np.floor(tag.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(tag.max(axis=0)).astype(int) + 1
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(tag - (x0, y0)).astype(np.int32)], 1)
+    total = int(mask.sum())
+    if total == 0:
+        return 0.0, centre
+    a0, b0 = max(0, x0), max(0, y0)
+    a1, b1 = min(w, x1), min(h, y1)
+    if a1 <= a0 or b1 <= b0:
+        return 0.0, centre
+    inside = mask[b0 - y0 : b1 - y0, a0 - x0 : a1 - x0] & core[b0:b1, a0:a1]
+    return int(inside.sum()) / total, centre
 
 
 def _card_quad() -> list[Point]:
@@ -470,6 +522,9 @@ class SyntheticTable:
         ends = [p.removed_at or p.at for p in self.script]
         self.duration = (max(ends) if ends else 0.0) + 2.0
         self.captured: dict[int, float] = {}  # frame index -> capture time (``Frame.at``)
+        #: the truth of the last frame ``read`` returned (where each tag was, how much of
+        #: it a camera could see): what a bench compares the camera's reads with
+        self.last_truth: tuple[TagTruth, ...] = ()
 
     def _pose(self, i: int, play: CardPlay) -> tuple[Point, float, float, Point]:
         rng = np.random.default_rng([self.seed, 3, i])
@@ -561,6 +616,7 @@ class SyntheticTable:
         # real time: delivered now, like a camera frame after readout; else frame time
         at = self._clock() if self.realtime else self._start + index / self.fps
         self.captured[index] = at
+        self.last_truth = frame.truth
         if len(self.captured) > 10_000:
             self.captured.pop(next(iter(self.captured)))
         return Frame(frame.image, at, index)

@@ -1,4 +1,4 @@
-"""The conditions' table counting (its figures are for `companion bench vision`)."""
+"""The conditions' videos and the table counting (their figures are for `companion bench vision`)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from bench.vision_conditions import (
-    CONDITIONS,
-    SMOKE,
-    TableRun,
-    condition_video,
-    count_table,
-    empty,
-    merge,
-)
+from bench.vision_conditions import CONDITIONS, SMOKE, condition_video, empty, merge
+from bench.vision_tablecount import TableRun, count_table
 from companion.decks import demo_deck, encode_payload, resolve_tag
 from companion.games.nasty7.events import (
     CardLandedUnread,
@@ -183,6 +176,8 @@ def test_the_conditions_report_runs_through_and_prints_each_row(
     conditions.print_conditions(report)
     out = capsys.readouterr().out
     assert "pile events right" in out and "decoder cost" in out and "  fast " in out
+    assert "readable cards:" in out and "exactly one pile event" in out
+    assert fast["readable"]["readable"] <= 2 and fast["readable"]["missed"] == 0
     assert f"cards read (exactly one TagSeen) {fast['read']}/2" in out
 
 
@@ -243,8 +238,15 @@ def test_a_card_under_the_glare_is_put_to_the_host_and_a_resting_hand_never_is()
     about ("which card?") and named, none invented; the resting hands invent none."""
     from bench.vision_conditions import one_video
 
-    glare = one_video("cond-tune", "glare", 0, 12, cost=False, size=SMOKE)["table"]
+    video = one_video("cond-tune", "glare", 0, 12, cost=False, size=SMOKE)
+    glare = video["table"]
     assert glare["landed_unread"] >= 1 and glare["unread_booked"] >= 1
     assert (glare["invented"], glare["false_penalties"], glare["booked_twice"]) == (0, 0, 0)
+    # every card a camera could have read is counted, read or not; a missed one says why
+    readable = video["readable"]
+    assert readable["readable"] == readable["once"] + readable["missed"]
+    assert len(video["missed_cards"]) == readable["missed"]
+    assert all(m["visible_frames"] >= 2 and m["seen_events"] == 0
+               for m in video["missed_cards"])
     hands = one_video("cond-tune", "hands", 0, 12, cost=False, size=SMOKE)["table"]
     assert (hands["invented"], hands["booked_twice"]) == (0, 0)
