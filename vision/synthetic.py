@@ -385,11 +385,7 @@ class Renderer:
         return tuple(out)
 
     def _visible_share(self, tag: np.ndarray, covers: list[np.ndarray]) -> float:
-        x0, y0 = np.floor(tag.min(axis=0)).astype(int) - 1
-        x1, y1 = np.ceil(tag.max(axis=0)).astype(int) + 1
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillPoly(mask, [np.round(tag - (x0, y0)).astype(np.int32)], 1)
-        total = int(mask.sum())
+        mask, x0, y0, total = _tag_mask(tag)
         if total == 0:
             return 0.0
         for quad in covers:
@@ -401,19 +397,26 @@ class Renderer:
         return self._background.copy()
 
 
+def _tag_mask(tag: np.ndarray) -> tuple[np.ndarray, int, int, int]:
+    """The code ``tag`` (corners in pixels) filled in a mask of its bounding box (one pixel
+    around), the box's top-left corner and the code's pixel count."""
+    x0, y0 = np.floor(tag.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(tag.max(axis=0)).astype(int) + 1
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(tag - (x0, y0)).astype(np.int32)], 1)
+    return mask, int(x0), int(y0), int(mask.sum())
+
+
 def _washed(tag: np.ndarray, core: Image) -> tuple[float, bool]:
     """The share of the code ``tag`` (corners in pixels) inside the washed-out ``core``
     (``Renderer.glare_core``), and whether its centre lies there."""
     h, w = core.shape[:2]
     cx, cy = (int(round(float(v))) for v in tag.mean(axis=0))
     centre = 0 <= cx < w and 0 <= cy < h and bool(core[cy, cx])
-    x0, y0 = np.floor(tag.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(tag.max(axis=0)).astype(int) + 1
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.round(tag - (x0, y0)).astype(np.int32)], 1)
-    total = int(mask.sum())
+    mask, x0, y0, total = _tag_mask(tag)
     if total == 0:
         return 0.0, centre
+    x1, y1 = x0 + mask.shape[1], y0 + mask.shape[0]
     a0, b0 = max(0, x0), max(0, y0)
     a1, b1 = min(w, x1), min(h, y1)
     if a1 <= a0 or b1 <= b0:

@@ -18,6 +18,7 @@ from companion.inputs import HOST, Command, PileSight, Source
 from companion.session import Session
 from companion.store import MemoryStore
 from companion.table import Table
+from tests.camera_rig import Clock
 from tests.games.nasty7.helpers import NAMES, act, plays, run, start
 
 BLIND = {"do": "pile_sight", "blind": True}
@@ -97,14 +98,6 @@ def test_the_input_turns_only_when_the_view_turns() -> None:
     assert action is not None and action.to_json() == BLIND
     state = act(state, BLIND, 2.0)
     assert engine.action_for_input(state, SightInput(True, 3.0)) is None
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_the_table_passes_the_cameras_word_on_and_a_new_game_starts_blind() -> None:
