@@ -8,8 +8,9 @@ reassigned (the skipped player takes the pile), an upheld and a false accusation
 hesitation penalty whose clip the host opens and plays, and the end; the record the host
 downloads replays to the same state. The table is a real one: a hand rests on the pile
 for 2.5 s (its top card is no play and no refusal), a card lands off-centre, a lamp's glare
-spot sits over the edge of the pile all game, and a card landing beside the pile is put to
-the host, who counts it; the only penalty for hesitating is the real one.
+spot sits over the edge of the pile all game (the players chose to keep the 3-second clock
+running all the same: ``glare_timing`` "clock"), and a card landing beside the pile is put
+to the host, who counts it; the only penalty for hesitating is the real one.
 
 Nothing depends on the machine's speed: one fake clock drives the table, the camera's
 frame times and the buttons; frames are released up to a scripted time and decoded in
@@ -106,7 +107,11 @@ def rig(state_dir: Path, mock_factory: Any) -> Iterator[dict[str, Any]]:
         parts.append(extra["box"])
         return recorder.on_frame
 
-    with camera_rig(state_dir, "nasty7", ["Ann", "Ben", "Cy"], {"deck_size": 15},
+    # the glare over the pile's edge would stop the 3-second clock (the camera could miss
+    # a card landing there: ``glare_timing`` "host_rules", tests/web/
+    # test_nasty7_glare_browser.py); these players keep the clock running (the option)
+    with camera_rig(state_dir, "nasty7", ["Ann", "Ben", "Cy"],
+                    {"deck_size": 15, "glare_timing": "clock"},
                     script(demo_payloads("nasty7")), {"pile": PILE}, fps=FPS,
                     before_app=attach_parts, patches=PATCHES) as r:
         r.flushes.append(extra["keeper"].flush)
