@@ -131,6 +131,7 @@ class Table:
                 self._next_seq = (rows[-1].seq + 1) if rows else 1
                 self._origin = self.clock() - self.session.last_t
                 log.info("resumed game %s (%s) at seq %d", info.game_id, info.game, len(rows))
+                self._sight_unknown()
             except (LookupError, SetupError, ValueError, KeyError, StoreError) as exc:
                 log.error("cannot resume game %s: %s; it stays stored", info.game_id, exc)
                 self.session, self.info = None, None
@@ -412,6 +413,16 @@ class Table:
         if self.session is None or not self.session.engine.has("pile_sight"):
             return Result(True, ignored=True)
         return self._from_input(SightInput(blind, t), CAMERA)
+
+    def _sight_unknown(self) -> None:
+        """After a restart the camera starts again with nothing amiss, and says so only
+        when glare hides the pile (two of its checks, about 2 s): a game resumed blind is
+        told the camera sees it whole, or its clock would stay off for good."""
+        assert self.session is not None
+        try:
+            self._sight(False, self.session.last_t)
+        except (IllegalAction, StoreError) as exc:
+            log.error("could not restart the clock of the resumed game: %s", exc)
 
     def _button(self, inp: ButtonPressed) -> Result:
         t = self._t(inp.at)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.actions import GameAction
 from companion.games.base import IllegalAction, Setup, SightInput
 from companion.games.nasty7 import engine
 from companion.games.nasty7.events import PileTaken
@@ -95,7 +96,7 @@ def test_the_input_turns_only_when_the_view_turns() -> None:
     state = run(start(), plays("racketeer"))
     assert engine.action_for_input(state, SightInput(False, 2.0)) is None
     action = engine.action_for_input(state, SightInput(True, 2.0))
-    assert action is not None and action.to_json() == BLIND
+    assert isinstance(action, GameAction) and action.to_json() == BLIND
     state = act(state, BLIND, 2.0)
     assert engine.action_for_input(state, SightInput(True, 3.0)) is None
 
@@ -136,3 +137,18 @@ def test_a_phone_posting_it_is_refused() -> None:
 
 def _setup() -> Setup:
     return Setup(NAMES[:3], {})
+
+
+def test_a_game_resumed_blind_is_told_the_camera_sees_the_whole_pile() -> None:
+    """After a power cut the camera starts again and says only when glare hides the pile:
+    the resumed game's clock must not stay off for good."""
+    store, clock = MemoryStore(), Clock()
+    table = Table(store, clock=clock)
+    table.process(Command("start", {"game": "nasty7", "players": list(NAMES[:3])}))
+    table.process(PileSight(0.5, True))
+    assert table.session is not None and table.session.state.blind
+    again = Table(store, clock=clock)  # the restart: the game is rebuilt from the store
+    assert again.session is not None and not again.session.state.blind
+    assert [b.action.to_json() for b in again.session.batches][-1] == CLEAR
+    third = Table(store, clock=clock).session  # nothing more to say
+    assert third is not None and len(third.batches) == len(again.session.batches)
