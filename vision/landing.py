@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,10 +49,11 @@ from typing import Any
 import numpy as np
 
 from companion.config import CARD_SIDES
+from vision.calibration import MODULES, RELIABLE_MODULE_PX
 from vision.frames import Image, Point
 from vision.quads import point_in_polygon
 
-__all__ = ["CARD_SIDES", "CELL", "Landing", "LandingWatch"]
+__all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
 
 #: frame pixels per cell of the small picture
 CELL = 8
@@ -101,8 +101,24 @@ ABSORB_S = 4.0
 JUDGE_EVERY = 3
 #: a group of fewer cells than this is a crumb, never a card (a card is hundreds)
 TINY = 24
-#: how many recent tag sides set a card's size
+#: how many cards' tags, the latest read, set a card's size (one vote a card: the side
+#: of its tag when it was last read; a card read on every frame is one card, not 30)
 SIZES = 30
+#: a tag's side (px) until the first tag is read: the module size the calibration card
+#: advises the stickers for (``vision.calibration``: 4 px a module, 21 modules a side). A
+#: table set up as advised sees tags of that size or a little larger (the advice rounds
+#: up to the next printed size); ``SIDES`` around it takes tags of 57-118 px
+DEFAULT_TAG_PX = RELIABLE_MODULE_PX * MODULES
+#: a cell back to within this of its value before it last moved has not changed: something
+#: passed over it (a card sliding in, a hand) and left; it keeps its older settling time
+PASSED = MOTION
+#: a group is the light, not a card, when this share of it and of the cells newly washed
+#: out in its box is washed out since the reference or was washed out in it (a lamp's
+#: reflection appearing, moving or gone) ...
+LIGHT = 0.25
+#: ... and this share of its cells brightened or were washed out (a reflection only ever
+#: brightens what lies under it: a card's print darkens what it covers)
+LIT = 0.9
 #: the picture watched reaches this far (px) beyond the zone: a card landing at its
 #: edge is seen whole (its centre must still lie in the zone)
 BEYOND = 96
@@ -144,6 +160,9 @@ class _Zone:
         self.ref = small.copy()
         self.prev = small
         self.still_since = np.full(small.shape, at, np.float64)
+        #: each cell's value when it last lay still, and since when (``PASSED``)
+        self.calm = small.copy()
+        self.calm_since = self.still_since.copy()
         self.frames = 0
         self.reported: list[_Reported] = []  # landings reported unread, not read since
 
@@ -151,10 +170,13 @@ class _Zone:
 class LandingWatch:
     """Watches the zones where cards are played; ``update`` returns the landings it found."""
 
-    def __init__(self, card_sides: tuple[float, float] = CARD_SIDES) -> None:
+    def __init__(self, card_sides: tuple[float, float] = CARD_SIDES,
+                 tag_px: float = DEFAULT_TAG_PX) -> None:
         self.card_sides = card_sides
+        #: a tag's side (px) until one is read
+        self.tag_px = tag_px
         self._zones: dict[str, _Zone] = {}
-        self._sides: deque[float] = deque(maxlen=SIZES)  # recent tag sides, px
+        self._sides: dict[str, float] = {}  # text -> its tag's side when last read, px
         self._reads: dict[str, tuple[float, Point]] = {}  # text -> its last read, centre px
         #: text -> when its card landed: tags read where a landing reported unread lay
         self.read_later: dict[str, float] = {}
@@ -163,11 +185,10 @@ class LandingWatch:
         """Forget every zone's reference (the zones moved: drawn again, followed, grown)."""
         self._zones.clear()
 
-    def card_px(self) -> tuple[float, float] | None:
-        """A card's (short, long) sides in frame pixels, from the tags read lately."""
-        if not self._sides:
-            return None
-        tag = statistics.median(self._sides)
+    def card_px(self) -> tuple[float, float]:
+        """A card's (short, long) sides in frame pixels: from the tags of the last ``SIZES``
+        cards read (the median, one a card), ``tag_px`` before any was read."""
+        tag = statistics.median(self._sides.values()) if self._sides else self.tag_px
         return tag * self.card_sides[0], tag * self.card_sides[1]
 
     def update(self, at: float, image: Image, zones: dict[str, list[Point]],
@@ -182,7 +203,10 @@ class LandingWatch:
         for text, quad in tags:
             xs, ys = [p[0] for p in quad], [p[1] for p in quad]
             self._reads[text] = (at, (sum(xs) / len(xs), sum(ys) / len(ys)))
-            self._sides.append(math.dist(quad[0], quad[1]) / 2 + math.dist(quad[1], quad[2]) / 2)
+            self._sides.pop(text, None)  # the latest last
+            self._sides[text] = math.dist(quad[0], quad[1]) / 2 + math.dist(quad[1], quad[2]) / 2
+            if len(self._sides) > SIZES:
+                del self._sides[next(iter(self._sides))]
         for text in [t for t, (when, _) in self._reads.items() if at - when > KEEP_S]:
             del self._reads[text]
         out: list[Landing] = []
@@ -241,6 +265,13 @@ class LandingWatch:
         zone.prev = small
         zone.still_since[moved] = at
         settled = at - zone.still_since >= SETTLE_S
+        # a cell that settled back where it was lay still all along: a card sliding in or a
+        # hand passed over it (its "trail" would join the card that settled meanwhile)
+        back = settled & (zone.calm_since < zone.still_since) & (np.abs(small - zone.calm) <= PASSED)
+        zone.still_since[back] = zone.calm_since[back]
+        fresh = settled & ~back
+        zone.calm[fresh] = small[fresh]
+        zone.calm_since[fresh] = zone.still_since[fresh]
         changed = np.abs(small - zone.ref) > CHANGE
         calm = settled & ~changed
         zone.ref[calm] = small[calm]  # the light drifts; the reference follows it
@@ -299,19 +330,21 @@ class LandingWatch:
         age = at - settled_at
         card = self.card_px()
         area_px = together * CELL * CELL
-        if card is not None and area_px > SWEEP * card[0] * card[1]:
+        if area_px > SWEEP * card[0] * card[1]:
             zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look
-            return None
-        if age < WAIT_S:
             return None
         box = np.zeros(cells.shape, np.uint8)
         cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
+        if self._light(zone, cells, box.astype(bool), small):
+            return None
+        if age < WAIT_S:
+            return None
         on = box.astype(bool) & ~cells
         if np.count_nonzero(on & changed & ~fringe) >= 3 and age < HOLD_S:
             return None  # a fingertip (something else) lies on it: its tag may yet be read
         white = int(np.count_nonzero(on & washed))
-        card_like = (card is not None and self._card_like(rect, len(xs) + white, card)
-                  and float(np.std(small[cells])) >= PRINT)
+        card_like = (self._card_like(rect, len(xs) + white, card)
+                     and float(np.std(small[cells])) >= PRINT)
         centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
         if card_like and point_in_polygon(centre, polygon):
@@ -323,6 +356,26 @@ class LandingWatch:
         if age >= ABSORB_S:
             zone.ref[cells] = small[cells]  # a cup, a resting hand: never a landing
         return None
+
+    @staticmethod
+    def _light(zone: _Zone, cells: Image, box: Image, small: Image) -> bool:
+        """Whether a settled group is the light, not a card: a lamp's reflection that
+        appeared, moved or went (cells washed out to white that were not, or were and are
+        not), where what changed only brightened. Taken into the reference (never a
+        landing); a card that lands under a reflection already there changes the cells
+        beside its washed-out core, not the core."""
+        was = zone.ref >= WASHED
+        now = small >= WASHED
+        newly = box & now & ~was  # washed out since the reference: in the box, changed or not
+        gone = cells & was & ~now  # washed out in the reference, not now
+        n = int(np.count_nonzero(cells))
+        white = int(np.count_nonzero(newly & ~cells))
+        lit = int(np.count_nonzero(cells & ((small > zone.ref) | was)))
+        if (int(np.count_nonzero(newly | gone)) < LIGHT * (n + white)
+                or lit < LIT * n):
+            return False
+        zone.ref[cells | newly] = small[cells | newly]
+        return True
 
     @staticmethod
     def _card_like(rect: Any, n: int,
