@@ -150,6 +150,7 @@ class _Reported:
     said: float
     cells: Image
     corners: Image
+    centre: Point = (0.0, 0.0)
 
 
 class _Zone:
@@ -158,13 +159,15 @@ class _Zone:
     def __init__(self, box: tuple[int, int, int, int], small: Image, at: float) -> None:
         self.box = box  # x0, y0, x1, y1 in frame pixels
         self.ref = small.copy()
-        self.prev = small
+        self.prev = _soft(small)  # the last frame, smoothed (``_soft``)
         self.still_since = np.full(small.shape, at, np.float64)
         #: each cell's value when it last lay still, and since when (``PASSED``)
         self.calm = small.copy()
         self.calm_since = self.still_since.copy()
         self.frames = 0
         self.reported: list[_Reported] = []  # landings reported unread, not read since
+        #: card-sized groups waiting for their tag (``said``: when they settled)
+        self.pending: list[_Reported] = []
 
 
 class LandingWatch:
@@ -225,6 +228,8 @@ class LandingWatch:
                 self._zones[name] = _Zone(box, small, at)
                 continue
             out += self._look(name, zone, small, at, polygon, (w, h))
+            if zone.pending:
+                self._read_pending(zone, tags)
             if zone.reported:
                 self._read_later(zone, at, tags, before)
         return out
@@ -258,11 +263,12 @@ class LandingWatch:
 
     def _look(self, name: str, zone: _Zone, small: Image, at: float,
               polygon: list[Point], size: tuple[int, int]) -> list[Landing]:
-        moved = np.abs(small - zone.prev) > MOTION
+        soft = _soft(small)
+        moved = np.abs(soft - zone.prev) > MOTION
         if np.mean(moved) > KNOCK:  # the camera knocked: nothing on it is a landing
             self._zones[name] = _Zone(zone.box, small, at)
             return []
-        zone.prev = small
+        zone.prev = soft
         zone.still_since[moved] = at
         settled = at - zone.still_since >= SETTLE_S
         # a cell that settled back where it was lay still all along: a card sliding in or a
@@ -294,7 +300,52 @@ class LandingWatch:
                                   changed, washed, fringe)
             if landing is not None:
                 out.append(Landing(name, *landing))
+        out += [Landing(name, r.at, r.centre) for r in self._covered(zone, small, at)]
         return out
+
+    @staticmethod
+    def _covered(zone: _Zone, small: Image, at: float) -> list[_Reported]:
+        """Card-sized groups that waited for their tag and were covered meanwhile (most of
+        their cells moved since they settled, and what moved over them lies still): no tag
+        of theirs can be read now, so each is a card that landed unread, at its time (a
+        card covered by the next before ``WAIT_S``: cond-tune glare #33, #36, #49, #50)."""
+        out: list[_Reported] = []
+        for p in list(zone.pending):
+            if at - p.said > HOLD_S + SETTLE_S:
+                zone.pending.remove(p)  # judged as a group meanwhile, or never a card
+                continue
+            moved = zone.still_since[p.cells] > p.said + 1e-9
+            if 1.0 - float(np.mean(moved)) >= INTACT:
+                continue  # still in view: judged as a group (its tag may yet be read)
+            if np.any(at - zone.still_since[p.cells] < SETTLE_S):
+                continue  # what covers it still moves (a hand passing over and leaving?)
+            zone.pending.remove(p)
+            left = p.cells & ~(zone.still_since > p.said + 1e-9)
+            zone.ref[left] = small[left]  # its uncovered part: no card of its own
+            zone.reported.append(_Reported(p.at, at, p.cells, p.corners))
+            out.append(p)
+        return out
+
+    @staticmethod
+    def _read_pending(zone: _Zone, tags: Sequence[tuple[str, Sequence[Point]]]) -> None:
+        """A tag read inside a waiting group's box where its cells have not moved since it
+        settled: its own tag (a later card's tag lies on cells that moved): no landing."""
+        import cv2
+
+        x0, y0 = zone.box[0], zone.box[1]
+        h, w = zone.still_since.shape
+        for _, quad in tags:
+            cx = sum(p[0] for p in quad) / len(quad)
+            cy = sum(p[1] for p in quad) / len(quad)
+            cell = ((cx - x0) / CELL, (cy - y0) / CELL)
+            i, j = int(cell[1]), int(cell[0])
+            if not (0 <= i < h and 0 <= j < w):
+                continue
+            for p in list(zone.pending):
+                if cv2.pointPolygonTest(p.corners.reshape(-1, 1, 2), cell, False) < 0:
+                    continue
+                if zone.still_since[i, j] <= p.said + 1e-9:
+                    zone.pending.remove(p)
 
     def _judge(self, zone: _Zone, cells: Image, busy: Image, small: Image,
                at: float, polygon: list[Point], size: tuple[int, int], together: int,
@@ -310,8 +361,7 @@ class LandingWatch:
                 zone.ref[cells] = small[cells]
             return None
         near = cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        if np.count_nonzero(near & busy) >= 3:
-            return None  # something still moves beside it
+        moving = np.count_nonzero(near & busy) >= 3  # something still moves beside it
         points = np.stack([xs, ys], 1).astype(np.float32) + 0.5
         rect = cv2.minAreaRect(points)
         corners = cv2.boxPoints(((rect[0][0], rect[0][1]), (rect[1][0] + 2, rect[1][1] + 2),
@@ -325,6 +375,7 @@ class LandingWatch:
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
                 zone.ref[cells] = small[cells]  # a card that was read: explained
+                _unpend(zone, cells)
                 return None
         settled_at = float(np.max(zone.still_since[cells]))
         age = at - settled_at
@@ -336,23 +387,29 @@ class LandingWatch:
         box = np.zeros(cells.shape, np.uint8)
         cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
         if self._light(zone, cells, box.astype(bool), small):
-            return None
-        if age < WAIT_S:
+            _unpend(zone, cells)
             return None
         on = box.astype(bool) & ~cells
-        if np.count_nonzero(on & changed & ~fringe) >= 3 and age < HOLD_S:
-            return None  # a fingertip (something else) lies on it: its tag may yet be read
+        # a fingertip (something else) lies on it: its tag may yet be read
+        held = np.count_nonzero(on & changed & ~fringe) >= 3 and age < HOLD_S
         white = int(np.count_nonzero(on & washed))
         card_like = (self._card_like(rect, len(xs) + white, card)
                      and float(np.std(small[cells])) >= PRINT)
         centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
         if card_like and point_in_polygon(centre, polygon):
+            when = round(landed, 6)
+            if moving or age < WAIT_S or held:  # its tag may yet be read: remembered
+                _unpend(zone, cells)
+                zone.pending.append(_Reported(when, settled_at, cells.copy(), corners, centre))
+                return None
             whole = cells | (box.astype(bool) & changed)  # the card's other parts too
             zone.ref[whole] = small[whole]
-            when = round(float(np.median(zone.still_since[cells])), 6)
+            _unpend(zone, cells)
             zone.reported.append(_Reported(when, at, whole.copy(), corners))
             return when, centre
+        if moving or age < WAIT_S:
+            return None
         if age >= ABSORB_S:
             zone.ref[cells] = small[cells]  # a cup, a resting hand: never a landing
         return None
@@ -400,6 +457,25 @@ def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] 
     if x1 - x0 < 4 * CELL or y1 - y0 < 4 * CELL:
         return None
     return x0, y0, x1, y1
+
+
+def _unpend(zone: _Zone, cells: Image) -> None:
+    """The waiting groups that share most of their cells with ``cells`` are settled."""
+    zone.pending = [p for p in zone.pending
+                    if np.count_nonzero(p.cells & cells) < 0.5 * np.count_nonzero(p.cells)]
+
+
+def _soft(small: Image) -> Image:
+    """The small picture as the motion test sees it: each cell with its neighbours. A
+    frame a little blurrier or sharper than the last moves the light across an edge (the
+    modules of a tag, a card's print): a cell on one side darkens by up to 20 levels, its
+    neighbour across the edge brightens as much, on every frame, and a card lying still
+    under an unread tag never settled (cond-tune glare video 2, #21). A card moving changes
+    its cells the same way together, and still moves."""
+    import cv2
+
+    out: Image = cv2.GaussianBlur(small, (3, 3), 0)
+    return out
 
 
 def _groups(mask: Image, times: Image, bridge: Image | None = None) -> list[Image]:
