@@ -400,8 +400,9 @@ class LandingWatch:
         if card_like and point_in_polygon(centre, polygon):
             when = round(landed, 6)
             if moving or age < WAIT_S or held:  # its tag may yet be read: remembered
-                _unpend(zone, cells)
-                zone.pending.append(_Reported(when, settled_at, cells.copy(), corners, centre))
+                if not _pending_larger(zone, cells):  # else: it is being covered, part by part
+                    _unpend(zone, cells)
+                    zone.pending.append(_Reported(when, settled_at, cells.copy(), corners, centre))
                 return None
             whole = cells | (box.astype(bool) & changed)  # the card's other parts too
             zone.ref[whole] = small[whole]
@@ -460,9 +461,19 @@ def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] 
 
 
 def _unpend(zone: _Zone, cells: Image) -> None:
-    """The waiting groups that share most of their cells with ``cells`` are settled."""
-    zone.pending = [p for p in zone.pending
-                    if np.count_nonzero(p.cells & cells) < 0.5 * np.count_nonzero(p.cells)]
+    """The waiting groups that share ``INTACT`` of their cells, unmoved since they settled,
+    with ``cells`` (the same card, read or judged) are settled; a card that covered one of
+    them shares only cells that moved."""
+    zone.pending = [p for p in zone.pending if np.count_nonzero(
+        p.cells & cells & (zone.still_since <= p.said + 1e-9)) < INTACT * np.count_nonzero(p.cells)]
+
+
+def _pending_larger(zone: _Zone, cells: Image) -> bool:
+    """Whether a waiting group already holds most of ``cells`` and more (the same card, a
+    part of it covered since)."""
+    n = np.count_nonzero(cells)
+    return any(np.count_nonzero(p.cells & cells) >= 0.8 * n and np.count_nonzero(p.cells) > n
+               for p in zone.pending)
 
 
 def _soft(small: Image) -> Image:
