@@ -7,35 +7,50 @@ so (``companion.inputs.CardLanded``), and the game asks the host which card it w
 
 How, on a small picture of the zone (one cell = ``CELL`` px of the frame, gray, averaged):
 
-1. A cell *moved* when it differs from the last frame by more than ``MOTION`` levels; it
-   has *settled* once it has not moved for ``SETTLE_S`` seconds of frame time.
+1. A cell *moved* when it differs from the last frame by more than ``MOTION`` levels, each
+   frame smoothed over a cell's neighbours first (``_soft``: a frame a little blurrier
+   than the last moves light across a tag's edges, and such a card never settled); it
+   has *settled* once it has not moved for ``SETTLE_S`` seconds of frame time. A cell
+   that settles back within ``PASSED`` of its value before it moved keeps its older
+   settling time: something passed over it and left (a card sliding in, a hand), and its
+   trail does not join the card that settled meanwhile.
 2. A cell has *changed* when it differs from the *reference* (the zone as last explained)
    by more than ``CHANGE`` levels. Unchanged settled cells follow the picture (slow light).
 3. Changed settled cells are grouped: neighbours whose settling times lie within
    ``SAME_S`` of each other are one group (a card that landed, a hand that came to rest;
    two cards landing one after the other are two groups even where they touch).
-4. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is still there, or the
-   next card is sliding in).
-5. A group with a tag read in it since it settled (``RECENT_S`` before, at most) is
+4. A group with a tag read in it since it settled (``RECENT_S`` before, at most) is
    *explained*: the reference takes it (a card that was read, moved, or uncovered).
-6. An unexplained group waits ``WAIT_S`` after settling, and up to ``HOLD_S`` while other
-   changed cells lie in its box (a fingertip on the tag: lifted, the tag is read). Then it is a landing only when it is **card-sized**: its
-   rotated bounding box is ``CARD_SIDES`` (within ``SIDES``) of a card whose tag is the
-   median tag read lately, it fills that box by ``FILL`` at least, its cells cover
-   ``AREA`` of a card at least (cells washed out to white in its box count as its own:
-   under a lamp's glare nothing can be seen to change), it shows print (its cells' gray
-   levels spread by ``PRINT`` at least: a hand is nearly flat), and its centre lies in
-   the zone. The landing's time is
+5. A group that is **the light** is taken into the reference, never a landing: a lamp's
+   reflection appearing, moving or switched off (``LIGHT`` of it washed out to white since
+   the reference, or washed out in it and not now, and ``LIT`` of it brighter or once
+   washed out: a reflection only brightens what lies under it).
+6. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is
+   still there, or the next card is sliding in); an unexplained group waits ``WAIT_S``
+   after settling, and up to ``HOLD_S`` while other changed cells lie in its box (a
+   fingertip on the tag: lifted, the tag is read). Then it is a landing only when it is
+   **card-sized**: its rotated bounding box is ``CARD_SIDES`` (within ``SIDES``) of a card
+   whose tag is the median of the tags of the last ``SIZES`` cards read (one a card, its
+   latest side; ``DEFAULT_TAG_PX``, the calibration's reliable tag, before any was read),
+   it fills that box by ``FILL`` at least, its cells cover ``AREA`` of a card at least
+   (cells washed out to white in its box count as its own: under a lamp's glare nothing
+   can be seen to change), it shows print (its cells' gray levels spread by ``PRINT`` at
+   least: a hand is nearly flat), and its centre lies in the zone. The landing's time is
    the median settling time of its cells: when the card stopped, not when it was noticed.
-7. Anything else that settled (a resting hand: smaller than a card; a knocked camera, a
+7. **Covered while it waited**: a group that was card-sized while it waited is
+   remembered; a tag read on its cells that have not moved since settles it (its own
+   tag). When, before it was judged, most of it (all but ``INTACT``) moved and what moved
+   over it lies still (the next card), its tag can no longer be read: it is a landing,
+   at its own time.
+8. Anything else that settled (a resting hand: smaller than a card; a knocked camera, a
    pile swept away: much larger) is never a landing: a group larger than ``SWEEP`` cards
    becomes the reference after ``SETTLE_S``, any other after ``ABSORB_S``.
 
 Never a card invented: a hand passing over the pile moves and leaves (nothing settles), a
-resting hand is not card-sized, a knock is far larger than a card; and nothing is said
-before a tag has been read (no card size known yet). What is missed stays missed (a card
-landing under a resting hand, or covered by the next before it settled): the host's
-hand entry is still there. Pure: frames in, landing times out; no clock, no threads.
+resting hand is not card-sized, a knock is far larger than a card, a lamp switched on is
+the light. What is missed stays missed (a card landing under a resting hand, a card
+covered by the next before it settled): the host's hand entry is still there. Pure:
+frames in, landing times out; no clock, no threads.
 """
 
 from __future__ import annotations
@@ -160,7 +175,7 @@ class _Zone:
         self.box = box  # x0, y0, x1, y1 in frame pixels
         self.ref = small.copy()
         self.prev = _soft(small)  # the last frame, smoothed (``_soft``)
-        self.still_since = np.full(small.shape, at, np.float64)
+        self.still_since: Image = np.full(small.shape, at, np.float64)
         #: each cell's value when it last lay still, and since when (``PASSED``)
         self.calm = small.copy()
         self.calm_since = self.still_since.copy()
@@ -333,7 +348,7 @@ class LandingWatch:
         import cv2
 
         x0, y0 = zone.box[0], zone.box[1]
-        h, w = zone.still_since.shape
+        h, w = zone.still_since.shape[:2]
         for _, quad in tags:
             cx = sum(p[0] for p in quad) / len(quad)
             cy = sum(p[1] for p in quad) / len(quad)
