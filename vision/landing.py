@@ -7,9 +7,7 @@ so (``companion.inputs.CardLanded``), and the game asks the host which card it w
 
 How, on a small picture of the zone (one cell = ``CELL`` px of the frame, gray, averaged):
 
-1. A cell *moved* when it differs from the last frame by more than ``MOTION`` levels, each
-   frame smoothed over a cell's neighbours first (``_soft``: a frame a little blurrier
-   than the last moves light across a tag's edges, and such a card never settled); it
+1. A cell *moved* when it differs from the last frame by more than ``MOTION`` levels; it
    has *settled* once it has not moved for ``SETTLE_S`` seconds of frame time. A cell
    that settles back within ``PASSED`` of its value before it moved keeps its older
    settling time: something passed over it and left (a card sliding in, a hand), and its
@@ -140,6 +138,10 @@ BEYOND = 96
 #: a frame in which this share of a zone's cells moved at once: the camera was knocked
 #: (or the light switched): the zone's picture starts again from the next still frame
 KNOCK = 0.3
+#: a covered group's cells that may still move when what covers it is said to lie still
+#: (a frame blurrier than the last moves the light across a tag's edges: a few cells of
+#: a card lying still "move" on most frames)
+STIRS = 0.1
 #: a tag read later where a landing lay is that landing's card while this share of the
 #: landing's cells (away from the tag) has not moved since it was reported: a fingertip
 #: or a hand over part of it lifted; a new card landing over it moves most of them
@@ -174,7 +176,7 @@ class _Zone:
     def __init__(self, box: tuple[int, int, int, int], small: Image, at: float) -> None:
         self.box = box  # x0, y0, x1, y1 in frame pixels
         self.ref = small.copy()
-        self.prev = _soft(small)  # the last frame, smoothed (``_soft``)
+        self.prev = small
         self.still_since: Image = np.full(small.shape, at, np.float64)
         #: each cell's value when it last lay still, and since when (``PASSED``)
         self.calm = small.copy()
@@ -278,12 +280,11 @@ class LandingWatch:
 
     def _look(self, name: str, zone: _Zone, small: Image, at: float,
               polygon: list[Point], size: tuple[int, int]) -> list[Landing]:
-        soft = _soft(small)
-        moved = np.abs(soft - zone.prev) > MOTION
+        moved = np.abs(small - zone.prev) > MOTION
         if np.mean(moved) > KNOCK:  # the camera knocked: nothing on it is a landing
             self._zones[name] = _Zone(zone.box, small, at)
             return []
-        zone.prev = soft
+        zone.prev = small
         zone.still_since[moved] = at
         settled = at - zone.still_since >= SETTLE_S
         # a cell that settled back where it was lay still all along: a card sliding in or a
@@ -332,12 +333,14 @@ class LandingWatch:
             moved = zone.still_since[p.cells] > p.said + 1e-9
             if 1.0 - float(np.mean(moved)) >= INTACT:
                 continue  # still in view: judged as a group (its tag may yet be read)
-            if np.any(at - zone.still_since[p.cells] < SETTLE_S):
+            if float(np.mean(at - zone.still_since[p.cells] < SETTLE_S)) > STIRS:
                 continue  # what covers it still moves (a hand passing over and leaving?)
             zone.pending.remove(p)
             left = p.cells & ~(zone.still_since > p.said + 1e-9)
             zone.ref[left] = small[left]  # its uncovered part: no card of its own
-            zone.reported.append(_Reported(p.at, at, p.cells, p.corners))
+            # reported as of when it settled: the cells the next card moved are not its own
+            # (that card's tag, read there, is no later read of this one)
+            zone.reported.append(_Reported(p.at, p.said, p.cells, p.corners))
             out.append(p)
         return out
 
@@ -489,19 +492,6 @@ def _pending_larger(zone: _Zone, cells: Image) -> bool:
     n = np.count_nonzero(cells)
     return any(np.count_nonzero(p.cells & cells) >= 0.8 * n and np.count_nonzero(p.cells) > n
                for p in zone.pending)
-
-
-def _soft(small: Image) -> Image:
-    """The small picture as the motion test sees it: each cell with its neighbours. A
-    frame a little blurrier or sharper than the last moves the light across an edge (the
-    modules of a tag, a card's print): a cell on one side darkens by up to 20 levels, its
-    neighbour across the edge brightens as much, on every frame, and a card lying still
-    under an unread tag never settled (cond-tune glare video 2, #21). A card moving changes
-    its cells the same way together, and still moves."""
-    import cv2
-
-    out: Image = cv2.GaussianBlur(small, (3, 3), 0)
-    return out
 
 
 def _groups(mask: Image, times: Image, bridge: Image | None = None) -> list[Image]:
