@@ -168,6 +168,9 @@ class _Reported:
     cells: Image
     corners: Image
     centre: Point = (0.0, 0.0)
+    #: covered by what came next before it was reported: a tag read in its box later is
+    #: what covered it (its own lies under it), never this card read later
+    covered: bool = False
 
 
 class _Zone:
@@ -265,6 +268,8 @@ class LandingWatch:
             ys = [(p[1] - y0) / CELL for p in quad]
             centre = (sum(xs) / len(xs), sum(ys) / len(ys))
             for r in zone.reported:
+                if r.covered:
+                    continue
                 if text in before and before[text] < r.at - RECENT_S:
                     continue  # read before that card landed: another card
                 if cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) < 0:
@@ -338,9 +343,7 @@ class LandingWatch:
             zone.pending.remove(p)
             left = p.cells & ~(zone.still_since > p.said + 1e-9)
             zone.ref[left] = small[left]  # its uncovered part: no card of its own
-            # reported as of when it settled: the cells the next card moved are not its own
-            # (that card's tag, read there, is no later read of this one)
-            zone.reported.append(_Reported(p.at, p.said, p.cells, p.corners))
+            zone.reported.append(_Reported(p.at, at, p.cells, p.corners, covered=True))
             out.append(p)
         return out
 

@@ -38,9 +38,11 @@ def test_a_card_covered_by_the_next_before_its_tag_was_read_is_a_landing() -> No
     """The next card's tag is read as it lands: that card is explained, the one under it,
     never read, is asked about at its own landing time."""
     quad = tag_at((110.0, 125.0))
-    landed, _ = run(90, two_cards, lambda i: [READ, ("next", quad)] if i >= NEXT else [READ])
+    landed, watch = run(90, two_cards, lambda i: [READ, ("next", quad)] if i >= NEXT else [READ])
     assert len(landed) == 1
     assert landed[0] == pytest.approx(FIRST / FPS, abs=1.5 / FPS)
+    # the next card's tag, read inside the covered card's box, is not that card read later
+    assert watch.read_later == {}
 
 
 def test_a_card_whose_tag_was_read_before_it_was_covered_is_no_landing() -> None:
