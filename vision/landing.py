@@ -329,8 +329,8 @@ class LandingWatch:
         """Card-sized groups that waited for their tag and were covered meanwhile (most of
         their cells moved since they settled, and what moved over them lies still): no tag
         of theirs can be read now, so each is a card that landed unread, at its time (a
-        card covered by the next before ``WAIT_S``: cond-tune glare #33, #49; #36 and #50,
-        less than 0.4 covered and no longer card-sized, are still missed)."""
+        card covered by the next before ``WAIT_S``: cond-tune glare #33, #49; still missed:
+        #50, about 0.4 covered, its rest no longer card-sized, and #36, not looked into)."""
         out: list[_Reported] = []
         for p in list(zone.pending):
             if at - p.said > HOLD_S + SETTLE_S:
