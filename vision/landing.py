@@ -8,41 +8,53 @@ so (``companion.inputs.CardLanded``), and the game asks the host which card it w
 How, on a small picture of the zone (one cell = ``CELL`` px of the frame, gray, averaged):
 
 1. A cell *moved* when it differs from the last frame by more than ``MOTION`` levels; it
-   has *settled* once it has not moved for ``SETTLE_S`` seconds of frame time.
+   has *settled* once it has not moved for ``SETTLE_S`` seconds of frame time. A cell
+   that settles back within ``PASSED`` of its value before it moved keeps its older
+   settling time: something passed over it and left (a card sliding in, a hand), and its
+   trail does not join the card that settled meanwhile.
 2. A cell has *changed* when it differs from the *reference* (the zone as last explained)
    by more than ``CHANGE`` levels. Unchanged settled cells follow the picture (slow light).
 3. Changed settled cells are grouped: neighbours whose settling times lie within
    ``SAME_S`` of each other are one group (a card that landed, a hand that came to rest;
    two cards landing one after the other are two groups even where they touch).
-4. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is still there, or the
-   next card is sliding in).
-5. A group with a tag read in it since it settled (``RECENT_S`` before, at most) is
+4. A group with a tag read in it since it settled (``RECENT_S`` before, at most) is
    *explained*: the reference takes it (a card that was read, moved, or uncovered).
-6. An unexplained group waits ``WAIT_S`` after settling, and up to ``HOLD_S`` while other
-   changed cells lie in its box (a fingertip on the tag: lifted, the tag is read). Then it is a landing only when it is **card-sized**: its
-   rotated bounding box is ``CARD_SIDES`` (within ``SIDES``) of a card whose tag is the
-   median tag read lately, it fills that box by ``FILL`` at least, its cells cover
-   ``AREA`` of a card at least (cells washed out to white in its box count as its own:
-   under a lamp's glare nothing can be seen to change), it shows print (its cells' gray
-   levels spread by ``PRINT`` at least: a hand is nearly flat), and its centre lies in
-   the zone. The landing's time is
+5. A group that is **the light** is taken into the reference, never a landing: a lamp's
+   reflection appearing, moving or switched off (``LIGHT`` of it washed out to white since
+   the reference, or washed out in it and not now, and ``LIT`` of it brighter or once
+   washed out: a reflection only brightens what lies under it).
+6. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is
+   still there, or the next card is sliding in); an unexplained group waits ``WAIT_S``
+   after settling, and up to ``HOLD_S`` while other changed cells lie in its box (a
+   fingertip on the tag: lifted, the tag is read). Then it is a landing only when it is
+   **card-sized**: its rotated bounding box is ``CARD_SIDES`` (within ``SIDES``) of a card
+   whose tag is the median of the tags of the last ``SIZES`` cards read (one a card, its
+   latest side; ``DEFAULT_TAG_PX``, the calibration's reliable tag, before any was read),
+   it fills that box by ``FILL`` at least, its cells cover ``AREA`` of a card at least
+   (cells washed out to white in its box count as its own: under a lamp's glare nothing
+   can be seen to change), it shows print (its cells' gray levels spread by ``PRINT`` at
+   least: a hand is nearly flat), and its centre lies in the zone. The landing's time is
    the median settling time of its cells: when the card stopped, not when it was noticed.
-7. Anything else that settled (a resting hand: smaller than a card; a knocked camera, a
+7. **Covered while it waited**: a group that was card-sized while it waited is
+   remembered; a tag read on its cells that have not moved since settles it (its own
+   tag). When, before it was judged, most of it (all but ``INTACT``) moved and what moved
+   over it lies still (the next card), its tag can no longer be read: it is a landing,
+   at its own time.
+8. Anything else that settled (a resting hand: smaller than a card; a knocked camera, a
    pile swept away: much larger) is never a landing: a group larger than ``SWEEP`` cards
    becomes the reference after ``SETTLE_S``, any other after ``ABSORB_S``.
 
 Never a card invented: a hand passing over the pile moves and leaves (nothing settles), a
-resting hand is not card-sized, a knock is far larger than a card; and nothing is said
-before a tag has been read (no card size known yet). What is missed stays missed (a card
-landing under a resting hand, or covered by the next before it settled): the host's
-hand entry is still there. Pure: frames in, landing times out; no clock, no threads.
+resting hand is not card-sized, a knock is far larger than a card, a lamp switched on is
+the light. What is missed stays missed (a card landing under a resting hand, a card
+covered by the next before it settled): the host's hand entry is still there. Pure:
+frames in, landing times out; no clock, no threads.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,10 +62,11 @@ from typing import Any
 import numpy as np
 
 from companion.config import CARD_SIDES
+from vision.calibration import MODULES, RELIABLE_MODULE_PX
 from vision.frames import Image, Point
 from vision.quads import point_in_polygon
 
-__all__ = ["CARD_SIDES", "CELL", "Landing", "LandingWatch"]
+__all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
 
 #: frame pixels per cell of the small picture
 CELL = 8
@@ -101,14 +114,34 @@ ABSORB_S = 4.0
 JUDGE_EVERY = 3
 #: a group of fewer cells than this is a crumb, never a card (a card is hundreds)
 TINY = 24
-#: how many recent tag sides set a card's size
+#: how many cards' tags, the latest read, set a card's size (one vote a card: the side
+#: of its tag when it was last read; a card read on every frame is one card, not 30)
 SIZES = 30
+#: a tag's side (px) until the first tag is read: the module size the calibration card
+#: advises the stickers for (``vision.calibration``: 4 px a module, 21 modules a side). A
+#: table set up as advised sees tags of that size or a little larger (the advice rounds
+#: up to the next printed size); ``SIDES`` around it takes tags of 57-118 px
+DEFAULT_TAG_PX = RELIABLE_MODULE_PX * MODULES
+#: a cell back to within this of its value before it last moved has not changed: something
+#: passed over it (a card sliding in, a hand) and left; it keeps its older settling time
+PASSED = MOTION
+#: a group is the light, not a card, when this share of it and of the cells newly washed
+#: out in its box is washed out since the reference or was washed out in it (a lamp's
+#: reflection appearing, moving or gone) ...
+LIGHT = 0.25
+#: ... and this share of its cells brightened or were washed out (a reflection only ever
+#: brightens what lies under it: a card's print darkens what it covers)
+LIT = 0.9
 #: the picture watched reaches this far (px) beyond the zone: a card landing at its
 #: edge is seen whole (its centre must still lie in the zone)
 BEYOND = 96
 #: a frame in which this share of a zone's cells moved at once: the camera was knocked
 #: (or the light switched): the zone's picture starts again from the next still frame
 KNOCK = 0.3
+#: a covered group's cells that may still move when what covers it is said to lie still
+#: (a frame blurrier than the last moves the light across a tag's edges: a few cells of
+#: a card lying still "move" on most frames)
+STIRS = 0.1
 #: a tag read later where a landing lay is that landing's card while this share of the
 #: landing's cells (away from the tag) has not moved since it was reported: a fingertip
 #: or a hand over part of it lifted; a new card landing over it moves most of them
@@ -134,6 +167,10 @@ class _Reported:
     said: float
     cells: Image
     corners: Image
+    centre: Point = (0.0, 0.0)
+    #: covered by what came next before it was reported: a tag read in its box later is
+    #: what covered it (its own lies under it), never this card read later
+    covered: bool = False
 
 
 class _Zone:
@@ -143,18 +180,26 @@ class _Zone:
         self.box = box  # x0, y0, x1, y1 in frame pixels
         self.ref = small.copy()
         self.prev = small
-        self.still_since = np.full(small.shape, at, np.float64)
+        self.still_since: Image = np.full(small.shape, at, np.float64)
+        #: each cell's value when it last lay still, and since when (``PASSED``)
+        self.calm = small.copy()
+        self.calm_since = self.still_since.copy()
         self.frames = 0
         self.reported: list[_Reported] = []  # landings reported unread, not read since
+        #: card-sized groups waiting for their tag (``said``: when they settled)
+        self.pending: list[_Reported] = []
 
 
 class LandingWatch:
     """Watches the zones where cards are played; ``update`` returns the landings it found."""
 
-    def __init__(self, card_sides: tuple[float, float] = CARD_SIDES) -> None:
+    def __init__(self, card_sides: tuple[float, float] = CARD_SIDES,
+                 tag_px: float = DEFAULT_TAG_PX) -> None:
         self.card_sides = card_sides
+        #: a tag's side (px) until one is read
+        self.tag_px = tag_px
         self._zones: dict[str, _Zone] = {}
-        self._sides: deque[float] = deque(maxlen=SIZES)  # recent tag sides, px
+        self._sides: dict[str, float] = {}  # text -> its tag's side when last read, px
         self._reads: dict[str, tuple[float, Point]] = {}  # text -> its last read, centre px
         #: text -> when its card landed: tags read where a landing reported unread lay
         self.read_later: dict[str, float] = {}
@@ -163,11 +208,10 @@ class LandingWatch:
         """Forget every zone's reference (the zones moved: drawn again, followed, grown)."""
         self._zones.clear()
 
-    def card_px(self) -> tuple[float, float] | None:
-        """A card's (short, long) sides in frame pixels, from the tags read lately."""
-        if not self._sides:
-            return None
-        tag = statistics.median(self._sides)
+    def card_px(self) -> tuple[float, float]:
+        """A card's (short, long) sides in frame pixels: from the tags of the last ``SIZES``
+        cards read (the median, one a card), ``tag_px`` before any was read."""
+        tag = statistics.median(self._sides.values()) if self._sides else self.tag_px
         return tag * self.card_sides[0], tag * self.card_sides[1]
 
     def update(self, at: float, image: Image, zones: dict[str, list[Point]],
@@ -182,7 +226,10 @@ class LandingWatch:
         for text, quad in tags:
             xs, ys = [p[0] for p in quad], [p[1] for p in quad]
             self._reads[text] = (at, (sum(xs) / len(xs), sum(ys) / len(ys)))
-            self._sides.append(math.dist(quad[0], quad[1]) / 2 + math.dist(quad[1], quad[2]) / 2)
+            self._sides.pop(text, None)  # the latest last
+            self._sides[text] = math.dist(quad[0], quad[1]) / 2 + math.dist(quad[1], quad[2]) / 2
+            if len(self._sides) > SIZES:
+                del self._sides[next(iter(self._sides))]
         for text in [t for t, (when, _) in self._reads.items() if at - when > KEEP_S]:
             del self._reads[text]
         out: list[Landing] = []
@@ -201,6 +248,8 @@ class LandingWatch:
                 self._zones[name] = _Zone(box, small, at)
                 continue
             out += self._look(name, zone, small, at, polygon, (w, h))
+            if zone.pending:
+                self._read_pending(zone, tags)
             if zone.reported:
                 self._read_later(zone, at, tags, before)
         return out
@@ -219,6 +268,8 @@ class LandingWatch:
             ys = [(p[1] - y0) / CELL for p in quad]
             centre = (sum(xs) / len(xs), sum(ys) / len(ys))
             for r in zone.reported:
+                if r.covered:
+                    continue
                 if text in before and before[text] < r.at - RECENT_S:
                     continue  # read before that card landed: another card
                 if cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) < 0:
@@ -241,6 +292,13 @@ class LandingWatch:
         zone.prev = small
         zone.still_since[moved] = at
         settled = at - zone.still_since >= SETTLE_S
+        # a cell that settled back where it was lay still all along: a card sliding in or a
+        # hand passed over it (its "trail" would join the card that settled meanwhile)
+        back = settled & (zone.calm_since < zone.still_since) & (np.abs(small - zone.calm) <= PASSED)
+        zone.still_since[back] = zone.calm_since[back]
+        fresh = settled & ~back
+        zone.calm[fresh] = small[fresh]
+        zone.calm_since[fresh] = zone.still_since[fresh]
         changed = np.abs(small - zone.ref) > CHANGE
         calm = settled & ~changed
         zone.ref[calm] = small[calm]  # the light drifts; the reference follows it
@@ -263,7 +321,53 @@ class LandingWatch:
                                   changed, washed, fringe)
             if landing is not None:
                 out.append(Landing(name, *landing))
+        out += [Landing(name, r.at, r.centre) for r in self._covered(zone, small, at)]
         return out
+
+    @staticmethod
+    def _covered(zone: _Zone, small: Image, at: float) -> list[_Reported]:
+        """Card-sized groups that waited for their tag and were covered meanwhile (most of
+        their cells moved since they settled, and what moved over them lies still): no tag
+        of theirs can be read now, so each is a card that landed unread, at its time (a
+        card covered by the next before ``WAIT_S``: cond-tune glare #33, #49; still missed:
+        #50, about 0.4 covered, its rest no longer card-sized, and #36, not looked into)."""
+        out: list[_Reported] = []
+        for p in list(zone.pending):
+            if at - p.said > HOLD_S + SETTLE_S:
+                zone.pending.remove(p)  # judged as a group meanwhile, or never a card
+                continue
+            moved = zone.still_since[p.cells] > p.said + 1e-9
+            if 1.0 - float(np.mean(moved)) >= INTACT:
+                continue  # still in view: judged as a group (its tag may yet be read)
+            if float(np.mean(at - zone.still_since[p.cells] < SETTLE_S)) > STIRS:
+                continue  # what covers it still moves (a hand passing over and leaving?)
+            zone.pending.remove(p)
+            left = p.cells & ~(zone.still_since > p.said + 1e-9)
+            zone.ref[left] = small[left]  # its uncovered part: no card of its own
+            zone.reported.append(_Reported(p.at, at, p.cells, p.corners, covered=True))
+            out.append(p)
+        return out
+
+    @staticmethod
+    def _read_pending(zone: _Zone, tags: Sequence[tuple[str, Sequence[Point]]]) -> None:
+        """A tag read inside a waiting group's box where its cells have not moved since it
+        settled: its own tag (a later card's tag lies on cells that moved): no landing."""
+        import cv2
+
+        x0, y0 = zone.box[0], zone.box[1]
+        h, w = zone.still_since.shape[:2]
+        for _, quad in tags:
+            cx = sum(p[0] for p in quad) / len(quad)
+            cy = sum(p[1] for p in quad) / len(quad)
+            cell = ((cx - x0) / CELL, (cy - y0) / CELL)
+            i, j = int(cell[1]), int(cell[0])
+            if not (0 <= i < h and 0 <= j < w):
+                continue
+            for p in list(zone.pending):
+                if cv2.pointPolygonTest(p.corners.reshape(-1, 1, 2), cell, False) < 0:
+                    continue
+                if zone.still_since[i, j] <= p.said + 1e-9:
+                    zone.pending.remove(p)
 
     def _judge(self, zone: _Zone, cells: Image, busy: Image, small: Image,
                at: float, polygon: list[Point], size: tuple[int, int], together: int,
@@ -279,8 +383,7 @@ class LandingWatch:
                 zone.ref[cells] = small[cells]
             return None
         near = cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        if np.count_nonzero(near & busy) >= 3:
-            return None  # something still moves beside it
+        moving = np.count_nonzero(near & busy) >= 3  # something still moves beside it
         points = np.stack([xs, ys], 1).astype(np.float32) + 0.5
         rect = cv2.minAreaRect(points)
         corners = cv2.boxPoints(((rect[0][0], rect[0][1]), (rect[1][0] + 2, rect[1][1] + 2),
@@ -294,35 +397,65 @@ class LandingWatch:
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
                 zone.ref[cells] = small[cells]  # a card that was read: explained
+                _unpend(zone, cells)
                 return None
         settled_at = float(np.max(zone.still_since[cells]))
         age = at - settled_at
         card = self.card_px()
         area_px = together * CELL * CELL
-        if card is not None and area_px > SWEEP * card[0] * card[1]:
+        if area_px > SWEEP * card[0] * card[1]:
             zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look
-            return None
-        if age < WAIT_S:
             return None
         box = np.zeros(cells.shape, np.uint8)
         cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
+        if self._light(zone, cells, box.astype(bool), small):
+            _unpend(zone, cells)
+            return None
         on = box.astype(bool) & ~cells
-        if np.count_nonzero(on & changed & ~fringe) >= 3 and age < HOLD_S:
-            return None  # a fingertip (something else) lies on it: its tag may yet be read
+        # a fingertip (something else) lies on it: its tag may yet be read
+        held = np.count_nonzero(on & changed & ~fringe) >= 3 and age < HOLD_S
         white = int(np.count_nonzero(on & washed))
-        card_like = (card is not None and self._card_like(rect, len(xs) + white, card)
-                  and float(np.std(small[cells])) >= PRINT)
+        card_like = (self._card_like(rect, len(xs) + white, card)
+                     and float(np.std(small[cells])) >= PRINT)
         centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
         if card_like and point_in_polygon(centre, polygon):
+            when = round(landed, 6)
+            if moving or age < WAIT_S or held:  # its tag may yet be read: remembered
+                if not _pending_larger(zone, cells):  # else: it is being covered, part by part
+                    _unpend(zone, cells)
+                    zone.pending.append(_Reported(when, settled_at, cells.copy(), corners, centre))
+                return None
             whole = cells | (box.astype(bool) & changed)  # the card's other parts too
             zone.ref[whole] = small[whole]
-            when = round(float(np.median(zone.still_since[cells])), 6)
+            _unpend(zone, cells)
             zone.reported.append(_Reported(when, at, whole.copy(), corners))
             return when, centre
+        if moving or age < WAIT_S:
+            return None
         if age >= ABSORB_S:
             zone.ref[cells] = small[cells]  # a cup, a resting hand: never a landing
         return None
+
+    @staticmethod
+    def _light(zone: _Zone, cells: Image, box: Image, small: Image) -> bool:
+        """Whether a settled group is the light, not a card: a lamp's reflection that
+        appeared, moved or went (cells washed out to white that were not, or were and are
+        not), where what changed only brightened. Taken into the reference (never a
+        landing); a card that lands under a reflection already there changes the cells
+        beside its washed-out core, not the core."""
+        was = zone.ref >= WASHED
+        now = small >= WASHED
+        newly = box & now & ~was  # washed out since the reference: in the box, changed or not
+        gone = cells & was & ~now  # washed out in the reference, not now
+        n = int(np.count_nonzero(cells))
+        white = int(np.count_nonzero(newly & ~cells))
+        lit = int(np.count_nonzero(cells & ((small > zone.ref) | was)))
+        if (int(np.count_nonzero(newly | gone)) < LIGHT * (n + white)
+                or lit < LIT * n):
+            return False
+        zone.ref[cells | newly] = small[cells | newly]
+        return True
 
     @staticmethod
     def _card_like(rect: Any, n: int,
@@ -347,6 +480,22 @@ def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] 
     if x1 - x0 < 4 * CELL or y1 - y0 < 4 * CELL:
         return None
     return x0, y0, x1, y1
+
+
+def _unpend(zone: _Zone, cells: Image) -> None:
+    """The waiting groups that share ``INTACT`` of their cells, unmoved since they settled,
+    with ``cells`` (the same card, read or judged) are settled; a card that covered one of
+    them shares only cells that moved."""
+    zone.pending = [p for p in zone.pending if np.count_nonzero(
+        p.cells & cells & (zone.still_since <= p.said + 1e-9)) < INTACT * np.count_nonzero(p.cells)]
+
+
+def _pending_larger(zone: _Zone, cells: Image) -> bool:
+    """Whether a waiting group already holds most of ``cells`` and more (the same card, a
+    part of it covered since)."""
+    n = np.count_nonzero(cells)
+    return any(np.count_nonzero(p.cells & cells) >= 0.8 * n and np.count_nonzero(p.cells) > n
+               for p in zone.pending)
 
 
 def _groups(mask: Image, times: Image, bridge: Image | None = None) -> list[Image]:

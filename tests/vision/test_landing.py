@@ -37,7 +37,9 @@ def test_a_card_that_lands_and_settles_unread_is_a_landing_at_its_landing_time()
     assert landed[0] == pytest.approx(15 / FPS, abs=1.5 / FPS)
 
 
-def test_nothing_is_said_before_a_tag_was_read_there_is_no_card_size_yet() -> None:
+def test_before_a_tag_was_read_a_card_is_judged_by_the_default_tags_size() -> None:
+    """No tag read yet: a card is one of the default tag's size (``DEFAULT_TAG_PX``, 84
+    px); the scenes' card (its tag 24 px) is far smaller: not a card at that size."""
     def draw(i: int, image: np.ndarray) -> None:
         if i >= 10:
             card(image, (100, 120))
