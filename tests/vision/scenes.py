@@ -3,10 +3,12 @@ bright rectangles with a dark picture, a hand as a flat ellipse (320x240 frames)
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import cv2
 import numpy as np
 
-from vision.landing import CARD_SIDES
+from vision.landing import CARD_SIDES, LandingWatch
 
 W, H, FPS = 320, 240, 30.0
 PILE = [(0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9)]
@@ -47,3 +49,18 @@ def tag_at(centre: tuple[float, float]) -> list[tuple[float, float]]:
     """The corners of a tag of ``READ``'s size read at ``centre``."""
     x, y = centre
     return [(x - 12, y - 12), (x + 12, y - 12), (x + 12, y + 12), (x - 12, y + 12)]
+
+
+def landings(frames: int, draw: Callable[[int, np.ndarray], None],
+             tags: Callable[[int], Sequence[Sequence[tuple[float, float]]]],
+             watch: LandingWatch | None = None) -> tuple[list[float], LandingWatch]:
+    """Frames ``0..frames-1`` (``draw(i, image)`` draws frame ``i`` on the table, at ``i /
+    FPS`` seconds; ``tags(i)`` the tags read in it) through a landing watch: the times of
+    the landings it reported, and the watch."""
+    watch = watch or LandingWatch()
+    out = []
+    for i in range(frames):
+        image = table(i)
+        draw(i, image)
+        out += [x.at for x in watch.update(i / FPS, image, {"pile": PILE}, tags(i))]
+    return out, watch

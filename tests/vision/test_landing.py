@@ -12,19 +12,13 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.scenes import FPS, PILE, READ, H, W, card, hand, table, tag_at
+from tests.vision.scenes import FPS, PILE, READ, H, W, card, hand, landings, table, tag_at
 from vision.landing import LandingWatch
 
 
 def run(frames: int, draw, tags=lambda i: [READ]) -> list[float]:  # type: ignore[no-untyped-def]
     """Deliver ``frames`` frames (``draw(i, image)`` draws frame ``i``): the landing times."""
-    watch = LandingWatch()
-    out = []
-    for i in range(frames):
-        image = table(i)
-        draw(i, image)
-        out += [x.at for x in watch.update(i / FPS, image, {"pile": PILE}, tags(i))]
-    return out
+    return landings(frames, draw, tags)[0]
 
 
 def test_a_card_that_lands_and_settles_unread_is_a_landing_at_its_landing_time() -> None:

@@ -11,20 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.scenes import FPS, PILE, READ, card, table, tag_at
+from tests.vision.scenes import FPS, READ, card, landings, tag_at
 from vision.landing import LandingWatch
 
 FIRST, NEXT = 10, 26  # the unread card lands at frame 10; the next over it at 26 (0.53 s)
 
 
 def run(frames: int, draw, tags) -> tuple[list[float], LandingWatch]:  # type: ignore[no-untyped-def]
-    watch = LandingWatch()
-    out = []
-    for i in range(frames):
-        image = table(i)
-        draw(i, image)
-        out += [x.at for x in watch.update(i / FPS, image, {"pile": PILE}, tags(i))]
-    return out, watch
+    return landings(frames, draw, tags)
 
 
 def two_cards(i: int, image: np.ndarray) -> None:

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.scenes import FPS, PILE, READ, TAG, H, W, card, table, tag_at
+from tests.vision.scenes import FPS, PILE, READ, TAG, H, W, card, landings, table, tag_at
 from vision.calibration import MODULES, RELIABLE_MODULE_PX
 from vision.landing import CARD_SIDES, DEFAULT_TAG_PX, LandingWatch
 
@@ -30,13 +30,7 @@ def glare(image: np.ndarray, centre: tuple[float, float], radius: float) -> None
 
 def watch_run(frames: int, draw, tags, watch: LandingWatch | None = None  # type: ignore[no-untyped-def]
               ) -> list[float]:
-    watch = watch or LandingWatch()
-    out = []
-    for i in range(frames):
-        image = table(i)
-        draw(i, image)
-        out += [x.at for x in watch.update(i / FPS, image, {"pile": PILE}, tags(i))]
-    return out
+    return landings(frames, draw, tags, watch)[0]
 
 
 def test_a_reflection_appearing_over_a_card_already_read_is_no_landing() -> None:
