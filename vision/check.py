@@ -23,7 +23,8 @@ quiet warning on the host page and the camera page, never a refusal). The pipeli
 game: ``VisionPipeline.status()["check"]``, served as ``camera.check`` by
 ``GET /api/camera``, is the report of the last ``EVERY`` frames. After each glare trial
 (``CheckMeter.trials`` counts them) the pipeline asks ``vision.sight`` whether the pile
-turned blind or clear. No clock and no thread here; OpenCV, segno and zxing-cpp are imported where used.
+turned blind or clear. No clock and no thread here; OpenCV, segno and zxing-cpp are
+imported where used.
 """
 
 from __future__ import annotations

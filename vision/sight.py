@@ -18,9 +18,9 @@ parts) and says when the pile turns blind or clear:
   flickers between ``"lost"`` and ``"barely"`` from one sample to the next: one good
   sample is not enough.
 
-Why ``BLIND_AFTER`` is 2, not 1: the check cannot tell a lamp's reflection from the white stock of a card whose tag is
-not read (a fingertip on it as it lands), so such a card is "lost" on the trial that
-falls on it, and the pile turned blind for 2-4 s on 3 of the 6 ``fingers`` videos of the
+Why ``BLIND_AFTER`` is 2, not 1: the check cannot tell a lamp's reflection from the
+white stock of a card whose tag is not read (a fingertip on it as it lands), so such a
+card is "lost" on the trial that falls on it, and the pile turned blind for 2-4 s on 3 of the 6 ``fingers`` videos of the
 bench's conditions (docs/vision.md). A reflection stays in its part from trial to trial;
 cards under fingers come and go: with 2, none of those 18 videos (glare, fingers, hands)
 turned blind but the glare ones, one trial later (frame 30 instead of 0). A reflection
@@ -41,8 +41,7 @@ from collections.abc import Mapping
 from companion.inputs import PileSight
 from vision.zonegrow import GROWS
 
-__all__ = ["BLIND_AFTER", "CLEAR_AFTER", "PILE_ZONES", "PileSightWatch", "lost_parts",
-           "pile_lost"]
+__all__ = ["BLIND_AFTER", "CLEAR_AFTER", "PILE_ZONES", "PileSightWatch", "lost_parts"]
 
 #: the pile's zones: where cards are played (The Nasty 7's ``PILE_ZONES``), the zones
 #: that grow (``vision.zonegrow.GROWS``): named once, there
@@ -59,12 +58,6 @@ def lost_parts(parts: Mapping[str, Mapping[str, str]]) -> frozenset[tuple[str, s
     "lost" | "barely"}}) say a tag would not read."""
     return frozenset((zone, part) for zone, states in parts.items() if zone in PILE_ZONES
                      for part, state in states.items() if state == "lost")
-
-
-def pile_lost(parts: Mapping[str, Mapping[str, str]]) -> bool:
-    """Whether the check's glare ``parts`` hold a part of a pile zone where a tag would
-    not read."""
-    return bool(lost_parts(parts))
 
 
 class PileSightWatch:

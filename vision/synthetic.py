@@ -5,7 +5,8 @@ and a deterministic generator: ``render(index)`` is a pure function of the seed,
 script and the frame index. ``random_scene`` renders one still frame of 1..N cards
 (for the benchmark). Tags are version-1 QR codes (segno), seen through a tilted camera
 (perspective), rotated, blurred, unevenly lit and noisy. Imports only ``vision.frames``
-from vision (``vision.sources.open_source`` imports this module, never the reverse).
+and ``vision.truth`` (what a camera could read of each tag) from vision
+(``vision.sources.open_source`` imports this module, never the reverse).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.frames import Corners, Frame, Image, Point
+from vision.frames import Frame, Image, Point
+from vision.truth import TagTruth as TagTruth  # re-exported: the benches read it here
+from vision.truth import tag_truths
 
 Matrix = npt.NDArray[np.float64]  # 3x3 homography
 
@@ -98,29 +101,6 @@ class Bump:
         m[:, 2] += np.asarray(self.shift)
         out: Matrix = np.vstack([m, [0.0, 0.0, 1.0]]).astype(np.float64)
         return out
-
-
-@dataclass(frozen=True)
-class TagTruth:
-    """Where a tag is in a frame: its code corners in pixels and the share of it visible
-    (not covered by a later card or a hand, inside the frame). ``washed``: the share of it
-    in a lamp's reflection's washed-out core (the pixels ``Renderer.glare`` paints pure
-    white, whatever was under them: ``Renderer.glare_core``); ``glared``: its centre lies
-    there."""
-
-    payload: str
-    corners: Corners
-    visible: float
-    landed: bool
-    zone: str | None = None
-    washed: float = 0.0
-    glared: bool = False
-
-    @property
-    def fully_visible(self) -> bool:
-        """Landed, inside the frame, not covered by another card or a hand, and its centre
-        not in a reflection's washed-out core (a camera could read it)."""
-        return self.landed and self.visible >= 0.999 and not self.glared
 
 
 @dataclass(frozen=True)
@@ -370,59 +350,15 @@ class Renderer:
               ) -> tuple[TagTruth, ...]:
         """Each card's code corners and visible share (covered by later cards or a hand,
         or off-frame), and how much of it a lamp's reflection among ``hands`` (the frame's
-        patches) washes out."""
-        out = []
+        patches) washes out (``vision.truth``)."""
+        tags = [(pc.payload, _apply(pc.homography, tag_corners_canvas()), pc.landed, pc.zone)
+                for pc in cards]
+        quads = [np.array(_apply(pc.homography, _card_quad())) for pc in cards]
         over = [p.polygon(self.width, self.height) for p in hands if p.kind == "hand"]
-        core = self.glare_core(hands)
-        for i, pc in enumerate(cards):
-            corners = _apply(pc.homography, tag_corners_canvas())
-            covers = [np.array(_apply(c.homography, _card_quad())) for c in cards[i + 1 :]]
-            covers += over
-            visible = self._visible_share(np.array(corners), covers)
-            washed, glared = (0.0, False) if core is None else _washed(np.array(corners), core)
-            out.append(TagTruth(pc.payload, tuple(corners), visible, pc.landed, pc.zone,
-                                washed, glared))
-        return tuple(out)
-
-    def _visible_share(self, tag: np.ndarray, covers: list[np.ndarray]) -> float:
-        mask, x0, y0, total = _tag_mask(tag)
-        if total == 0:
-            return 0.0
-        for quad in covers:
-            cv2.fillPoly(mask, [np.round(quad - (x0, y0)).astype(np.int32)], 0)
-        inside = mask[max(0, -y0) : self.height - y0, max(0, -x0) : self.width - x0]
-        return int(inside.sum()) / total
+        return tag_truths(tags, quads, over, self.glare_core(hands), (self.width, self.height))
 
     def background(self) -> Image:
         return self._background.copy()
-
-
-def _tag_mask(tag: np.ndarray) -> tuple[np.ndarray, int, int, int]:
-    """The code ``tag`` (corners in pixels) filled in a mask of its bounding box (one pixel
-    around), the box's top-left corner and the code's pixel count."""
-    x0, y0 = np.floor(tag.min(axis=0)).astype(int) - 1
-    x1, y1 = np.ceil(tag.max(axis=0)).astype(int) + 1
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.round(tag - (x0, y0)).astype(np.int32)], 1)
-    return mask, int(x0), int(y0), int(mask.sum())
-
-
-def _washed(tag: np.ndarray, core: Image) -> tuple[float, bool]:
-    """The share of the code ``tag`` (corners in pixels) inside the washed-out ``core``
-    (``Renderer.glare_core``), and whether its centre lies there."""
-    h, w = core.shape[:2]
-    cx, cy = (int(round(float(v))) for v in tag.mean(axis=0))
-    centre = 0 <= cx < w and 0 <= cy < h and bool(core[cy, cx])
-    mask, x0, y0, total = _tag_mask(tag)
-    if total == 0:
-        return 0.0, centre
-    x1, y1 = x0 + mask.shape[1], y0 + mask.shape[0]
-    a0, b0 = max(0, x0), max(0, y0)
-    a1, b1 = min(w, x1), min(h, y1)
-    if a1 <= a0 or b1 <= b0:
-        return 0.0, centre
-    inside = mask[b0 - y0 : b1 - y0, a0 - x0 : a1 - x0] & core[b0:b1, a0:a1]
-    return int(inside.sum()) / total, centre
 
 
 def _card_quad() -> list[Point]:

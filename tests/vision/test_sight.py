@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from companion.inputs import PileSight
-from vision.sight import BLIND_AFTER, CLEAR_AFTER, PILE_ZONES, PileSightWatch, pile_lost
+from vision.sight import BLIND_AFTER, CLEAR_AFTER, PILE_ZONES, PileSightWatch, lost_parts
 
 LOST = {"pile": {"bottom-right": "lost"}}
 BARELY = {"pile": {"bottom-right": "barely"}}
@@ -69,9 +69,9 @@ def test_blind_again_after_clear() -> None:
 
 def test_only_the_pile_zones_count() -> None:
     seat = {"pile": {}, "seat:0": {"middle": "lost"}, "discard": {"top": "lost"}}
-    assert not pile_lost(seat)
+    assert not lost_parts(seat)
     assert turns(seat, seat) == []
-    assert pile_lost({"play": {"left": "lost"}, "seat:1": {}})
+    assert lost_parts({"play": {"left": "lost"}, "seat:1": {}}) == {("play", "left")}
     assert turns({"play": {"left": "lost"}}) == [(0, True)]
 
 
