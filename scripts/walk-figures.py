@@ -1,4 +1,4 @@
-"""How often one accepted phone action walks between companion/table.py and session.py.
+"""How often one accepted phone action walks between companion/table/ and session.py.
 
 Runs one Nasty 7 game on a memory store (a card played by the table itself, then a
 phone's accusation) and traces, with ``sys.setprofile``, the Python calls made while

@@ -37,7 +37,7 @@ BAD_IMPORTS = [
      "vision.frames -> vision.decoding"),
     ("runtime-not-bench", "vision/pipeline.py", "import bench.vision_kit",
      "vision.pipeline -> bench.vision_kit"),
-    ("core-not-edges", "companion/table.py", "import web.render", "companion.table -> web"),
+    ("core-not-edges", "companion/table/__init__.py", "import web.render", "companion.table -> web"),
     ("league-edges", "league/pages.py", "import web.render", "league.pages -> web.render"),
     ("nothing-imports-league", "web/stats.py", "import league.queries",
      "web.stats -> league.queries"),

@@ -12,34 +12,24 @@ same turn, and the edges hear the features' events (``on_feature_event``).
 from __future__ import annotations
 
 import logging
-import queue
-import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
 from dataclasses import replace
 from typing import Any
 
 from companion import games
 from companion.checks import MAX_SEED as MAX_SEED
-from companion.checks import require_host, seed_of, stats_for
+from companion.checks import require_host, seed_of
 from companion.damage import not_resumed
 from companion.games.actions import BY_TABLE, Deadline, GameAction, SentBy, check_sender
 from companion.games.base import (
-    Action,
-    ButtonInput,
     IllegalAction,
     Setup,
     SetupError,
-    SightInput,
     SignalOut,
-    TableInput,
-    TagInput,
 )
 from companion.inputs import (
-    CAMERA,
-    HOST,
     TABLE,
     ButtonPressed,
     CardLanded,
@@ -54,61 +44,51 @@ from companion.inputs import (
     request_id_problem,
     source_of,
 )
-from companion.players import SCANS as PLAYER_CARDS
 from companion.reactions import MAX_FOLLOW_UPS, Committed, Reaction, standard_reactions
 from companion.records import seat_names
 from companion.session import CLOCK, Batch, Session, Undo
 from companion.snapshot import Hub, Notice, Refusal, Snapshot
 from companion.store import EventStore, GameInfo, StoreError, latest_open_game
+from companion.table.inputs import TableInputs
+from companion.table.loop import UNEXPECTED, Clock, TableLoop
 from companion.tableview import PUBLIC_ACTION_KEYS as PUBLIC_ACTION_KEYS
 from companion.tableview import history_of, record_of, snapshot_of
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], float]
 Listener = Callable[[Snapshot, list[SignalOut]], None]
 #: an edge hearing one of a feature's events (``Table.on_feature_event``)
 EventListener = Callable[[Any], None]
 
-#: the answer to an input whose handling failed in a way nobody foresaw (logged in full)
-UNEXPECTED = ("Something went wrong with that request and nothing changed; the game goes "
-              "on. Try again, or tell the host if it keeps happening.")
 #: how many finished request ids the loop remembers in memory (the store keeps them all)
 REMEMBERED_REQUESTS = 4096
 
 
-class Table:
-    """The one writer: inputs in, committed events and snapshots out."""
+class Table(TableInputs, TableLoop):
+    """The one writer: inputs in, committed events and snapshots out (its thread:
+    ``TableLoop``; what the camera and the buttons mean: ``TableInputs``)."""
 
     def __init__(self, store: EventStore, clock: Clock = time.monotonic,
                  notice: Notice | None = None,
                  reactions: Sequence[Reaction] | None = None) -> None:
+        super().__init__(clock)
         self.store = store
         #: what the table does itself after a committed batch (None: the standard ones)
         self.reactions = list(standard_reactions() if reactions is None else reactions)
         self._feature_listeners: dict[str, list[EventListener]] = {}
         self.notice = notice  # said on the TV and host page while no game runs
-        self.clock = clock
         self.epoch = uuid.uuid4().hex[:8]
         self.info: GameInfo | None = None
         self.session: Session | None = None
         self._origin = clock()
         #: how late a camera input may reach the table after its own time (``tick``)
         self.input_delay_s = 0.0
-        #: the camera's last word on the pile (``PileSight``): a lamp's glare hides part of it
         self.pile_blind = False
         self._seq = 0
         self._next_seq = 1
         self._refusal: Refusal | None = None
-        self._queue: queue.Queue[tuple[Input | None, Future[Result]]] = queue.Queue()
         self._listeners: list[Listener] = []
-        self._thread: threading.Thread | None = None
-        self._stopping = threading.Event()
-        self.heartbeat = clock()
-        self._store_retry_at = 0.0
         self._done: dict[str, Result] = {}  # request id -> its answer (start, end)
-        self.restarts = 0  # how often the loop thread was started again after it ended
-        self._revive_lock = threading.Lock()
         self.hub = Hub(Snapshot(0, self.epoch))
         self._resume()
 
@@ -153,41 +133,6 @@ class Table:
         except Exception:
             log.exception("could not fold game %s again from the store", self.info.game_id)
 
-    def start(self) -> None:
-        """Run the loop in its own thread."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
-            self._thread.start()
-
-    def ensure_running(self) -> bool:
-        """Start the loop again, from the store, if its thread ended; True if it had to.
-
-        The loop answers every failure itself, so this is the last resort; ``submit`` and
-        the watchdog call it.
-        """
-        with self._revive_lock:  # two callers at once must not start two writers
-            thread = self._thread
-            if thread is None or thread.is_alive() or self._stopping.is_set():
-                return False
-            log.error("the table loop had stopped: starting it again from the store")
-            self.restarts += 1
-            self._recover()
-            self._thread = None
-            self.start()
-            return True
-
-    def loop_alive(self) -> bool:
-        """Whether the loop thread runs (the watchdog also checks that it turns)."""
-        return self._thread is not None and self._thread.is_alive()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop after the input being handled; later inputs are refused, never half-done."""
-        self._stopping.set()
-        self._queue.put((None, Future()))
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener(snapshot, signals)`` on the loop thread after each change.
 
@@ -207,56 +152,9 @@ class Table:
 
     # --- inputs ---------------------------------------------------------------------
 
-    def submit(self, inp: Input) -> Future[Result]:
-        """Queue an input; the future resolves after its events are committed."""
-        fut: Future[Result] = Future()
-        if self._stopping.is_set():
-            fut.set_result(Result(False, reason="The table is shutting down; try again."))
-            return fut
-        self._queue.put((inp, fut))
-        self.ensure_running()
-        return fut
-
     def now(self) -> float:
         """Game time: seconds since the start of the current game."""
         return self.clock() - self._origin
-
-    def _run(self) -> None:
-        while not self._stopping.is_set():
-            self.heartbeat = self.clock()
-            try:
-                if not self._turn():
-                    break
-            except Exception:  # the loop must not die: log it, fold again from the store
-                log.exception("the table loop failed; it goes on from the store")
-                self._store_retry_at = self.clock() + 1.0  # no busy loop on a broken tick
-                self._recover()
-        while True:  # answer what is still queued: nothing is silently dropped
-            try:
-                _, fut = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if not fut.done():
-                fut.set_result(Result(False, reason="The table is shutting down; try again."))
-
-    def _turn(self) -> bool:
-        """One turn of the loop: one input, or the deadlines when none came; False at stop."""
-        try:
-            inp, fut = self._queue.get(timeout=self._wait_time())
-        except queue.Empty:
-            self.tick()
-            return True
-        if inp is None:
-            fut.set_result(Result(False, reason="stopped"))
-            return False
-        try:
-            result = self.process(inp)
-        except BaseException:
-            if not fut.done():
-                fut.set_result(Result(False, reason=UNEXPECTED))
-            raise
-        fut.set_result(result)
-        return True
 
     def _wait_time(self) -> float:
         due = self.session.next_deadline() if self.session else None
@@ -376,73 +274,6 @@ class Table:
             # who sent it is checked by the engine core (Session.preview: Engine.admit)
             return self._act(action, self._t(cmd.at), cmd.source, rid)
         raise IllegalAction(f"Unknown command {cmd.name!r}.")
-
-    def _tag(self, inp: TagSeen | TagLeft) -> Result:
-        seen = isinstance(inp, TagSeen)
-        if inp.status != "ok":
-            if not seen:
-                return Result(True, ignored=True)
-            if PLAYER_CARDS.saw(inp.payload):  # a league player card: the setup page seats it
-                return Result(True, ignored=True)
-            raise IllegalAction("Unknown tag: this code was not printed for any of our decks.")
-        if self.session is None or self.info is None:
-            return Result(True, ignored=True)
-        if inp.game != self.info.game:
-            raise IllegalAction(f"That card belongs to a {inp.game} deck, not to this game.")
-        t = self._t(inp.at)
-        # a card's printed stats, entered once and kept in its deck (Crime Lords)
-        stats = stats_for(inp.payload) if seen else None
-        # a card the camera saw land unread and reads now: when it landed
-        unread = inp.landed if isinstance(inp, TagSeen) else None
-        landed = None if unread is None else self._t(unread)
-        return self._from_input(TagInput(seen, inp.card, inp.serial, inp.zone, t, stats=stats,
-                                         landed=landed), source_of(inp))
-
-    def _landed(self, inp: CardLanded) -> Result:
-        """A card the camera could not read landed: a game that asks the host about such
-        cards (feature ``unread_landings``) gets it as a tag with no card and no serial."""
-        if self.session is None or not self.session.engine.has("unread_landings"):
-            return Result(True, ignored=True)
-        return self._from_input(TagInput(True, None, None, inp.zone, self._t(inp.at)),
-                                source_of(inp))
-
-    def _sight(self, blind: bool, t: float) -> Result:
-        """The camera's view of the pile turned (a lamp's glare): kept for the next game,
-        and told to a game that times players from what the camera sees (``pile_sight``)."""
-        self.pile_blind = blind
-        if self.session is None or not self.session.engine.has("pile_sight"):
-            return Result(True, ignored=True)
-        return self._from_input(SightInput(blind, t), CAMERA)
-
-    def _sight_unknown(self) -> None:
-        """After a restart the camera starts again with nothing amiss, and says so only
-        when glare hides the pile (two of its checks, about 2 s): a game resumed blind is
-        told the camera sees it whole, or its clock would stay off for good."""
-        assert self.session is not None
-        try:
-            self._sight(False, self.session.last_t)
-        except (IllegalAction, StoreError) as exc:
-            log.error("could not restart the clock of the resumed game: %s", exc)
-
-    def _button(self, inp: ButtonPressed) -> Result:
-        t = self._t(inp.at)
-        if self.session is None:
-            return Result(True, ignored=True)
-        if inp.role == "undo" and inp.hold:
-            return self._act(Undo(), t, HOST)
-        return self._from_input(ButtonInput(inp.role, inp.seat, inp.hold, t), source_of(inp))
-
-    def _from_input(self, inp: TableInput, source: Source) -> Result:
-        """A camera tag or a button press: the table itself sends what it means (a
-        seat's button too: the table's hardware, not that seat's phone); ``source``
-        only says whom a refusal is for."""
-        assert self.session is not None
-        self._commit_deadlines(inp.t)
-        action: GameAction | Action | None = self.session.engine.action_for_input(
-            self.session.state, inp)
-        if action is None:
-            return Result(True, ignored=True)
-        return self._act(action, inp.t, source, sender=BY_TABLE)
 
     # --- the one place that changes the game ----------------------------------------
 
