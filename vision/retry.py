@@ -1,7 +1,7 @@
 """The shipped decoder: zxing-cpp on the whole frame, local retries only where it failed.
 
 zxing-cpp (``return_errors=True``) also reports codes it located but could not read.
-Those regions are retried, each by a short list of *variants* (``VARIANTS``), in order,
+Those regions are retried, each by a short list of *variants* (``vision.variants``), in order,
 until one reads the code (``ORDER``: an upscaled crop; measured too: a rectified crop,
 a sharpened one, a binarised one, a deblurred one, pyzbar). Then the *search*
 (``RetryDecoder._search``, ``vision.deblur``) looks at code-sized, edge-dense patches no
@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -33,21 +32,14 @@ from vision.backends import (
     zx_corners,
     zx_modules,
 )
-from vision.deblur import code_blobs, look, smears, wiener
+from vision.deblur import code_blobs, look
 from vision.frames import Corners, Detection, Image
 from vision.quads import area, drop_inner, is_real, overlap
+from vision.variants import VARIANTS as VARIANTS
+from vision.variants import around, binarised, crop_box, moved, sharpened
 
-#: how much the crop reaches beyond the located code, as a share of its size
-MARGIN = 0.35
-#: the same for a patch found by the search (its box already holds the whole code)
+#: the same as ``MARGIN`` for a patch found by the search (its box already holds the code)
 SEARCH_MARGIN = 0.15
-#: the upscale factor of the plain retry
-SCALE = 1.5
-#: a rectified code is warped to this many pixels a side (plus the margin)
-RECTIFIED = 120
-
-#: a variant: (gray crop, located corners in crop pixels) -> codes read, in crop pixels
-Variant = Callable[["RetryDecoder", Image, Corners], list[Detection]]
 
 
 class RetryDecoder:
@@ -245,7 +237,7 @@ class RetryDecoder:
                 break
             if any(overlap(corners, d.corners) for d in found):
                 continue  # the same code, read (or reported) on another pass
-            pixels = _crop(gray, corners)[0].size
+            pixels = around(gray, corners)[0].size
             if not self._fits("retry", pixels):
                 continue  # a smaller code's retry may still fit
             t0 = time.thread_time()
@@ -264,8 +256,8 @@ class RetryDecoder:
         if expected is not None:  # a video: the search on one frame in SEARCH_EVERY at most
             settled = settled or self._video_frames % SEARCH_EVERY != 0
         if self.search and not settled and self._fits("blobs", view.size):
-            here = [_moved(d, -x0, -y0, d.backend) for d in found]
-            rescued = [_moved(d, x0, y0, d.backend) for d in self._search(view, here)]
+            here = [moved(d, -x0, -y0, d.backend) for d in found]
+            rescued = [moved(d, x0, y0, d.backend) for d in self._search(view, here)]
             found = [d for d in found if not (d.damaged and any(
                 overlap(d.corners, r.corners) for r in rescued))] + rescued
         return drop_inner(found)
@@ -299,7 +291,7 @@ class RetryDecoder:
         for q in blobs[:MAX_LOOK]:
             if any(overlap(q, c) for c in read):
                 continue
-            box, _ = _crop(gray, q, 0.0)
+            box, _ = around(gray, q, 0.0)
             kind, angle, anisotropy = look(box)
             if kind in patches:
                 patches[kind].append((anisotropy, q, box, angle))
@@ -313,17 +305,17 @@ class RetryDecoder:
                 break
             if any(overlap(q, d.corners) for d in out):
                 continue
-            crop, (x0, y0) = _crop(gray, q, SEARCH_MARGIN)
+            crop, (x0, y0) = around(gray, q, SEARCH_MARGIN)
             if not self._fits(kind, crop.size):
                 continue
             t0 = time.thread_time()
-            hits = (_sharpened(self, crop, box, angle) if kind == "smeared"
-                    else self.zx(_binarised(crop)))
+            hits = (sharpened(self, crop, box, angle) if kind == "smeared"
+                    else self.zx(binarised(crop)))
             self._learn(kind, crop.size, t0)
             for d in hits:
                 if d.text not in texts:
                     texts.add(d.text)
-                    out.append(_moved(d, x0, y0, f"search-{kind}"))
+                    out.append(moved(d, x0, y0, f"search-{kind}"))
         return out
 
     def _spent(self) -> bool:
@@ -347,18 +339,21 @@ class RetryDecoder:
     def retry(self, gray: Image, corners: Corners, order: Sequence[str] | None = None
               ) -> list[Detection]:
         """Codes read around ``corners`` by the first variant that reads any, in ``gray`` pixels."""
-        crop, (x0, y0) = _crop(gray, corners)
+        crop, (x0, y0) = around(gray, corners)
         if crop.size == 0:
             return []
         local = tuple((x - x0, y - y0) for x, y in corners)
         for name in self.order if order is None else order:
             hits = [d for d in VARIANTS[name](self, crop, local) if not d.damaged and d.text]
             if hits:
-                return [_moved(d, x0, y0, f"retry-{name}") for d in hits]
+                return [moved(d, x0, y0, f"retry-{name}") for d in hits]
         return []
 
     def zx(self, image: Image) -> list[Detection]:
         return [d for d in self._zx.decode(image) if not d.damaged]
+
+    def pz(self, image: Image) -> list[Detection]:
+        return [] if self._pz is None else self._pz.decode(image)
 
 
 def _touches(corners: Corners, box: tuple[int, int, int, int]) -> bool:
@@ -370,18 +365,8 @@ def _touches(corners: Corners, box: tuple[int, int, int, int]) -> bool:
 def _union(box: tuple[int, int, int, int], corners: Corners, w: int, h: int
            ) -> tuple[int, int, int, int]:
     """``box`` grown to hold the code at ``corners`` with ``MARGIN`` of it around."""
-    x0, y0, x1, y1 = _crop_box(corners, w, h)
+    x0, y0, x1, y1 = crop_box(corners, w, h)
     return min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)
-
-
-def _crop_box(corners: Corners, w: int, h: int, margin: float = MARGIN
-              ) -> tuple[int, int, int, int]:
-    pts = np.array(corners, dtype=np.float32)
-    x_min, y_min = pts.min(axis=0)
-    x_max, y_max = pts.max(axis=0)
-    pad = margin * max(x_max - x_min, y_max - y_min, 8.0)
-    return (max(0, int(x_min - pad)), max(0, int(y_min - pad)),
-            min(w, int(x_max + pad) + 1), min(h, int(y_max + pad) + 1))
 
 
 def _still(a: Corners, b: Corners) -> bool:
@@ -390,107 +375,6 @@ def _still(a: Corners, b: Corners) -> bool:
                                     for p, q in zip(a, b, strict=True))
 
 
-def _crop(gray: Image, corners: Corners, margin: float = MARGIN
-          ) -> tuple[Image, tuple[int, int]]:
-    h, w = gray.shape[:2]
-    x0, y0, x1, y1 = _crop_box(corners, w, h, margin)
-    return gray[y0:y1, x0:x1], (x0, y0)
-
-
-def _moved(d: Detection, x0: float, y0: float, backend: str) -> Detection:
-    return replace(d, corners=tuple((x + x0, y + y0) for x, y in d.corners), backend=backend)
-
-
-def _scaled(found: list[Detection], scale: float) -> list[Detection]:
-    return [replace(d, corners=tuple((x / scale, y / scale) for x, y in d.corners))
-            for d in found]
-
-
-def _up(crop: Image, scale: float) -> Image:
-    out: Image = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-    return out
-
-
-def upscale(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
-    """The crop upscaled 1.5x (bicubic): small modules get whole pixels."""
-    return _scaled(dec.zx(_up(crop, SCALE)), SCALE)
-
-
-def upscale2(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
-    """The crop upscaled 2x (bicubic)."""
-    return _scaled(dec.zx(_up(crop, 2.0)), 2.0)
-
-
-def sharpen(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
-    """The crop upscaled 2x and unsharp-masked: undoes some blur (motion, focus)."""
-    big = _up(crop, 2.0)
-    soft = cv2.GaussianBlur(big, (0, 0), 2.0)
-    sharp: Image = cv2.addWeighted(big, 2.0, soft, -1.0, 0)
-    return _scaled(dec.zx(sharp), 2.0)
-
-
-def binarise(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
-    """The crop upscaled 2x, then thresholded locally (uneven light, glare)."""
-    big = _up(crop, 2.0)
-    block = max(15, (min(big.shape[:2]) // 4) | 1)
-    bw: Image = cv2.adaptiveThreshold(big, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                      cv2.THRESH_BINARY, block, 5)
-    return _scaled(dec.zx(bw), 2.0)
-
-
-def rectify(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
-    """The located quad warped to a square (perspective, curl and tilt undone)."""
-    m = RECTIFIED * MARGIN
-    side = RECTIFIED + 2 * m
-    dst = np.array([[m, m], [m + RECTIFIED, m], [m + RECTIFIED, m + RECTIFIED],
-                    [m, m + RECTIFIED]], np.float32)
-    h = cv2.getPerspectiveTransform(np.array(corners, np.float32), dst)
-    warped = cv2.warpPerspective(crop, h, (int(side), int(side)), flags=cv2.INTER_CUBIC,
-                                 borderMode=cv2.BORDER_REPLICATE)
-    back = np.linalg.inv(h)
-    out = []
-    for d in dec.zx(warped):
-        pts = np.array(d.corners, np.float64).reshape(-1, 1, 2)
-        mapped = cv2.perspectiveTransform(pts, back).reshape(-1, 2)
-        out.append(replace(d, corners=tuple((float(x), float(y)) for x, y in mapped)))
-    return out
-
-
-def _sharpened(dec: RetryDecoder, crop: Image, patch: Image, angle: float
-               ) -> list[Detection]:
-    """``crop`` sharpened for each guess at its smear (``vision.deblur.smears``) until one reads."""
-    for turn, length in smears(patch, angle):
-        found = _scaled(dec.zx(_up(wiener(crop, length, turn), 2.0)), 2.0)
-        if found:
-            return found
-    return []
-
-
-def _binarised(crop: Image) -> Image:
-    """``crop`` thresholded against its local (Gaussian) mean, ~4 modules across."""
-    bw: Image = cv2.adaptiveThreshold(crop, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
-                                      cv2.THRESH_BINARY, 15, 3)
-    return bw
-
-
-def deblur(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
-    """A smeared code (``vision.deblur``): the line blur along its smear undone, 2x."""
-    box, _ = _crop(crop, corners, 0.0)
-    kind, angle, _ = look(box)
-    return _sharpened(dec, crop, box, angle) if kind == "smeared" else []
-
-
-def pyzbar(dec: RetryDecoder, crop: Image, corners: Corners) -> list[Detection]:
-    """pyzbar on the crop upscaled 1.5x (it reads some codes zxing-cpp does not)."""
-    if dec._pz is None:
-        return []
-    return _scaled(dec._pz.decode(_up(crop, SCALE)), SCALE)
-
-
-VARIANTS: dict[str, Variant] = {
-    "upscale": upscale, "upscale2": upscale2, "sharpen": sharpen, "binarise": binarise,
-    "rectify": rectify, "deblur": deblur, "pyzbar": pyzbar,
-}
 #: the table's order, chosen on the tuning split of ``companion bench vision``: upscale2
 #: rescues the most a millisecond; with the search after it, rectify added no code on
 #: the tuning split (it did before the search) for 0.6 ms a frame; pyzbar added none
