@@ -284,7 +284,10 @@ def glare_parts(gray: Image, zones: Mapping[str, Sequence[Point]], module: float
                     continue
                 veil = _veil(over, centre, module, gray.shape)
                 if not _reads(veil, module, black, white):
-                    parts[PART_WORDS[row][col]] = "lost"
+                    # lost only where the tag tried lies in a washed-out spot: anything
+                    # less bright may be a card's stock, which no reflection needs
+                    parts[PART_WORDS[row][col]] = ("lost" if float(veil.max()) > 255.0
+                                                   else "barely")
                 elif not _reads(veil * MARGIN, module, black, white):
                     parts[PART_WORDS[row][col]] = "barely"
         out[name] = parts
