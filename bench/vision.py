@@ -32,7 +32,10 @@ run, on both splits (``held`` is the one that counts: the retry was tuned on ``t
 developing). ``COMPANION_BENCH_ONLY=conditions`` runs the conditions alone
 (``COMPANION_BENCH_CONDITION_VIDEOS`` videos a condition and split, default
 ``CONDITION_VIDEOS``, in ``COMPANION_BENCH_JOBS`` worker processes, default one a core;
-``COMPANION_BENCH_CONDITION_SPLITS``: the splits, default ``cond-held,cond-tune``).
+``COMPANION_BENCH_CONDITION_SPLITS``: the splits, default ``cond-held,cond-tune``;
+``COMPANION_BENCH_CONDITION_FIRST``: the index of the first video of each condition and
+split, default 0, so a change can be measured on videos nobody has run yet, e.g. 10 for
+videos 10-19 when 0-9 have been looked at; the report's header names the videos run).
 ``COMPANION_BENCH_ONLY=table`` runs the table set alone at full scale
 (``main_table``: 12 videos a split in worker processes, one core each). The full run takes about 10 minutes on a loaded 2-core machine.
 """
@@ -439,18 +442,21 @@ def _conditions(cards: int, splits: tuple[str, ...] = ("cond-held", "cond-tune")
                 cost: bool = True, smoke: bool = False, jobs: int = 1,
                 cores: tuple[int, ...] = ()) -> dict[str, Any]:
     """The conditions of issue 36: ``COMPANION_BENCH_CONDITION_VIDEOS`` videos a condition
-    and split (default ``CONDITION_VIDEOS``); a smoke run one small video of each."""
+    and split (default ``CONDITION_VIDEOS``) from video ``COMPANION_BENCH_CONDITION_FIRST``
+    (default 0); a smoke run one small video of each."""
     from bench.vision_conditions import FULL, SMOKE, run_conditions
 
     videos = 1 if smoke else _env_int("COMPANION_BENCH_CONDITION_VIDEOS", CONDITION_VIDEOS)
-    return run_conditions(videos, cards, splits, cost, SMOKE if smoke else FULL, jobs, cores)
+    first = _env_int("COMPANION_BENCH_CONDITION_FIRST", 0, least=0)
+    return run_conditions(videos, cards, splits, cost, SMOKE if smoke else FULL, jobs, cores,
+                          first)
 
 
 def main_conditions(as_json: bool, progress: Callable[[str], None]) -> int:
     """``COMPANION_BENCH_ONLY=conditions``: the held-apart conditions of issue 36 alone."""
     import cv2
 
-    from bench.vision_conditions import print_conditions
+    from bench.vision_condreport import print_conditions, which_videos
 
     cv2.setNumThreads(1)
     cores = tuple(sorted(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else (0,)
@@ -472,16 +478,21 @@ def main_conditions(as_json: bool, progress: Callable[[str], None]) -> int:
     if as_json:
         print(json.dumps(report))
     else:
-        print(f"vision benchmark, the conditions of issue 36, on {report['machine']}; load "
-              f"average {_load(report['load_before'])} before, {_load(report['load_after'])} "
-              f"after; {report['seconds']} s, {jobs} worker process(es), one core each")
+        ran = "; ".join(f"{split} {which_videos(r)}"
+                        for split, r in report["conditions"].items())
+        print(f"vision benchmark, the conditions of issue 36 ({ran}), on {report['machine']}; "
+              f"load average {_load(report['load_before'])} before, "
+              f"{_load(report['load_after'])} after; {report['seconds']} s, {jobs} worker "
+              "process(es), one core each")
         print_conditions(report["conditions"])
     return 0
 
 
-def _env_int(name: str, default: int) -> int:
+def _env_int(name: str, default: int, least: int = 1) -> int:
+    """The whole number in the environment's ``name`` (at least ``least``), else
+    ``default``."""
     try:
-        return max(1, int(os.environ.get(name, default)))
+        return max(least, int(os.environ.get(name, default)))
     except ValueError:
         return default
 
@@ -517,7 +528,7 @@ def print_report(report: dict[str, Any]) -> None:
                 f"TagSeen.at after landing median {d['median']} ms, p95 {d['p95']} ms")
     print_table(report.get("table", {}))
     if "conditions" in report:
-        from bench.vision_conditions import print_conditions
+        from bench.vision_condreport import print_conditions
 
         print_conditions(report["conditions"])
     out("\nCPU ms a frame (shipped decoder, one core, Y plane): whole frame | zones only "

@@ -35,7 +35,8 @@ the cards a camera *could* have read, says the renderer's truth (``count_readabl
 ``bench.vision_readable``: the tag fully visible in ``READABLE_FRAMES`` frames after it
 landed), those with exactly one pile event (the issue's goal), booked twice, missed (no
 pile event, never put to the host) and asked; each missed card with why (frames fully
-visible, frames read, ``TagSeen`` events). The decoder's cost: ``bench.vision_cost``.
+visible, frames read, ``TagSeen`` events). The decoder's cost: ``bench.vision_cost``; the
+report in words: ``bench.vision_condreport``.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ from vision.synthetic import Bump, CardPlay, Patch, SyntheticTable
 
 __all__ = ["CONDITIONS", "FULL", "HOST_ANSWER_S", "PILE_EVENTS", "READABLE_FRAMES", "SMOKE",
            "SPLITS", "PairedDecoder", "ReadableCount", "TableCount", "TableRun", "condition_video",
-           "cost_summary", "count_readable", "count_table", "empty", "merge", "one_video", "print_conditions",
+           "cost_summary", "count_readable", "count_table", "empty", "merge", "one_video",
            "run_condition", "run_conditions"]
 
 SPLITS = {"cond-tune": 400_021, "cond-held": 400_022}
@@ -183,11 +184,12 @@ def merge(into: dict[str, Any], part: dict[str, Any]) -> None:
 
 
 def run_condition(split: str, condition: str, videos: int = 1, cards: int = 12,
-                  cost: bool = True, size: Size = FULL) -> dict[str, Any]:
-    """``videos`` videos of ``condition`` through the real pipeline and a real Nasty 7
-    table; the figures summed. ``cost``: zxing-cpp alone decodes every frame too."""
+                  cost: bool = True, size: Size = FULL, first: int = 0) -> dict[str, Any]:
+    """``videos`` videos of ``condition`` from video ``first`` through the real pipeline
+    and a real Nasty 7 table; the figures summed. ``cost``: zxing-cpp alone decodes every
+    frame too."""
     out = empty()
-    for v in range(videos):
+    for v in range(first, first + videos):
         merge(out, one_video(split, condition, v, cards, cost, size))
     return out
 
@@ -403,14 +405,17 @@ def _warp(m: Any, p: tuple[float, float]) -> tuple[float, float]:
 
 def run_conditions(videos: int = 1, cards: int = 12,
                    splits: Sequence[str] = ("cond-held", "cond-tune"), cost: bool = True,
-                   size: Size = FULL, jobs: int = 1, cores: Sequence[int] = ()
-                   ) -> dict[str, Any]:
+                   size: Size = FULL, jobs: int = 1, cores: Sequence[int] = (),
+                   first: int = 0) -> dict[str, Any]:
     """Every condition on ``splits`` (both by default, held-apart first), ``videos`` videos
-    a condition and split (each its own seed): per split, the figures of each condition and
-    (``cost``) the decoder's cost over all of its frames. ``jobs`` > 1: the videos run in
-    that many worker processes, each pinned to one of ``cores`` (default: the cores this
-    process may use) with OpenCV on one thread, so a frame's CPU time is one core's."""
-    work = [(split, c, v) for split in splits for c in CONDITIONS for v in range(videos)]
+    a condition and split from video ``first`` (each its own seed: ``first`` 10 runs videos
+    nobody looked at when 0-9 have been run): per split, the videos run (``first``,
+    ``videos``), the figures of each condition and (``cost``) the decoder's cost over all of
+    its frames. ``jobs`` > 1: the videos run in that many worker processes, each pinned to
+    one of ``cores`` (default: the cores this process may use) with OpenCV on one thread,
+    so a frame's CPU time is one core's."""
+    work = [(split, c, v) for split in splits for c in CONDITIONS
+            for v in range(first, first + videos)]
     if jobs > 1:
         import multiprocessing
         import os
@@ -432,7 +437,8 @@ def run_conditions(videos: int = 1, cards: int = 12,
                 merge(by[c], part)
         costs = [r.pop("cost") for r in by.values()]
         times = {name: [t for c in costs for t in c[name]] for name in ("shipped", "zxing")}
-        out[split] = {"conditions": by, "cost": cost_summary(times)}
+        out[split] = {"first": first, "videos": videos, "conditions": by,
+                      "cost": cost_summary(times)}
     return out
 
 
@@ -447,80 +453,3 @@ def _worker(job: tuple[str, str, int, int, bool, Size, int]) -> dict[str, Any]:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {core})
     return one_video(split, condition, video, cards, cost, size)
-
-
-def print_conditions(report: dict[str, Any]) -> None:
-    """The conditions' lines of the report (``run_conditions``)."""
-    for split, r in report.items():
-        tag = "HELD-APART" if split == "cond-held" else "tuning"
-        print(f"\n{tag} conditions ({split}), every frame through the pipeline, the check "
-              "and a real Nasty 7 table (ticked every frame):")
-        for name, c in r["conditions"].items():
-            rate = f"{c['read'] / c['cards']:.1%}" if c["cards"] else "-"
-            line = (f"  {name:16} {c['videos']} videos, cards read (exactly one TagSeen) "
-                    f"{c['read']}/{c['cards']} {rate}")
-            if name == "glare":
-                line += (f"; tags under the glare {c['under_glare']}, read "
-                         f"{c['under_glare_read']}, flagged by the check "
-                         f"{c['under_glare_flagged']}; glare verdict {c['glare_level']}")
-            if name == "bump":
-                line += (f"; knocks {c['bumps']}, noticed {c['noticed']}, followed "
-                         f"{c['followed']} (pile corners off by {c['follow_error_px']} px), "
-                         f"reported to the host as moved {c['reported_moved']}")
-            if name.startswith("beside"):
-                line += (f"; growths {c['growths']}, into the seat's area "
-                         f"{c['growths_into_seat']} (goal 0)")
-            print(line)
-        print(f"  {'table:':16} {'pile events right':>18} {'booked twice':>12} "
-              f"{'unanswered':>10} {'false penalties':>15} {'growths into a zone':>19} "
-              f"{'unread landings asked':>21} {'invented':>8}"
-              "   (goals: 99.5 %, 0, 0, 0, 0, -, 0)")
-        for name, c in r["conditions"].items():
-            t = c["table"]
-            share = f"{t['right'] / t['cards']:.1%}" if t["cards"] else "-"
-            right = f"{t['right']}/{t['cards']} {share}"
-            print(f"  {name:16} {right:>18} {t['booked_twice']:>12} "
-                  f"{t['unanswered']:>4} of {t['questions']:<3} "
-                  f"{t['false_penalties']:>6} of {t['penalties']:<6} "
-                  f"{t['growths_into_other']:>19} {t['landed_unread']:>21} {t['invented']:>8}"
-                  f"   (refused {t['refused']}; unread cards named by the host "
-                  f"{t['unread_booked']}, answered by the camera's later read "
-                  f"{t['read_answered']} (with a later card {t['wrong_answers']}), "
-                  f"asked of cards read later {t['read_later']}; the clock off for "
-                  f"glare over the pile {t['blind_s']:.1f} s, true hesitations due then "
-                  f"{t['hesitations_off']})")
-        _print_readable(r["conditions"])
-        k = r["cost"]
-        if k["zxing_ms"]["median"] is None:
-            print("  decoder cost: not timed in this run")
-            continue
-        pi = ", ".join(f"{n} {v} ms" for n, v in k["pi_p95_ms"].items())
-        print(f"  decoder cost, {k['frames']} frames, CPU ms a frame: shipped (told what the "
-              f"last frame read) median {k['shipped_ms']['median']} p95 "
-              f"{k['shipped_ms']['p95']}; zxing-cpp alone median {k['zxing_ms']['median']} "
-              f"p95 {k['zxing_ms']['p95']}; ratio median {k['median_ratio']}x (goal 1.0), "
-              f"p95 {k['p95_ratio']}x (goal 1.3); shipped p95 on {pi}")
-
-
-def _print_readable(conditions: dict[str, Any]) -> None:
-    """Per condition, what the table made of every card a camera could have read, and
-    each card it missed without asking, with why."""
-    print(f"  {'readable cards:':16} {'exactly one pile event':>24} {'booked twice':>12} "
-          f"{'missed':>6} {'asked':>5}   (goals: 99.5 %, 0, 0, -; readable: the tag fully "
-          f"visible in {READABLE_FRAMES}+ frames after it landed, says the truth; missed: "
-          "no pile event, never put to the host)")
-    for name, c in conditions.items():
-        r, g = c["readable"], c["glimpsed"]
-        share = f"{r['once'] / r['readable']:.1%}" if r["readable"] else "-"
-        once = f"{r['once']}/{r['readable']} {share}"
-        print(f"  {name:16} {once:>24} {r['twice']:>12} {r['missed']:>6} {r['asked']:>5}"
-              f"   (fully visible in fewer frames, one at least: {g['readable']}, of them "
-              f"exactly one pile event {g['once']}, missed {g['missed']}, asked {g['asked']})")
-    for name, c in conditions.items():
-        for m in c["missed_cards"]:
-            print(f"    missed ({name}): #{m['serial']} landed {m['landed_s']} s; fully visible "
-                  f"in {m['visible_frames']} frames (at most {m['visible_run']} in a row), "
-                  f"read in {m['read_after_landing']} after landing ({m['read_while_visible']} "
-                  f"while fully visible; at most {m['reads_in_window']} in 3 frames, frames "
-                  f"after landing {m['read_at']}); TagSeen {m['seen_events']}; washed out "
-                  f"{m['washed']:.0%} at most")

@@ -9,9 +9,11 @@ four questions, each green, amber or red with the fix in one sentence:
   ``GRID`` x ``GRID`` parts; where a part is brighter than the table's own light (a lamp's
   reflection), a tag of the deck's module size (the codes read so far; 4 px before any)
   is drawn into that part's measured light, at its brightest spot, and zxing-cpp tries
-  it (``glare_parts``). A part where it does not read is red, one where it reads only
-  without a little more glare is amber; a bright table with no reflection on it is green
-  however bright it is (brightness alone never turns it red);
+  it (``glare_parts``). A part where it does not read and the tag lay in a spot washed
+  out to white is red; one where it does not read in light short of white (which may be
+  a card's stock, not a reflection), or reads only without a little more glare, is amber;
+  a bright table with no reflection on it is green however bright it is (brightness
+  alone never turns it red);
 - **reads**: of the codes the decoder located in the last frames, the share it read
   (lay the calibration card or a few cards in each zone to measure it);
 - **size**: the smallest code read, in pixels a module (reliable from
@@ -249,9 +251,13 @@ def glare_parts(gray: Image, zones: Mapping[str, Sequence[Point]], module: float
     spot: its black and white are ``levels`` (those of the codes read, ``BLACK`` and
     ``WHITE`` times the table's light before any), plus the glare measured at each of its
     pixels, washed out to white where the picture is (``SATURATED``), with the sensor's
-    noise; zxing-cpp reads it or not. A code ``read`` lately whose outline (pixels) holds
-    that spot says more than any model: a tag does read there. Deterministic: the same
-    picture gives the same parts.
+    noise; zxing-cpp reads it or not. It is ``"lost"`` only where the tag lay partly in
+    a spot washed out to white: light short of white may be a card's own stock or art (a
+    white card whose tag is not read: the trial takes its brightness for a veil, with a
+    step at the card's edge, and fails), which a reflection brighter than any card's
+    stock is not; there a tag that does not read is ``"barely"``. A code ``read`` lately
+    whose outline (pixels) holds that spot says more than any model: a tag does read
+    there. Deterministic: the same picture gives the same parts.
     """
     import cv2
 
@@ -284,7 +290,10 @@ def glare_parts(gray: Image, zones: Mapping[str, Sequence[Point]], module: float
                     continue
                 veil = _veil(over, centre, module, gray.shape)
                 if not _reads(veil, module, black, white):
-                    parts[PART_WORDS[row][col]] = "lost"
+                    # lost only where the tag tried lies in a washed-out spot: anything
+                    # less bright may be a card's stock, which no reflection needs
+                    parts[PART_WORDS[row][col]] = ("lost" if float(veil.max()) > 255.0
+                                                   else "barely")
                 elif not _reads(veil * MARGIN, module, black, white):
                     parts[PART_WORDS[row][col]] = "barely"
         out[name] = parts

@@ -18,12 +18,15 @@ parts) and says when the pile turns blind or clear:
   flickers between ``"lost"`` and ``"barely"`` from one sample to the next: one good
   sample is not enough.
 
-Why ``BLIND_AFTER`` is 2, not 1: the check cannot tell a lamp's reflection from the
-white stock of a card whose tag is not read (a fingertip on it as it lands), so such a
-card is "lost" on the trial that falls on it, and the pile turned blind for 2-4 s on 3 of the 6 ``fingers`` videos of the
-bench's conditions (docs/vision.md). A reflection stays in its part from trial to trial;
-cards under fingers come and go: with 2, none of those 18 videos (glare, fingers, hands)
-turned blind but the glare ones, one trial later (frame 30 instead of 0). A reflection
+Why ``BLIND_AFTER`` is 2, not 1: the check took the white stock of a card whose tag is
+not read (a fingertip on it as it lands) for a reflection, so such a card was "lost" on
+the trial that fell on it, and the pile turned blind for 2-4 s on 3 of the 6 ``fingers``
+videos of the bench's conditions (docs/vision.md). A reflection stays in its part from
+trial to trial; cards under fingers come and go: with 2, none of those 18 videos (glare,
+fingers, hands) turned blind but the glare ones, one trial later (frame 30 instead of
+0). Even so, an unread white card lying still took 2 trials in a row (a held-apart
+``beside`` video: blind 3 s, no glare): now the check says "lost" only where a tag would
+lie in a spot washed out to white, which a card's stock is not (``glare_parts``). A reflection
 that appears during play is said 1-2 s after it appears (a trial every 30 frames at 30
 fps), before a hesitation deadline it could cause: the last card seen before it gives
 ``hesitation_s`` (3 s) plus the camera's delay (1 s).

@@ -165,6 +165,7 @@ def test_the_conditions_report_runs_through_and_prints_each_row(
 ) -> None:
     """One condition, one card: the run, the per-split cost and the report's lines."""
     import bench.vision_conditions as conditions
+    from bench.vision_condreport import print_conditions
 
     monkeypatch.setattr(conditions, "CONDITIONS", ("fast",))
     report = conditions.run_conditions(2, 1, ("cond-tune",), size=conditions.SMOKE)
@@ -173,7 +174,7 @@ def test_the_conditions_report_runs_through_and_prints_each_row(
     assert fast["videos"] == 2 and fast["cards"] == 2  # two videos, summed
     assert fast["table"]["cards"] <= 2
     assert split["cost"]["frames"] > 0 and split["cost"]["p95_ratio"] is not None
-    conditions.print_conditions(report)
+    print_conditions(report)
     out = capsys.readouterr().out
     assert "pile events right" in out and "decoder cost" in out and "  fast " in out
     assert "readable cards:" in out and "exactly one pile event" in out
@@ -250,3 +251,72 @@ def test_a_card_under_the_glare_is_put_to_the_host_and_a_resting_hand_never_is()
                for m in video["missed_cards"])
     hands = one_video("cond-tune", "hands", 0, 12, cost=False, size=SMOKE)["table"]
     assert (hands["invented"], hands["booked_twice"]) == (0, 0)
+
+
+def _calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int]]:
+    """No video is run: each one ``run_conditions`` asks for is recorded, with no figures."""
+    import bench.vision_conditions as conditions
+
+    calls: list[tuple[str, str, int]] = []
+
+    def one(split: str, condition: str, video: int, *_: object) -> dict[str, object]:
+        calls.append((split, condition, video))
+        return empty(1)
+
+    monkeypatch.setattr(conditions, "CONDITIONS", ("fast", "glare"))
+    monkeypatch.setattr(conditions, "one_video", one)
+    return calls
+
+
+def test_the_first_video_of_each_condition_can_be_chosen(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Videos 10-11 of each condition and split (0-9 have been run and looked at): those
+    are the videos run, and the report's header says so."""
+    import bench.vision_conditions as conditions
+    from bench.vision_condreport import print_conditions
+
+    calls = _calls(monkeypatch)
+    report = conditions.run_conditions(2, 1, ("cond-held", "cond-tune"), cost=False,
+                                       size=SMOKE, first=10)
+    assert calls == [(s, c, v) for s in ("cond-held", "cond-tune") for c in ("fast", "glare")
+                     for v in (10, 11)]
+    assert (report["cond-held"]["first"], report["cond-held"]["videos"]) == (10, 2)
+    assert report["cond-tune"]["conditions"]["glare"]["videos"] == 2
+    print_conditions(report)
+    out = capsys.readouterr().out
+    assert "HELD-APART conditions (cond-held, videos 10-11 of each condition)" in out
+    assert "tuning conditions (cond-tune, videos 10-11 of each condition)" in out
+    calls.clear()
+    assert conditions.run_conditions(1, 1, ("cond-tune",), False, SMOKE)["cond-tune"][
+        "first"] == 0  # by default from the first
+    assert calls == [("cond-tune", "fast", 0), ("cond-tune", "glare", 0)]
+    print_conditions(conditions.run_conditions(1, 1, ("cond-tune",), False, SMOKE, first=12))
+    assert "(cond-tune, video 12 of each condition)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("first", "videos"), [("10", (10, 11)), (None, (0, 1)),
+                                               ("-3", (0, 1)), ("ten", (0, 1))])
+def test_the_bench_takes_the_first_video_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    first: str | None, videos: tuple[int, ...],
+) -> None:
+    """``COMPANION_BENCH_ONLY=conditions companion bench vision`` with
+    ``COMPANION_BENCH_CONDITION_FIRST`` (default 0; a value that is no index: 0): the
+    videos run and the header naming them."""
+    from bench import vision as bench
+
+    calls = _calls(monkeypatch)
+    if first is None:
+        monkeypatch.delenv("COMPANION_BENCH_CONDITION_FIRST", raising=False)
+    else:
+        monkeypatch.setenv("COMPANION_BENCH_CONDITION_FIRST", first)
+    monkeypatch.setenv("COMPANION_BENCH_CONDITION_VIDEOS", "2")
+    monkeypatch.setenv("COMPANION_BENCH_CONDITION_SPLITS", "cond-tune")
+    monkeypatch.setenv("COMPANION_BENCH_JOBS", "1")  # in this process: no video is run
+    monkeypatch.setattr(bench, "_pin_one_core", lambda: None)  # nor this process pinned
+    assert bench.main_conditions(False, lambda _: None) == 0
+    assert calls == [("cond-tune", c, v) for c in ("fast", "glare") for v in videos]
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.startswith("vision benchmark, the conditions of issue 36 (cond-tune "
+                             f"videos {videos[0]}-{videos[-1]} of each condition), on ")

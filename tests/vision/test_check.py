@@ -131,3 +131,29 @@ def test_a_tag_read_where_the_glare_is_clears_that_part() -> None:
     y0, y1 = (0.25 + 0.5 * 2 / 3) * 720, 0.75 * 720
     everywhere = [((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
     assert "bottom-right" not in glare_parts(small, TABLE_PILE, 4.3, read=everywhere)["pile"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_a_white_card_whose_tag_is_not_read_is_no_reflection(seed: int) -> None:
+    """A plain white card (no print the camera sees) lies over the pile's top-left, as
+    white as the stock around the codes read: its brightness is a card's, not a lamp's
+    reflection, which washes out to white. No part is lost and the verdict is not red;
+    the same card washed out to white is (one picture cannot tell it from a reflection)."""
+    import cv2
+
+    image = table_frame(seed, [])
+    meter, read = checked(image)
+    assert meter.report()["glare"] == {}
+    black, white = np.median(list(meter._levels), axis=0)  # the codes' print and stock
+    assert white < 250
+    box = np.round(cv2.boxPoints(((0.37 * 1280, 0.33 * 720), (150, 200), 20.0)))
+    card = image.copy()
+    cv2.fillPoly(card, [box.astype(np.int32)], (white, white, white))
+    parts = glare_parts(np.asarray(card.mean(axis=2), np.float32), TABLE_PILE,
+                        meter.module_px(), (black, white))["pile"]
+    assert "lost" not in parts.values()
+    washed = image.copy()
+    cv2.fillPoly(washed, [box.astype(np.int32)], (255, 255, 255))
+    parts = glare_parts(np.asarray(washed.mean(axis=2), np.float32), TABLE_PILE,
+                        meter.module_px(), (black, white))["pile"]
+    assert parts.get("top-left") == "lost"
