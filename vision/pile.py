@@ -122,6 +122,27 @@ class PileCards:
                      landing.at)
         return [CardLanded(landing.at, landing.zone) for landing in found]
 
+    def _settled(self) -> list[TagEvent]:
+        """Tags read in a card-sized group that the landing watch saw settle on the pile
+        (``LandingWatch.settled_reads``, issue 36: a fingertip lifts off a card's tag and
+        the next card covers it a frame later, so it is read once): the tracker confirms
+        each that it still holds as read, not yet seen, in a pile zone, at the time the
+        card landed. A tag already seen gives nothing (one ``TagSeen`` a card); a tag
+        glimpsed in a hand over the pile never settles card-sized there."""
+        reads = self.landings.settled_reads if self.landings is not None else None
+        if not reads:
+            return []
+        with self._zones_lock:
+            piles = [n for n in self.zones.polygons if self.grower.grows(n)]
+        out: list[TagEvent] = []
+        while reads:
+            text = next(iter(reads))
+            out += self.tracker.confirm(text, reads.pop(text), piles)
+        for event in out:
+            log.info("%s read once on a card that settled in %s at %.2f: seen", event.payload,
+                     event.zone, event.at)
+        return out
+
     def _dated(self, events: list[TagEvent | CardLanded]) -> list[TagEvent | CardLanded]:
         """A tag the landing watch read where a card it had reported unread lay: its
         ``TagSeen`` says when that card landed (``landed``), so the game answers that
