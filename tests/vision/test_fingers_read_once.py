@@ -12,8 +12,9 @@ pile, read once as it passes, never settles there: nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
-import numpy as np
 import pytest
 
 from companion.config import TrackingConfig, ZonesConfig
@@ -56,14 +57,17 @@ class Script:
         self.frame = 0
 
     def decode(self, image: Image) -> list[Detection]:
-        found = [Detection(READ[0], tuple(READ[1]), "script")]  # type: ignore[arg-type]
-        found += [Detection(text, tuple(tag_at(c)), "script")  # type: ignore[arg-type]
+        found = [Detection(READ[0], tuple(READ[1]), "script")]
+        found += [Detection(text, tuple(tag_at(c)), "script")
                   for text, c in self.reads.get(self.frame, [])]
         self.frame += 1
         return found
 
 
-def run(draw: object, reads: dict[int, list[tuple[str, tuple[float, float]]]],
+Draw = Callable[[int, Image], None]
+
+
+def run(draw: Draw, reads: dict[int, list[tuple[str, tuple[float, float]]]],
         frames: int = FRAMES) -> list[CameraEvent]:
     events: list[CameraEvent] = []
     pipeline = VisionPipeline(
@@ -73,7 +77,7 @@ def run(draw: object, reads: dict[int, list[tuple[str, tuple[float, float]]]],
     for i in range(frames):
         image = table(i)
         card(image, (212.0, 42.0), 0)  # a card lying on the pile, read in every frame (its size)
-        draw(i, image)  # type: ignore[operator]
+        draw(i, image)
         pipeline._process(Frame(image, T0 + i / FPS, i))
     return events
 
@@ -131,7 +135,7 @@ def test_read_once_while_it_waits_for_its_tag_then_covered_at_once() -> None:
     assert not any(isinstance(e, CardLanded) for e in events)
 
 
-def held(still: range) -> object:
+def held(still: range) -> Draw:
     """A card held in a hand, its tag up, carried across the pile from the left and away
     to the right (4 px a frame), held still over the pile on the frames ``still``."""
     def draw(i: int, image: Image) -> None:
@@ -176,8 +180,8 @@ def test_the_watch_says_which_reads_lay_on_the_pile() -> None:
     def once(i: int) -> list[tuple[str, list[tuple[float, float]]]]:
         return [READ, ("X", tag_at(X_AT))] if i == 20 else [READ]
 
-    found, watch = landings(40, lands, once)
+    found, watch = landings(40, lands, once)  # type: ignore[arg-type]  # scenes: (text, quad)
     assert found == [] and list(watch.settled_reads) == ["X"]
     assert watch.settled_reads["X"] == pytest.approx(LANDS / FPS, abs=1.5 / FPS)
-    found, watch = landings(200, rests, once)
+    found, watch = landings(200, rests, once)  # type: ignore[arg-type]
     assert found == [] and watch.settled_reads == {}
