@@ -135,22 +135,21 @@ def test_read_once_while_it_waits_for_its_tag_then_covered_at_once() -> None:
     assert not any(isinstance(e, CardLanded) for e in events)
 
 
+def held_at(i: int, still: range) -> tuple[float, float]:
+    """Where the held card is on frame ``i``: 4 px a frame to the right from frame 5, but
+    not on the frames ``still``."""
+    return 20.0 + 4 * (i - 5 - max(0, min(i, still.stop - 1) - still.start)), 125.0
+
+
 def held(still: range) -> Draw:
     """A card held in a hand, its tag up, carried across the pile from the left and away
-    to the right (4 px a frame), held still over the pile on the frames ``still``."""
+    to the right (``held_at``), held still over the pile on the frames ``still``."""
     def draw(i: int, image: Image) -> None:
-        if not 5 <= i < 75:
-            return
-        k = min(i, still.start) - 5 + max(0, i - (still.stop - 1))
-        x = 20.0 + 4 * k
-        hand(image, (x - 20, 150.0))
-        card(image, (x, 125.0), 15.0)
+        if 5 <= i < 75:
+            x, y = held_at(i, still)
+            hand(image, (x - 20, y + 25))
+            card(image, (x, y), 15.0)
     return draw
-
-
-def held_at(i: int, still: range) -> tuple[float, float]:
-    k = min(i, still.start) - 5 + max(0, i - (still.stop - 1))
-    return 20.0 + 4 * k, 125.0
 
 
 @pytest.mark.parametrize("still", [range(0), range(28, 33)], ids=["carried", "a pause"])
