@@ -204,8 +204,11 @@ class LandingWatch:
         #: text -> when its card landed: tags read where a landing reported unread lay
         self.read_later: dict[str, float] = {}
         #: text -> when its card landed: tags read in a card-sized group that settled
-        #: (``_judge``, explained); the pipeline confirms a tag read once there (and pops)
-        self.settled_reads: dict[str, float] = {}
+        #: (``_judge``, explained), or on a waiting one's unmoved cells (its own tag); None:
+        #: its read explained a group that is no card lying there first (the latest settled:
+        #: its own card, covered, is judged before an older card around it). The pipeline
+        #: pops them every frame and confirms a tag the tracker holds read once
+        self.settled_reads: dict[str, float | None] = {}
 
     def reset(self) -> None:
         """Forget every zone's reference (the zones moved: drawn again, followed, grown)."""
@@ -253,7 +256,8 @@ class LandingWatch:
             out += self._look(name, zone, small, at, polygon, (w, h))
             if zone.pending:  # its own tag read: the card lay there (``settled_reads``)
                 for text, landed in self._read_pending(zone, tags):
-                    self.settled_reads.setdefault(text, landed)
+                    if self.settled_reads.get(text) is None:
+                        self.settled_reads[text] = landed
             if zone.reported:
                 self._read_later(zone, at, tags, before)
         return out
@@ -405,8 +409,8 @@ class LandingWatch:
                 continue
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
-                if self._lay(cells, rect, small, washed):  # it lay on the pile: its time
-                    self.settled_reads.setdefault(text, round(landed, 6))
+                lay = self._lay(cells, rect, small, washed)  # a card lay there: its time
+                self.settled_reads.setdefault(text, round(landed, 6) if lay else None)
                 zone.ref[cells] = small[cells]  # a card that was read: explained
                 _unpend(zone, cells)
                 return None

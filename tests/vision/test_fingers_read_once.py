@@ -166,7 +166,8 @@ def test_a_card_in_a_hand_over_the_pile_read_once_is_nothing(still: range) -> No
 def test_the_watch_says_which_reads_lay_on_the_pile() -> None:
     """``LandingWatch.settled_reads``: a tag read once (frame 20) in a card that settled
     (frame 10) gives its text and the card's landing time; the same read on a palm
-    resting there (1.6 times a card's sides) explains that change but gives nothing."""
+    resting there (1.6 times a card's sides) explains that change but gives no time (None:
+    that read is no card's that lay there; the pipeline confirms nothing with it)."""
     def lands(i: int, image: Image) -> None:
         if i >= LANDS:
             card(image, X_AT, 35.0)
@@ -183,4 +184,4 @@ def test_the_watch_says_which_reads_lay_on_the_pile() -> None:
     assert found == [] and list(watch.settled_reads) == ["X"]
     assert watch.settled_reads["X"] == pytest.approx(LANDS / FPS, abs=1.5 / FPS)
     found, watch = landings(200, rests, once)  # type: ignore[arg-type]
-    assert found == [] and watch.settled_reads == {}
+    assert found == [] and watch.settled_reads == {"X": None}  # read there: no card's
