@@ -203,6 +203,12 @@ class LandingWatch:
         self._reads: dict[str, tuple[float, Point]] = {}  # text -> its last read, centre px
         #: text -> when its card landed: tags read where a landing reported unread lay
         self.read_later: dict[str, float] = {}
+        #: text -> when its card landed: tags read in a card-sized group that settled
+        #: (``_judge``, explained), or on a waiting one's unmoved cells (its own tag); None:
+        #: its read explained a group that is no card lying there first (the latest settled:
+        #: its own card, covered, is judged before an older card around it). The pipeline
+        #: pops them every frame and confirms a tag the tracker holds read once
+        self.settled_reads: dict[str, float | None] = {}
 
     def reset(self) -> None:
         """Forget every zone's reference (the zones moved: drawn again, followed, grown)."""
@@ -248,8 +254,10 @@ class LandingWatch:
                 self._zones[name] = _Zone(box, small, at)
                 continue
             out += self._look(name, zone, small, at, polygon, (w, h))
-            if zone.pending:
-                self._read_pending(zone, tags)
+            if zone.pending:  # its own tag read: the card lay there (``settled_reads``)
+                for text, landed in self._read_pending(zone, tags):
+                    if self.settled_reads.get(text) is None:
+                        self.settled_reads[text] = landed
             if zone.reported:
                 self._read_later(zone, at, tags, before)
         return out
@@ -349,14 +357,17 @@ class LandingWatch:
         return out
 
     @staticmethod
-    def _read_pending(zone: _Zone, tags: Sequence[tuple[str, Sequence[Point]]]) -> None:
+    def _read_pending(zone: _Zone,
+                      tags: Sequence[tuple[str, Sequence[Point]]]) -> list[tuple[str, float]]:
         """A tag read inside a waiting group's box where its cells have not moved since it
-        settled: its own tag (a later card's tag lies on cells that moved): no landing."""
+        settled: its own tag (a later card's tag lies on cells that moved): no landing.
+        Returns those tags, each with when its card landed."""
         import cv2
 
         x0, y0 = zone.box[0], zone.box[1]
         h, w = zone.still_since.shape[:2]
-        for _, quad in tags:
+        out: list[tuple[str, float]] = []
+        for text, quad in tags:
             cx = sum(p[0] for p in quad) / len(quad)
             cy = sum(p[1] for p in quad) / len(quad)
             cell = ((cx - x0) / CELL, (cy - y0) / CELL)
@@ -368,6 +379,8 @@ class LandingWatch:
                     continue
                 if zone.still_since[i, j] <= p.said + 1e-9:
                     zone.pending.remove(p)
+                    out.append((text, p.at))
+        return out
 
     def _judge(self, zone: _Zone, cells: Image, busy: Image, small: Image,
                at: float, polygon: list[Point], size: tuple[int, int], together: int,
@@ -391,11 +404,13 @@ class LandingWatch:
         x0, y0 = zone.box[0], zone.box[1]
         landed = float(np.median(zone.still_since[cells]))
         since = landed - RECENT_S
-        for when, (px, py) in self._reads.values():
+        for text, (when, (px, py)) in self._reads.items():
             if when < since:
                 continue
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
+                lay = self._lay(cells, rect, small, washed)  # a card lay there: its time
+                self.settled_reads.setdefault(text, round(landed, 6) if lay else None)
                 zone.ref[cells] = small[cells]  # a card that was read: explained
                 _unpend(zone, cells)
                 return None
@@ -456,6 +471,17 @@ class LandingWatch:
             return False
         zone.ref[cells | newly] = small[cells | newly]
         return True
+
+    def _lay(self, cells: Image, rect: Any, small: Image, washed: Image) -> bool:
+        """Whether a settled group is a card lying there, by a landing's test (its box, its
+        cells with the washed-out ones in its box, its print): not a hand, not a crumb."""
+        import cv2
+
+        box = np.zeros(cells.shape, np.uint8)
+        cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
+        white = int(np.count_nonzero(box.astype(bool) & ~cells & washed))
+        return (self._card_like(rect, int(np.count_nonzero(cells)) + white, self.card_px())
+                and float(np.std(small[cells])) >= PRINT)
 
     @staticmethod
     def _card_like(rect: Any, n: int,

@@ -84,6 +84,9 @@ class PileCards:
         self._asks_landings = landings if callable(landings) else None
         self._landings_on = True  # the watch has been fed since it was made
         self._asks_failed = False
+        #: text -> (when its card landed, frames yet to wait): the watch's settled reads
+        #: waiting for the tracker to confirm them itself (``_settled``)
+        self._settling: dict[str, tuple[float | None, int]] = {}
         self._beside: dict[str, list[Point]] = {}  # payload -> card box
         self._last_beside: str | None = None
         #: (zone, when) of the last growth: the live view and the status say so
@@ -105,6 +108,7 @@ class PileCards:
             self._asks_failed, wanted = True, False
         if not wanted and self._landings_on:  # nothing it saw may be reported later
             self.landings = LandingWatch(self.card_sides)
+            self._settling.clear()
         self._landings_on = wanted
         return wanted
 
@@ -121,6 +125,39 @@ class PileCards:
             log.info("a card landed in %s at %.2f and its tag was not read", landing.zone,
                      landing.at)
         return [CardLanded(landing.at, landing.zone) for landing in found]
+
+    def _settled(self) -> list[TagEvent]:
+        """Tags read in a card-sized group that the landing watch saw settle on the pile
+        (``LandingWatch.settled_reads``, issue 36: a fingertip lifts off a card's tag and
+        the next card covers it a frame later, so it is read once): the tracker confirms
+        each that it still holds as read, not yet seen, in a pile zone, at the time the
+        card landed. Each waits ``of_last - 1`` frames first: a tag read again meanwhile
+        is the tracker's own (two reads of three, timed by its reads), so a read that the
+        watch gave to another card's group changes nothing. A tag already seen gives
+        nothing (one ``TagSeen`` a card); a tag glimpsed in a hand over the pile never
+        settles card-sized there."""
+        reads = self.landings.settled_reads if self.landings is not None else None
+        while reads:
+            text = next(iter(reads))
+            landed = reads.pop(text)
+            if text not in self._settling:  # the first word on a read stands
+                self._settling[text] = (landed, self.tracker.config.of_last - 1)
+        if not self._settling:
+            return []
+        with self._zones_lock:
+            piles = [n for n in self.zones.polygons if self.grower.grows(n)]
+        out: list[TagEvent] = []
+        for text, (landed, frames) in list(self._settling.items()):
+            if frames > 0 and text not in self.tracker.visible():
+                self._settling[text] = (landed, frames - 1)
+                continue
+            del self._settling[text]
+            if landed is not None:
+                out += self.tracker.confirm(text, landed, piles)
+        for event in out:
+            log.info("%s read once on a card that settled in %s at %.2f: seen", event.payload,
+                     event.zone, event.at)
+        return out
 
     def _dated(self, events: list[TagEvent | CardLanded]) -> list[TagEvent | CardLanded]:
         """A tag the landing watch read where a card it had reported unread lay: its

@@ -291,7 +291,8 @@ class VisionPipeline(PileCards):
         size = (frame.image.shape[1], frame.image.shape[0])
         found: list[TagEvent | CardLanded] = list(self.tracker.update(frame.at, detections, size))
         self._landed_beside(found, detections, size, frame.at)
-        found += self._landed_unread(frame, detections)
+        landed = self._landed_unread(frame, detections)  # the watch: this frame's reads too
+        found += [*self._settled(), *landed]  # read once and lay on the pile; landed unread
         trials = self.check.trials
         self.check.update(frame.image, detections, self.zones.polygons)
         events: list[CameraEvent] = [*self._dated(found), *self._sight(frame.at, trials)]

@@ -18,7 +18,7 @@ no threads, no clock; the pipeline feeds it frames.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.config import TrackingConfig, ZonesConfig
@@ -158,6 +158,25 @@ class TagTracker:
                               and at - trail[-1] < self.leave_time(track.trail_zone)):
             del self._tracks[track.payload]
         return []
+
+    def confirm(self, payload: str, at: float,
+                zones: Collection[str] | None = None) -> list[TagEvent]:
+        """A tag read, not yet seen, whose card the landing watch saw settle card-sized on
+        the pile where it was read (``vision.landing``, ``settled_reads``): seen now, its
+        ``TagSeen.at`` the landing time ``at``, or its first sighting there if that came
+        earlier (it lay there by then: a group that settled later took its read). Only a
+        candidate whose last read lay in a zone where hands rest (the pile), one of
+        ``zones`` when given; a tag already seen (or never read, or forgotten) gives
+        nothing: one ``TagSeen`` a card."""
+        track = self._tracks.get(payload)
+        if track is None or track.seen or not track.trail:
+            return []
+        zone = track.trail_zone
+        if not self.held(zone) or (zones is not None and zone not in zones):
+            return []
+        last = track.trail[-1]
+        track.seen, track.zone, track.last_at, track.zone_at = True, zone, last, last
+        return [TagSeen(payload, at=min(at, track.trail[0]), zone=zone)]
 
     def _landed(self, track: _Track, run: float, zone: str | None) -> float:
         """When the card landed: the first frame of the confirming run ``run``, or the
