@@ -146,6 +146,12 @@ STIRS = 0.1
 #: landing's cells (away from the tag) has not moved since it was reported: a fingertip
 #: or a hand over part of it lifted; a new card landing over it moves most of them
 INTACT = 0.6
+#: a waiting group of which this share moved since it settled, the rest no longer
+#: card-sized, was covered in part by what came next
+PART = 0.2
+#: a tag read lies on a card that landed after a group when this share of the cells under
+#: it settled after the group (its own tag under a fingertip that lifted: a part of them)
+NEWER = 0.6
 
 
 @dataclass(frozen=True)
@@ -186,6 +192,8 @@ class _Zone:
         self.calm_since = self.still_since.copy()
         self.frames = 0
         self.reported: list[_Reported] = []  # landings reported unread, not read since
+        #: text -> the settling times of the cells under its tag when it was last read
+        self.rests: dict[str, Image] = {}
         #: card-sized groups waiting for their tag (``said``: when they settled)
         self.pending: list[_Reported] = []
 
@@ -248,6 +256,7 @@ class LandingWatch:
                 self._zones[name] = _Zone(box, small, at)
                 continue
             out += self._look(name, zone, small, at, polygon, (w, h))
+            _rest(zone, tags, self._reads)
             if zone.pending:
                 self._read_pending(zone, tags)
             if zone.reported:
@@ -324,29 +333,52 @@ class LandingWatch:
         out += [Landing(name, r.at, r.centre) for r in self._covered(zone, small, at)]
         return out
 
-    @staticmethod
-    def _covered(zone: _Zone, small: Image, at: float) -> list[_Reported]:
-        """Card-sized groups that waited for their tag and were covered meanwhile (most of
-        their cells moved since they settled, and what moved over them lies still): no tag
-        of theirs can be read now, so each is a card that landed unread, at its time (a
-        card covered by the next before ``WAIT_S``: cond-tune glare #33, #49; still missed:
-        #50, about 0.4 covered, its rest no longer card-sized, and #36, not looked into)."""
+    def _covered(self, zone: _Zone, small: Image, at: float) -> list[_Reported]:
+        """Card-sized groups that waited for their tag and were covered meanwhile: most of
+        their cells moved since they settled (all but ``INTACT``), or a part of them did
+        (``PART``) and what is left of them is no longer card-sized; and what moved over
+        them lies still. No tag of theirs can be read now, so each is a card that landed
+        unread, at its time (a card covered by the next before ``WAIT_S``: cond-tune glare
+        #33, #49; #50, about 0.4 covered, its rest no longer card-sized)."""
+        import cv2
+
         out: list[_Reported] = []
         for p in list(zone.pending):
-            if at - p.said > HOLD_S + SETTLE_S:
-                zone.pending.remove(p)  # judged as a group meanwhile, or never a card
-                continue
             moved = zone.still_since[p.cells] > p.said + 1e-9
-            if 1.0 - float(np.mean(moved)) >= INTACT:
+            share = float(np.mean(moved))
+            # judged as a group meanwhile, or never a card; one covered in part waits
+            # longer for what covers it to lie still (the next cards keep landing on it)
+            if at - p.said > (HOLD_S + SETTLE_S if share < PART else ABSORB_S):
+                zone.pending.remove(p)
+                continue
+            if share < PART:
                 continue  # still in view: judged as a group (its tag may yet be read)
+            left = p.cells & ~(zone.still_since > p.said + 1e-9)
+            if 1.0 - share >= INTACT and self._still_a_card(left, small):
+                continue  # still a card in view: judged as a group
             if float(np.mean(at - zone.still_since[p.cells] < SETTLE_S)) > STIRS:
                 continue  # what covers it still moves (a hand passing over and leaving?)
             zone.pending.remove(p)
-            left = p.cells & ~(zone.still_since > p.said + 1e-9)
             zone.ref[left] = small[left]  # its uncovered part: no card of its own
+            if _asked(zone, p.at, p.cells):
+                continue
             zone.reported.append(_Reported(p.at, at, p.cells, p.corners, covered=True))
             out.append(p)
         return out
+
+    def _still_a_card(self, cells: Image, small: Image) -> bool:
+        """Whether what is left in view of a waiting group (``cells``) is still card-sized
+        (cells washed out to white in its box count as its own)."""
+        import cv2
+
+        ys, xs = np.nonzero(cells)
+        if len(xs) < TINY:
+            return False
+        rect = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32) + 0.5)
+        box = np.zeros(cells.shape, np.uint8)
+        cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
+        white = int(np.count_nonzero(box.astype(bool) & ~cells & (small >= WASHED)))
+        return self._card_like(rect, len(xs) + white, self.card_px())
 
     @staticmethod
     def _read_pending(zone: _Zone, tags: Sequence[tuple[str, Sequence[Point]]]) -> None:
@@ -390,16 +422,16 @@ class LandingWatch:
                                  rect[2]))
         x0, y0 = zone.box[0], zone.box[1]
         landed = float(np.median(zone.still_since[cells]))
+        settled_at = float(np.max(zone.still_since[cells]))
         since = landed - RECENT_S
-        for when, (px, py) in self._reads.values():
-            if when < since:
-                continue
+        for text, (when, (px, py)) in self._reads.items():
+            if when < since or _later(zone.rests.get(text), settled_at):
+                continue  # read before it landed, or the tag of a card that landed after it
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
                 zone.ref[cells] = small[cells]  # a card that was read: explained
                 _unpend(zone, cells)
                 return None
-        settled_at = float(np.max(zone.still_since[cells]))
         age = at - settled_at
         card = self.card_px()
         area_px = together * CELL * CELL
@@ -429,6 +461,8 @@ class LandingWatch:
             whole = cells | (box.astype(bool) & changed)  # the card's other parts too
             zone.ref[whole] = small[whole]
             _unpend(zone, cells)
+            if _asked(zone, when, cells):
+                return None  # the rest of a card asked about already (covered in part)
             zone.reported.append(_Reported(when, at, whole.copy(), corners))
             return when, centre
         if moving or age < WAIT_S:
@@ -517,3 +551,41 @@ def _groups(mask: Image, times: Image, bridge: Image | None = None) -> list[Imag
             cells = cells & ~group
     out.sort(key=lambda g: -g[0])
     return [g for _, g in out]
+
+
+def _rest(zone: _Zone, tags: Sequence[tuple[str, Sequence[Point]]],
+          reads: dict[str, tuple[float, Point]]) -> None:
+    """Each tag read in this frame: the settling times of the cells under it (``rests``),
+    kept while its read is (``reads``)."""
+    import cv2
+
+    x0, y0 = zone.box[0], zone.box[1]
+    for text, quad in tags:
+        under = np.zeros(zone.still_since.shape, np.uint8)
+        cells = np.array([((p[0] - x0) / CELL, (p[1] - y0) / CELL) for p in quad])
+        cv2.fillPoly(under, [np.round(cells - 0.5).astype(np.int32)], 1)
+        zone.rests[text] = zone.still_since[under.astype(bool)].copy()
+    for text in [t for t in zone.rests if t not in reads]:
+        del zone.rests[text]
+
+
+def _later(rest: Image | None, settled: float) -> bool:
+    """Whether a tag read lay on a card that landed after a group that settled at
+    ``settled``: ``NEWER`` of the cells under it (``rest``, when it was read) settled more
+    than ``SAME_S`` after it (a fingertip lifted from a card's tag moves only a part)."""
+    return rest is not None and rest.size > 0 and float(np.mean(rest > settled + SAME_S)) >= NEWER
+
+
+def _asked(zone: _Zone, at: float, cells: Image) -> bool:
+    """Whether a card that landed at ``at`` on ``cells`` was reported already: a landing
+    within ``SAME_S`` of it whose box holds its centre (one card seen as two groups: a
+    part covered by the next card, the rest judged after)."""
+    import cv2
+
+    ys, xs = np.nonzero(cells)
+    if not len(xs):
+        return False
+    centre = (float(np.mean(xs)) + 0.5, float(np.mean(ys)) + 0.5)
+    return any(abs(r.at - at) <= SAME_S
+               and cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) >= 0
+               for r in zone.reported)
