@@ -89,6 +89,10 @@ RECENT_S = 0.1
 KEEP_S = 30.0
 #: an unexplained card-sized group waits this long for its tag before it is a landing
 WAIT_S = 0.45
+#: a group waits at most this long after it settled while something moves beside it or
+#: on it (a hand, the next card sliding in; the edges of a card under a lamp's reflection
+#: flicker with each frame's blur and never settle: tuning glare #21, #110)
+STIR_S = 1.2
 #: ... and longer, up to this, while something else that changed lies on it (a fingertip
 #: on its tag, a hand resting on it: lifted, the tag is read)
 HOLD_S = 2.2
@@ -103,6 +107,9 @@ AREA = 0.35
 #: ... and show a card's print: its cells' gray levels spread this much at least (a
 #: standard deviation; a hand, a sleeve, a shadow is nearly flat at this scale)
 PRINT = 20.0
+#: ... of which this share at least was seen to change (not washed out: a few cells at the
+#: edge of a reflection are no card)
+SEEN = 0.06
 #: a cell this bright is washed out (a lamp's glare): whether a card changed it cannot be
 #: seen, so inside a group's box it counts as the group's
 WASHED = 245.0
@@ -138,6 +145,9 @@ BEYOND = 96
 #: a frame in which this share of a zone's cells moved at once: the camera was knocked
 #: (or the light switched): the zone's picture starts again from the next still frame
 KNOCK = 0.3
+#: ... and it starts again from the first frame in which less than this share moved (a
+#: still frame; a lamp's reflection makes a few cells flicker on most frames)
+QUIET = 0.02
 #: a covered group's cells that may still move when what covers it is said to lie still
 #: (a frame blurrier than the last moves the light across a tag's edges: a few cells of
 #: a card lying still "move" on most frames)
@@ -149,8 +159,8 @@ INTACT = 0.6
 #: a waiting group of which this share moved since it settled, the rest no longer
 #: card-sized, was covered in part by what came next
 PART = 0.2
-#: a tag read lies on a card that landed after a group when this share of the cells under
-#: it settled after the group (its own tag under a fingertip that lifted: a part of them)
+#: a tag read lies on another card than a group when this share of the cells under it
+#: settled after the group or before it (its own tag under a fingertip that lifted: a part)
 NEWER = 0.6
 
 
@@ -177,13 +187,20 @@ class _Reported:
     #: covered by what came next before it was reported: a tag read in its box later is
     #: what covered it (its own lies under it), never this card read later
     covered: bool = False
+    #: the cells seen lying still when it was reported (its own, and what lay around it;
+    #: not those washed out, nor a hand or a fingertip on it): a tag read later on those
+    #: of them that moved since lies on a card that landed later
+    seen: Image | None = None
 
 
 class _Zone:
     """One zone's small picture, its reference and its cells' times."""
 
-    def __init__(self, box: tuple[int, int, int, int], small: Image, at: float) -> None:
+    def __init__(self, box: tuple[int, int, int, int], small: Image, at: float,
+                 knocked: bool = False) -> None:
         self.box = box  # x0, y0, x1, y1 in frame pixels
+        #: the camera was knocked: the picture starts again from the next still frame
+        self.knocked = knocked
         self.ref = small.copy()
         self.prev = small
         self.still_since: Image = np.full(small.shape, at, np.float64)
@@ -283,6 +300,8 @@ class LandingWatch:
                     continue  # read before that card landed: another card
                 if cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) < 0:
                     continue
+                if _landed_after(zone, r, quad):
+                    continue  # the tag of a card that landed on it since
                 away = r.cells.copy()  # the landing's cells away from the tag
                 away[max(0, int(min(ys)) - 1):int(max(ys)) + 2,
                      max(0, int(min(xs)) - 1):int(max(xs)) + 2] = False
@@ -295,7 +314,13 @@ class LandingWatch:
     def _look(self, name: str, zone: _Zone, small: Image, at: float,
               polygon: list[Point], size: tuple[int, int]) -> list[Landing]:
         moved = np.abs(small - zone.prev) > MOTION
-        if np.mean(moved) > KNOCK:  # the camera knocked: nothing on it is a landing
+        share = float(np.mean(moved))
+        if share > KNOCK or (zone.knocked and share > QUIET):
+            # the camera knocked: nothing on it is a landing; the picture starts again from
+            # the next still frame (not from one with a card sliding in)
+            self._zones[name] = _Zone(zone.box, small, at, knocked=True)
+            return []
+        if zone.knocked:
             self._zones[name] = _Zone(zone.box, small, at)
             return []
         zone.prev = small
@@ -360,7 +385,7 @@ class LandingWatch:
                 continue  # what covers it still moves (a hand passing over and leaving?)
             zone.pending.remove(p)
             zone.ref[left] = small[left]  # its uncovered part: no card of its own
-            if _asked(zone, p.at, p.cells):
+            if _asked(zone, p.at, p.cells, p.corners):
                 continue
             zone.reported.append(_Reported(p.at, at, p.cells, p.corners, covered=True))
             out.append(p)
@@ -414,19 +439,22 @@ class LandingWatch:
             if at - float(np.max(zone.still_since[cells])) >= ABSORB_S:
                 zone.ref[cells] = small[cells]
             return None
+        settled_at = float(np.max(zone.still_since[cells]))
         near = cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        moving = np.count_nonzero(near & busy) >= 3  # something still moves beside it
+        # something still moves beside it (a card's edges under a lamp flicker with each
+        # frame's blur for ever: not beyond ``STIR_S``)
+        moving = np.count_nonzero(near & busy) >= 3 and at - settled_at < STIR_S
         points = np.stack([xs, ys], 1).astype(np.float32) + 0.5
         rect = cv2.minAreaRect(points)
         corners = cv2.boxPoints(((rect[0][0], rect[0][1]), (rect[1][0] + 2, rect[1][1] + 2),
                                  rect[2]))
         x0, y0 = zone.box[0], zone.box[1]
         landed = float(np.median(zone.still_since[cells]))
-        settled_at = float(np.max(zone.still_since[cells]))
+        span = (float(np.min(zone.still_since[cells])), settled_at)
         since = landed - RECENT_S
         for text, (when, (px, py)) in self._reads.items():
-            if when < since or _later(zone.rests.get(text), settled_at):
-                continue  # read before it landed, or the tag of a card that landed after it
+            if when < since or _other(zone.rests.get(text), span):
+                continue  # read before it landed, or the tag of a card under it or on it
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
                 zone.ref[cells] = small[cells]  # a card that was read: explained
@@ -444,10 +472,17 @@ class LandingWatch:
             _unpend(zone, cells)
             return None
         on = box.astype(bool) & ~cells
-        # a fingertip (something else) lies on it: its tag may yet be read
-        held = np.count_nonzero(on & changed & ~fringe) >= 3 and age < HOLD_S
+        other = on & changed & ~fringe
+        # a fingertip, a hand (something else) lies on it: its tag may yet be read. What
+        # settled before it is no fingertip (an older card's corner in its box), and what
+        # never settles holds it no longer than ``STIR_S`` (a card's edges flickering)
+        stirs = at - zone.still_since < SETTLE_S
+        lies = other & ~stirs & (zone.still_since >= span[0] - SAME_S)
+        held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
+                or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
         white = int(np.count_nonzero(on & washed))
         card_like = (self._card_like(rect, len(xs) + white, card)
+                     and len(xs) * CELL * CELL >= SEEN * card[0] * card[1]
                      and float(np.std(small[cells])) >= PRINT)
         centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
@@ -461,9 +496,11 @@ class LandingWatch:
             whole = cells | (box.astype(bool) & changed)  # the card's other parts too
             zone.ref[whole] = small[whole]
             _unpend(zone, cells)
-            if _asked(zone, when, cells):
+            if _asked(zone, when, cells, corners):
                 return None  # the rest of a card asked about already (covered in part)
-            zone.reported.append(_Reported(when, at, whole.copy(), corners))
+            # hidden when it was reported: washed out, or under what lay on it then
+            seen = ~(washed | (whole & ~cells & (stirs | (zone.still_since >= span[0] - SAME_S))))
+            zone.reported.append(_Reported(when, at, whole.copy(), corners, seen=seen))
             return when, centre
         if moving or age < WAIT_S:
             return None
@@ -557,35 +594,61 @@ def _rest(zone: _Zone, tags: Sequence[tuple[str, Sequence[Point]]],
           reads: dict[str, tuple[float, Point]]) -> None:
     """Each tag read in this frame: the settling times of the cells under it (``rests``),
     kept while its read is (``reads``)."""
-    import cv2
-
-    x0, y0 = zone.box[0], zone.box[1]
     for text, quad in tags:
-        under = np.zeros(zone.still_since.shape, np.uint8)
-        cells = np.array([((p[0] - x0) / CELL, (p[1] - y0) / CELL) for p in quad])
-        cv2.fillPoly(under, [np.round(cells - 0.5).astype(np.int32)], 1)
-        zone.rests[text] = zone.still_since[under.astype(bool)].copy()
+        zone.rests[text] = zone.still_since[_under(zone, quad)].copy()
     for text in [t for t in zone.rests if t not in reads]:
         del zone.rests[text]
 
 
-def _later(rest: Image | None, settled: float) -> bool:
-    """Whether a tag read lay on a card that landed after a group that settled at
-    ``settled``: ``NEWER`` of the cells under it (``rest``, when it was read) settled more
-    than ``SAME_S`` after it (a fingertip lifted from a card's tag moves only a part)."""
-    return rest is not None and rest.size > 0 and float(np.mean(rest > settled + SAME_S)) >= NEWER
+def _other(rest: Image | None, span: tuple[float, float]) -> bool:
+    """Whether a tag read lay on another card than a group whose cells settled over
+    ``span``: ``NEWER`` of the cells under it (``rest``: their settling times when it was
+    read) settled more than ``SAME_S`` after the group (a card that landed on it later)
+    or before it (a card it was sliding over, read until it covered its tag). Its own tag
+    settled with it; under a fingertip that lifted, a part of it settled later."""
+    if rest is None or not rest.size:
+        return False
+    return (float(np.mean(rest > span[1] + SAME_S)) >= NEWER
+            or float(np.mean(rest < span[0] - SAME_S)) >= NEWER)
 
 
-def _asked(zone: _Zone, at: float, cells: Image) -> bool:
-    """Whether a card that landed at ``at`` on ``cells`` was reported already: a landing
-    within ``SAME_S`` of it whose box holds its centre (one card seen as two groups: a
-    part covered by the next card, the rest judged after)."""
+def _asked(zone: _Zone, at: float, cells: Image, corners: Image) -> bool:
+    """Whether a card that landed at ``at`` on ``cells`` (their box: ``corners``) was
+    reported already: a landing within ``SAME_S`` of it, the centre of either in the box
+    of the other (one card seen as two groups: a part covered by the next card, the rest
+    judged after; the part it slid over as it landed, then the card)."""
     import cv2
 
-    ys, xs = np.nonzero(cells)
-    if not len(xs):
+    def inside(cells: Image, corners: Image) -> bool:
+        ys, xs = np.nonzero(cells)
+        centre = (float(np.mean(xs)) + 0.5, float(np.mean(ys)) + 0.5)
+        return cv2.pointPolygonTest(corners.reshape(-1, 1, 2), centre, False) >= 0
+
+    return bool(np.any(cells)) and any(
+        abs(r.at - at) <= SAME_S and (inside(cells, r.corners) or inside(r.cells, corners))
+        for r in zone.reported)
+
+
+def _landed_after(zone: _Zone, landing: _Reported, quad: Sequence[Point]) -> bool:
+    """Whether a tag read (``quad``, frame pixels) where a landing reported unread lay is
+    that of a card that landed after it: ``NEWER`` of the cells under it were seen lying
+    still when the landing was reported (``_Reported.seen``) and have moved since. The
+    landing's own tag lay hidden then (washed out, under a fingertip or a hand)."""
+    if landing.seen is None:
         return False
-    centre = (float(np.mean(xs)) + 0.5, float(np.mean(ys)) + 0.5)
-    return any(abs(r.at - at) <= SAME_S
-               and cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) >= 0
-               for r in zone.reported)
+    under = _under(zone, quad)
+    if not np.any(under):
+        return False
+    newer = landing.seen[under] & (zone.still_since[under] > landing.said + 1e-9)
+    return float(np.mean(newer)) >= NEWER
+
+
+def _under(zone: _Zone, quad: Sequence[Point]) -> Image:
+    """The cells of ``zone`` under a tag's outline (frame pixels)."""
+    import cv2
+
+    x0, y0 = zone.box[0], zone.box[1]
+    under = np.zeros(zone.still_since.shape, np.uint8)
+    cells = np.array([((p[0] - x0) / CELL, (p[1] - y0) / CELL) for p in quad])
+    cv2.fillPoly(under, [np.round(cells - 0.5).astype(np.int32)], 1)
+    return under.astype(bool)
