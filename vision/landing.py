@@ -191,6 +191,8 @@ class _Reported:
     #: not those washed out, nor a hand or a fingertip on it): a tag read later on those
     #: of them that moved since lies on a card that landed later
     seen: Image | None = None
+    #: the zone's picture when it was reported
+    look: Image | None = None
 
 
 class _Zone:
@@ -226,6 +228,7 @@ class LandingWatch:
         self._zones: dict[str, _Zone] = {}
         self._sides: dict[str, float] = {}  # text -> its tag's side when last read, px
         self._reads: dict[str, tuple[float, Point]] = {}  # text -> its last read, centre px
+        self._first: dict[str, float] = {}  # text -> when it was first read (while kept)
         #: text -> when its card landed: tags read where a landing reported unread lay
         self.read_later: dict[str, float] = {}
 
@@ -247,8 +250,9 @@ class LandingWatch:
 
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         h, w = gray.shape[:2]
-        before = {text: self._reads[text][0] for text, _ in tags if text in self._reads}
         for text, quad in tags:
+            if text not in self._reads:
+                self._first[text] = at
             xs, ys = [p[0] for p in quad], [p[1] for p in quad]
             self._reads[text] = (at, (sum(xs) / len(xs), sum(ys) / len(ys)))
             self._sides.pop(text, None)  # the latest last
@@ -257,6 +261,7 @@ class LandingWatch:
                 del self._sides[next(iter(self._sides))]
         for text in [t for t, (when, _) in self._reads.items() if at - when > KEEP_S]:
             del self._reads[text]
+            self._first.pop(text, None)
         out: list[Landing] = []
         for name in [n for n in self._zones if n not in zones]:
             del self._zones[name]
@@ -277,11 +282,11 @@ class LandingWatch:
             if zone.pending:
                 self._read_pending(zone, tags)
             if zone.reported:
-                self._read_later(zone, at, tags, before)
+                self._read_later(zone, at, tags, small)
         return out
 
     def _read_later(self, zone: _Zone, at: float,
-                    tags: Sequence[tuple[str, Sequence[Point]]], before: dict[str, float]) -> None:
+                    tags: Sequence[tuple[str, Sequence[Point]]], small: Image) -> None:
         """A tag read for the first time since a landing reported unread, inside that
         landing's box, while the landing's other cells still look as they did: that
         landing's card, read now (``read_later``)."""
@@ -296,11 +301,11 @@ class LandingWatch:
             for r in zone.reported:
                 if r.covered:
                     continue
-                if text in before and before[text] < r.at - RECENT_S:
-                    continue  # read before that card landed: another card
+                if self._first.get(text, at) < r.said:
+                    continue  # read before it was reported (it would have been explained)
                 if cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) < 0:
                     continue
-                if _landed_after(zone, r, quad):
+                if _landed_after(zone, r, quad, small, self.card_px()):
                     continue  # the tag of a card that landed on it since
                 away = r.cells.copy()  # the landing's cells away from the tag
                 away[max(0, int(min(ys)) - 1):int(max(ys)) + 2,
@@ -500,7 +505,8 @@ class LandingWatch:
                 return None  # the rest of a card asked about already (covered in part)
             # hidden when it was reported: washed out, or under what lay on it then
             seen = ~(washed | (whole & ~cells & (stirs | (zone.still_since >= span[0] - SAME_S))))
-            zone.reported.append(_Reported(when, at, whole.copy(), corners, seen=seen))
+            zone.reported.append(_Reported(when, at, whole.copy(), corners, seen=seen,
+                                           look=small.copy()))
             return when, centre
         if moving or age < WAIT_S:
             return None
@@ -629,18 +635,31 @@ def _asked(zone: _Zone, at: float, cells: Image, corners: Image) -> bool:
         for r in zone.reported)
 
 
-def _landed_after(zone: _Zone, landing: _Reported, quad: Sequence[Point]) -> bool:
+def _landed_after(zone: _Zone, landing: _Reported, quad: Sequence[Point], small: Image,
+                  card: tuple[float, float]) -> bool:
     """Whether a tag read (``quad``, frame pixels) where a landing reported unread lay is
-    that of a card that landed after it: ``NEWER`` of the cells under it were seen lying
-    still when the landing was reported (``_Reported.seen``) and have moved since. The
-    landing's own tag lay hidden then (washed out, under a fingertip or a hand)."""
-    if landing.seen is None:
+    that of a card that landed after it: ``NEWER`` of the cells under it were seen when
+    the landing was reported (``_Reported.seen``) and look different now (``CHANGE``), and
+    what looks different, with them, reaches out of the landing's box over ``SEEN`` of a
+    card. The landing's own tag lay hidden then (washed out, under a fingertip or a hand)
+    or, under a hand that came and went, looks as it did; a hand on it when it settled
+    lifts inside its box."""
+    import cv2
+
+    if landing.seen is None or landing.look is None:
         return False
     under = _under(zone, quad)
     if not np.any(under):
         return False
-    newer = landing.seen[under] & (zone.still_since[under] > landing.said + 1e-9)
-    return float(np.mean(newer)) >= NEWER
+    differs = np.abs(small - landing.look) > CHANGE
+    if float(np.mean(landing.seen[under] & differs[under])) < NEWER:
+        return False
+    _, labels = cv2.connectedComponents(differs.astype(np.uint8), connectivity=8)
+    parts = set(np.unique(labels[under & differs])) - {0}
+    box = np.zeros(differs.shape, np.uint8)
+    cv2.fillPoly(box, [np.round(landing.corners - 0.5).astype(np.int32)], 1)
+    out = np.isin(labels, list(parts)) & ~box.astype(bool)
+    return int(np.count_nonzero(out)) * CELL * CELL >= SEEN * card[0] * card[1]
 
 
 def _under(zone: _Zone, quad: Sequence[Point]) -> Image:
