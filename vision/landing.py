@@ -5,44 +5,64 @@ name the card, but it can see that *something card-sized landed*: the pile's pic
 changed and settled, and no tag was read in the change. ``LandingWatch`` tells the table
 so (``companion.inputs.CardLanded``), and the game asks the host which card it was.
 
-How, on a small picture of the zone (one cell = ``CELL`` px of the frame, gray, averaged):
+How, on a small picture of the zone (one cell = ``CELL`` px of the frame, gray, averaged;
+what the watch keeps of each zone, and which card a tag read belongs to, is
+``vision.landmemory``):
 
 1. A cell *moved* when it differs from the last frame by more than ``MOTION`` levels; it
    has *settled* once it has not moved for ``SETTLE_S`` seconds of frame time. A cell
    that settles back within ``PASSED`` of its value before it moved keeps its older
    settling time: something passed over it and left (a card sliding in, a hand), and its
-   trail does not join the card that settled meanwhile.
+   trail does not join the card that settled meanwhile. A frame in which ``KNOCK`` of the
+   zone moved is a knocked camera: the picture starts again from the next frame in which
+   less than ``QUIET`` moved (not from one with a card sliding in: tuning glare video 8).
 2. A cell has *changed* when it differs from the *reference* (the zone as last explained)
    by more than ``CHANGE`` levels. Unchanged settled cells follow the picture (slow light).
 3. Changed settled cells are grouped: neighbours whose settling times lie within
    ``SAME_S`` of each other are one group (a card that landed, a hand that came to rest;
    two cards landing one after the other are two groups even where they touch).
 4. A group with a tag read in it since it settled (``RECENT_S`` before, at most) is
-   *explained*: the reference takes it (a card that was read, moved, or uncovered).
+   *explained*: the reference takes it (a card that was read, moved, or uncovered). Not
+   by the read of another card (``landmemory.on_another``): a tag whose cells, when it was
+   read, settled well after the group (a card that landed on a part of it: tuning glare
+   #36, #80) or well before it (the card it slid over, read until it covered its tag:
+   #110).
 5. A group that is **the light** is taken into the reference, never a landing: a lamp's
    reflection appearing, moving or switched off (``LIGHT`` of it washed out to white since
    the reference, or washed out in it and not now, and ``LIT`` of it brighter or once
    washed out: a reflection only brightens what lies under it).
 6. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is
    still there, or the next card is sliding in); an unexplained group waits ``WAIT_S``
-   after settling, and up to ``HOLD_S`` while other changed cells lie in its box (a
-   fingertip on the tag: lifted, the tag is read). Then it is a landing only when it is
+   after settling, and up to ``HOLD_S`` while other changed cells that settled with it or
+   after it lie in its box (a fingertip on the tag: lifted, the tag is read; an older
+   card's corner in its box holds nothing). What moves beside it or on it and never
+   settles holds it ``STIR_S`` at most (the edges of a card under a reflection flicker
+   with each frame's blur: tuning glare #21). Then it is a landing only when it is
    **card-sized**: its rotated bounding box is ``CARD_SIDES`` (within ``SIDES``) of a card
    whose tag is the median of the tags of the last ``SIZES`` cards read (one a card, its
    latest side; ``DEFAULT_TAG_PX``, the calibration's reliable tag, before any was read),
    it fills that box by ``FILL`` at least, its cells cover ``AREA`` of a card at least
    (cells washed out to white in its box count as its own: under a lamp's glare nothing
-   can be seen to change), it shows print (its cells' gray levels spread by ``PRINT`` at
-   least: a hand is nearly flat), and its centre lies in the zone. The landing's time is
-   the median settling time of its cells: when the card stopped, not when it was noticed.
-7. **Covered while it waited**: a group that was card-sized while it waited is
-   remembered; a tag read on its cells that have not moved since settles it (its own
-   tag). When, before it was judged, most of it (all but ``INTACT``) moved and what moved
-   over it lies still (the next card), its tag can no longer be read: it is a landing,
-   at its own time.
+   can be seen to change) and ``SEEN`` of a card are its own (a few cells at the edge of
+   a reflection are no card), it shows print (its cells' gray levels spread by ``PRINT``
+   at least: a hand is nearly flat), and its centre lies in the zone. The landing's time
+   is the median settling time of its cells: when the card stopped, not when it was
+   noticed. A card-sized group that landed within ``SAME_S`` of a landing reported already,
+   the centre of either in the box of the other, is that card: asked about once.
+7. **Covered while it waited** (``landmemory.covered``): a group that was card-sized while
+   it waited is remembered; a tag read on its cells that have not moved since settles it
+   (its own tag). When, before it was judged, most of it (all but ``INTACT``) moved, or a
+   part of it (``PART``) and the rest is no longer card-sized (tuning glare #50, #80), and
+   what moved over it lies still (the next card), its tag can no longer be read: it is a
+   landing, at its own time.
 8. Anything else that settled (a resting hand: smaller than a card; a knocked camera, a
    pile swept away: much larger) is never a landing: a group larger than ``SWEEP`` cards
    becomes the reference after ``SETTLE_S``, any other after ``ABSORB_S``.
+9. **Read later** (``landmemory.read_later``): a tag first read after a landing was
+   reported, inside its box, while its other cells lie as they did, is that card
+   (``read_later``: its text and landing time); never the tag of a card that landed on
+   it since (``landmemory.landed_after``: the cells under the tag were seen at the report
+   and look otherwise now, and what changed with them reaches out of the landing's box).
 
 Never a card invented: a hand passing over the pile moves and leaves (nothing settles), a
 resting hand is not card-sized, a knock is far larger than a card, a lamp switched on is
