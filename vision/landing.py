@@ -231,7 +231,7 @@ class LandingWatch:
                 self._zones[name] = Zone(box, small, at)
                 continue
             out += self._look(name, zone, small, at, polygon, (w, h))
-            rest(zone, tags, self._reads)
+            rest(zone, at, tags, self._reads)
             if zone.pending:
                 read_pending(zone, tags)
             if zone.reported:
@@ -329,7 +329,7 @@ class LandingWatch:
         box = np.zeros(cells.shape, np.uint8)
         cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
         if self._light(zone, cells, box.astype(bool), small):
-            unpend(zone, cells)
+            unpend(zone, cells, part=False)
             return None
         on = box.astype(bool) & ~cells
         other = on & changed & ~fringe
