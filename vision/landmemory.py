@@ -8,11 +8,13 @@ cells, box, and how the zone looked when it was reported). Then:
 
 - **A waiting group read**: a tag read inside its box on cells that have not moved since
   it settled is its own (``read_pending``): no landing. A group judged or read settles
-  the waiting groups that share most of its unmoved cells (``unpend``).
+  the waiting groups that share most of its unmoved cells, or hold most of it
+  (``unpend``).
 - **Which card a read is**: the cells under each tag read, when it was read, and when
-  they settled (``rest``); a read whose cells settled well after a group (a card that
-  landed on it) or well before it (a card it slid over, read until it covered its tag)
-  is another card's (``on_another``): it explains nothing of that group.
+  they settled (``rest``; not updated while a part of them moves: the next card sliding
+  over a part of the tag); a read whose cells settled ``LATER_S`` after a group (a card
+  that landed on it) or ``SAME_S`` before it (a card it slid over, read until it covered
+  its tag) is another card's (``on_another``): it explains nothing of that group.
 - **Covered while it waited** (``covered``): most of a waiting group moved since it
   settled (all but ``INTACT``), or a part of it did (``PART``) and its rest is no longer
   card-sized (``still_a_card``), and what moved over it lies still: its tag can no longer
@@ -21,7 +23,8 @@ cells, box, and how the zone looked when it was reported). Then:
 - **Asked once** (``asked``): a card-sized group that landed within ``SAME_S`` of a landing
   already reported, the centre of either in the box of the other, is that card (a part
   covered, then the rest; the part it slid over, then the card): never asked again.
-- **Read later** (``read_later``): a tag first read after a landing was reported, inside
+- **Read later** (``read_later``): a tag first read after a landing was reported (one read
+  before it was reported would have explained it: it is another card), inside
   its box, while all but ``INTACT`` of the landing's cells away from the tag are unmoved
   since, is that landing's card, unless it lies on a card that landed since
   (``landed_after``: ``NEWER`` of the cells under it were seen at the report and look
