@@ -11,9 +11,9 @@ cells, box, and how the zone looked when it was reported). Then:
   the waiting groups that share most of its unmoved cells, or hold most of it
   (``unpend``).
 - **Which card a read is**: the cells under each tag read, when it was read, and when
-  they settled (``rest``; not updated while a part of them moves: the next card sliding
-  over a part of the tag); a read whose cells settled ``LATER_S`` after a group (a card
-  that landed on it) or ``SAME_S`` before it (a card it slid over, read until it covered
+  they settled (``rest``: at its first read and its last); a read whose cells settled
+  ``LATER_S`` after a group when it was first read (a card that landed on it) or
+  ``SAME_S`` before it when it was last read (a card it slid over, read until it covered
   its tag) is another card's (``on_another``): it explains nothing of that group.
 - **Covered while it waited** (``covered``): most of a waiting group moved since it
   settled (all but ``INTACT``), or a part of it did (``PART``) and its rest is no longer
@@ -137,8 +137,9 @@ class Zone:
         self.calm_since = self.still_since.copy()
         self.frames = 0
         self.reported: list[Reported] = []  # landings reported unread, not read since
-        #: text -> the settling times of the cells under its tag when it was last read
-        self.rests: dict[str, Image] = {}
+        #: text -> the settling times of the cells under its tag when it was first read
+        #: (while it is kept) and when it was last read
+        self.rests: dict[str, tuple[Image, Image]] = {}
         #: card-sized groups waiting for their tag (``said``: when they settled)
         self.pending: list[Reported] = []
 
@@ -279,30 +280,29 @@ def pending_larger(zone: Zone, cells: Image) -> bool:
 
 def rest(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]],
          reads: dict[str, tuple[float, Point]]) -> None:
-    """Each tag read in this frame: the settling times of the cells under it (``rests``),
-    kept while its read is (``reads``). Not while a part of them, under ``NEWER``, still
-    moves (the next card sliding over a part of the tag, a fingertip lifting): what they
-    say then is that of the earlier read; the whole tag moving is a card landing."""
+    """Each tag read in this frame: the settling times of the cells under it (``rests``:
+    at its first read, while it is kept, and at this one), kept while its read is
+    (``reads``)."""
     for text, quad in tags:
-        times = zone.still_since[under(zone, quad)]
-        moving = float(np.mean(at - times < SETTLE_S)) if times.size else 0.0
-        if text in zone.rests and 0.0 < moving < NEWER:
-            continue
-        zone.rests[text] = times.copy()
+        times = zone.still_since[under(zone, quad)].copy()
+        first = zone.rests[text][0] if text in zone.rests else times
+        zone.rests[text] = (first, times)
     for text in [t for t in zone.rests if t not in reads]:
         del zone.rests[text]
 
 
-def on_another(rest: Image | None, span: tuple[float, float]) -> bool:
+def on_another(rest: tuple[Image, Image] | None, span: tuple[float, float]) -> bool:
     """Whether a tag read lay on another card than a group whose cells settled over
-    ``span``: ``NEWER`` of the cells under it (``rest``: their settling times when it was
-    read) settled more than ``SAME_S`` after the group (a card that landed on it later)
-    or before it (a card it was sliding over, read until it covered its tag). Its own tag
-    settled with it; under a fingertip that lifted, a part of it settled later."""
-    if rest is None or not rest.size:
+    ``span``: ``NEWER`` of the cells under it settled ``LATER_S`` after the group when it
+    was first read (a card that landed on it later; a hand that came to rest on its own
+    tag later does not make it another card), or ``SAME_S`` before it when it was last
+    read (a card it was sliding over, read until it covered its tag). Its own tag settled
+    with it (a little later: its modules flicker with the blur as it stops)."""
+    if rest is None:
         return False
-    return (float(np.mean(rest > span[1] + LATER_S)) >= NEWER
-            or float(np.mean(rest < span[0] - SAME_S)) >= NEWER)
+    first, last = rest
+    return ((first.size > 0 and float(np.mean(first > span[1] + LATER_S)) >= NEWER)
+            or (last.size > 0 and float(np.mean(last < span[0] - SAME_S)) >= NEWER))
 
 
 def asked(zone: Zone, at: float, cells: Image, corners: Image) -> bool:
