@@ -5,44 +5,64 @@ name the card, but it can see that *something card-sized landed*: the pile's pic
 changed and settled, and no tag was read in the change. ``LandingWatch`` tells the table
 so (``companion.inputs.CardLanded``), and the game asks the host which card it was.
 
-How, on a small picture of the zone (one cell = ``CELL`` px of the frame, gray, averaged):
+How, on a small picture of the zone (one cell = ``CELL`` px of the frame, gray, averaged;
+what the watch keeps of each zone, and which card a tag read belongs to, is
+``vision.landmemory``):
 
 1. A cell *moved* when it differs from the last frame by more than ``MOTION`` levels; it
    has *settled* once it has not moved for ``SETTLE_S`` seconds of frame time. A cell
    that settles back within ``PASSED`` of its value before it moved keeps its older
    settling time: something passed over it and left (a card sliding in, a hand), and its
-   trail does not join the card that settled meanwhile.
+   trail does not join the card that settled meanwhile. A frame in which ``KNOCK`` of the
+   zone moved is a knocked camera: the picture starts again from the next frame in which
+   less than ``QUIET`` moved (not from one with a card sliding in: tuning glare video 8).
 2. A cell has *changed* when it differs from the *reference* (the zone as last explained)
    by more than ``CHANGE`` levels. Unchanged settled cells follow the picture (slow light).
 3. Changed settled cells are grouped: neighbours whose settling times lie within
    ``SAME_S`` of each other are one group (a card that landed, a hand that came to rest;
    two cards landing one after the other are two groups even where they touch).
 4. A group with a tag read in it since it settled (``RECENT_S`` before, at most) is
-   *explained*: the reference takes it (a card that was read, moved, or uncovered).
+   *explained*: the reference takes it (a card that was read, moved, or uncovered). Not
+   by the read of another card (``landmemory.on_another``): a tag whose cells, when it was
+   read, settled well after the group (a card that landed on a part of it: tuning glare
+   #36, #80) or well before it (the card it slid over, read until it covered its tag:
+   #110).
 5. A group that is **the light** is taken into the reference, never a landing: a lamp's
    reflection appearing, moving or switched off (``LIGHT`` of it washed out to white since
    the reference, or washed out in it and not now, and ``LIT`` of it brighter or once
    washed out: a reflection only brightens what lies under it).
 6. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is
    still there, or the next card is sliding in); an unexplained group waits ``WAIT_S``
-   after settling, and up to ``HOLD_S`` while other changed cells lie in its box (a
-   fingertip on the tag: lifted, the tag is read). Then it is a landing only when it is
+   after settling, and up to ``HOLD_S`` while other changed cells that settled with it or
+   after it lie in its box (a fingertip on the tag: lifted, the tag is read; an older
+   card's corner in its box holds nothing). What moves beside it or on it and never
+   settles holds it ``STIR_S`` at most (the edges of a card under a reflection flicker
+   with each frame's blur: tuning glare #21). Then it is a landing only when it is
    **card-sized**: its rotated bounding box is ``CARD_SIDES`` (within ``SIDES``) of a card
    whose tag is the median of the tags of the last ``SIZES`` cards read (one a card, its
    latest side; ``DEFAULT_TAG_PX``, the calibration's reliable tag, before any was read),
    it fills that box by ``FILL`` at least, its cells cover ``AREA`` of a card at least
    (cells washed out to white in its box count as its own: under a lamp's glare nothing
-   can be seen to change), it shows print (its cells' gray levels spread by ``PRINT`` at
-   least: a hand is nearly flat), and its centre lies in the zone. The landing's time is
-   the median settling time of its cells: when the card stopped, not when it was noticed.
-7. **Covered while it waited**: a group that was card-sized while it waited is
-   remembered; a tag read on its cells that have not moved since settles it (its own
-   tag). When, before it was judged, most of it (all but ``INTACT``) moved and what moved
-   over it lies still (the next card), its tag can no longer be read: it is a landing,
-   at its own time.
+   can be seen to change) and ``SEEN`` of a card are its own (a few cells at the edge of
+   a reflection are no card), it shows print (its cells' gray levels spread by ``PRINT``
+   at least: a hand is nearly flat), and its centre lies in the zone. The landing's time
+   is the median settling time of its cells: when the card stopped, not when it was
+   noticed. A card-sized group that landed within ``SAME_S`` of a landing reported already,
+   the centre of either in the box of the other, is that card: asked about once.
+7. **Covered while it waited** (``landmemory.covered``): a group that was card-sized while
+   it waited is remembered; a tag read on its cells that have not moved since settles it
+   (its own tag). When, before it was judged, most of it (all but ``INTACT``) moved, or a
+   part of it (``PART``) and the rest is no longer card-sized (tuning glare #50, #80), and
+   what moved over it lies still (the next card), its tag can no longer be read: it is a
+   landing, at its own time.
 8. Anything else that settled (a resting hand: smaller than a card; a knocked camera, a
    pile swept away: much larger) is never a landing: a group larger than ``SWEEP`` cards
    becomes the reference after ``SETTLE_S``, any other after ``ABSORB_S``.
+9. **Read later** (``landmemory.read_later``): a tag first read after a landing was
+   reported, inside its box, while its other cells lie as they did, is that card
+   (``read_later``: its text and landing time); never the tag of a card that landed on
+   it since (``landmemory.landed_after``: the cells under the tag were seen at the report
+   and look otherwise now, and what changed with them reaches out of the landing's box).
 
 Never a card invented: a hand passing over the pile moves and leaves (nothing settles), a
 resting hand is not card-sized, a knock is far larger than a card, a lamp switched on is
@@ -64,56 +84,54 @@ import numpy as np
 from companion.config import CARD_SIDES
 from vision.calibration import MODULES, RELIABLE_MODULE_PX
 from vision.frames import Image, Point
+from vision.landmemory import (
+    ABSORB_S,
+    CELL,
+    CHANGE,
+    HOLD_S,
+    KEEP_S,
+    SAME_S,
+    SEEN,
+    SETTLE_S,
+    TINY,
+    WASHED,
+    Reported,
+    Zone,
+    asked,
+    covered,
+    is_card,
+    on_another,
+    pending_larger,
+    read_later,
+    read_pending,
+    rest,
+    unpend,
+)
 from vision.quads import point_in_polygon
 
 __all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
 
-#: frame pixels per cell of the small picture
-CELL = 8
 #: gray levels between two frames: a cell moved
 MOTION = 7.0
-#: gray levels from the reference: a cell changed
-CHANGE = 22.0
-#: a cell that has not moved this long (frame time) has settled
-SETTLE_S = 0.25
 #: a changed cell that moved this recently is still moving (a hand, the next card)
 MOVING_S = 0.07
-#: connected cells that settled within this of the group's latest are one group (a card's
-#: cells stop over a few frames as it slows down; the card before settled earlier)
-SAME_S = 0.2
 #: a tag read in a group since this long before the group settled explains it (a card's
 #: tag read as it landed, then covered by the next card, still explains its change; the
 #: tag of a card under a new one was last read before that one landed)
 RECENT_S = 0.1
-#: reads are forgotten after this long
-KEEP_S = 30.0
 #: an unexplained card-sized group waits this long for its tag before it is a landing
 WAIT_S = 0.45
-#: ... and longer, up to this, while something else that changed lies on it (a fingertip
-#: on its tag, a hand resting on it: lifted, the tag is read)
-HOLD_S = 2.2
-# CARD_SIDES: a card's sides in tag sides (short, long), the default of ``[camera]
-# card_sides`` (``companion.config``: the demo deck's 250 x 350 card, 126 tag)
-#: a landing's box sides, each within this share of a card's
-SIDES = (0.68, 1.4)
-#: ... its cells fill this share of its box at least
-FILL = 0.5
-#: ... and cover this share of a card's area at least (a resting hand covers ~0.3)
-AREA = 0.35
+#: a group waits at most this long after it settled while something moves beside it or
+#: on it (a hand, the next card sliding in; the edges of a card under a lamp's reflection
+#: flicker with each frame's blur and never settle: tuning glare #21, #110)
+STIR_S = 1.2
 #: ... and show a card's print: its cells' gray levels spread this much at least (a
 #: standard deviation; a hand, a sleeve, a shadow is nearly flat at this scale)
 PRINT = 20.0
-#: a cell this bright is washed out (a lamp's glare): whether a card changed it cannot be
-#: seen, so inside a group's box it counts as the group's
-WASHED = 245.0
 #: a settled change larger than this many cards is the table's new look (a sweep, a knock)
 SWEEP = 2.5
-#: any other unexplained settled change becomes the reference after this long
-ABSORB_S = 4.0
 #: the groups are judged on one frame in this many (each cell's times on every frame)
 JUDGE_EVERY = 3
-#: a group of fewer cells than this is a crumb, never a card (a card is hundreds)
-TINY = 24
 #: how many cards' tags, the latest read, set a card's size (one vote a card: the side
 #: of its tag when it was last read; a card read on every frame is one card, not 30)
 SIZES = 30
@@ -138,14 +156,9 @@ BEYOND = 96
 #: a frame in which this share of a zone's cells moved at once: the camera was knocked
 #: (or the light switched): the zone's picture starts again from the next still frame
 KNOCK = 0.3
-#: a covered group's cells that may still move when what covers it is said to lie still
-#: (a frame blurrier than the last moves the light across a tag's edges: a few cells of
-#: a card lying still "move" on most frames)
-STIRS = 0.1
-#: a tag read later where a landing lay is that landing's card while this share of the
-#: landing's cells (away from the tag) has not moved since it was reported: a fingertip
-#: or a hand over part of it lifted; a new card landing over it moves most of them
-INTACT = 0.6
+#: ... and it starts again from the first frame in which less than this share moved (a
+#: still frame; a lamp's reflection makes a few cells flicker on most frames)
+QUIET = 0.02
 
 
 @dataclass(frozen=True)
@@ -158,38 +171,6 @@ class Landing:
     center: Point
 
 
-@dataclass
-class _Reported:
-    """A landing reported unread (``at``: when it landed; ``said``: when it was reported):
-    its cells and box (cell coordinates)."""
-
-    at: float
-    said: float
-    cells: Image
-    corners: Image
-    centre: Point = (0.0, 0.0)
-    #: covered by what came next before it was reported: a tag read in its box later is
-    #: what covered it (its own lies under it), never this card read later
-    covered: bool = False
-
-
-class _Zone:
-    """One zone's small picture, its reference and its cells' times."""
-
-    def __init__(self, box: tuple[int, int, int, int], small: Image, at: float) -> None:
-        self.box = box  # x0, y0, x1, y1 in frame pixels
-        self.ref = small.copy()
-        self.prev = small
-        self.still_since: Image = np.full(small.shape, at, np.float64)
-        #: each cell's value when it last lay still, and since when (``PASSED``)
-        self.calm = small.copy()
-        self.calm_since = self.still_since.copy()
-        self.frames = 0
-        self.reported: list[_Reported] = []  # landings reported unread, not read since
-        #: card-sized groups waiting for their tag (``said``: when they settled)
-        self.pending: list[_Reported] = []
-
-
 class LandingWatch:
     """Watches the zones where cards are played; ``update`` returns the landings it found."""
 
@@ -198,9 +179,10 @@ class LandingWatch:
         self.card_sides = card_sides
         #: a tag's side (px) until one is read
         self.tag_px = tag_px
-        self._zones: dict[str, _Zone] = {}
+        self._zones: dict[str, Zone] = {}
         self._sides: dict[str, float] = {}  # text -> its tag's side when last read, px
         self._reads: dict[str, tuple[float, Point]] = {}  # text -> its last read, centre px
+        self._first: dict[str, float] = {}  # text -> when it was first read (while kept)
         #: text -> when its card landed: tags read where a landing reported unread lay
         self.read_later: dict[str, float] = {}
         #: text -> when its card landed: tags read in a card-sized group that settled
@@ -228,8 +210,9 @@ class LandingWatch:
 
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         h, w = gray.shape[:2]
-        before = {text: self._reads[text][0] for text, _ in tags if text in self._reads}
         for text, quad in tags:
+            if text not in self._reads:
+                self._first[text] = at
             xs, ys = [p[0] for p in quad], [p[1] for p in quad]
             self._reads[text] = (at, (sum(xs) / len(xs), sum(ys) / len(ys)))
             self._sides.pop(text, None)  # the latest last
@@ -238,6 +221,7 @@ class LandingWatch:
                 del self._sides[next(iter(self._sides))]
         for text in [t for t, (when, _) in self._reads.items() if at - when > KEEP_S]:
             del self._reads[text]
+            self._first.pop(text, None)
         out: list[Landing] = []
         for name in [n for n in self._zones if n not in zones]:
             del self._zones[name]
@@ -251,51 +235,30 @@ class LandingWatch:
                                interpolation=cv2.INTER_AREA).astype(np.float32)
             zone = self._zones.get(name)
             if zone is None or zone.box != box:
-                self._zones[name] = _Zone(box, small, at)
+                self._zones[name] = Zone(box, small, at)
                 continue
             out += self._look(name, zone, small, at, polygon, (w, h))
+            rest(zone, at, tags, self._reads, self.card_px())
             if zone.pending:  # its own tag read: the card lay there (``settled_reads``)
-                for text, landed in self._read_pending(zone, tags):
+                for text, landed in read_pending(zone, tags):
                     if self.settled_reads.get(text) is None:
                         self.settled_reads[text] = landed
             if zone.reported:
-                self._read_later(zone, at, tags, before)
+                read_later(zone, at, tags, small, self.card_px(), self._first,
+                           self.read_later)
         return out
 
-    def _read_later(self, zone: _Zone, at: float,
-                    tags: Sequence[tuple[str, Sequence[Point]]], before: dict[str, float]) -> None:
-        """A tag read for the first time since a landing reported unread, inside that
-        landing's box, while the landing's other cells still look as they did: that
-        landing's card, read now (``read_later``)."""
-        import cv2
-
-        zone.reported = [r for r in zone.reported if at - r.at <= KEEP_S]
-        x0, y0 = zone.box[0], zone.box[1]
-        for text, quad in tags:
-            xs = [(p[0] - x0) / CELL for p in quad]
-            ys = [(p[1] - y0) / CELL for p in quad]
-            centre = (sum(xs) / len(xs), sum(ys) / len(ys))
-            for r in zone.reported:
-                if r.covered:
-                    continue
-                if text in before and before[text] < r.at - RECENT_S:
-                    continue  # read before that card landed: another card
-                if cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) < 0:
-                    continue
-                away = r.cells.copy()  # the landing's cells away from the tag
-                away[max(0, int(min(ys)) - 1):int(max(ys)) + 2,
-                     max(0, int(min(xs)) - 1):int(max(xs)) + 2] = False
-                still = zone.still_since[away] <= r.said
-                if still.size and float(np.mean(still)) >= INTACT:
-                    self.read_later[text] = r.at
-                    zone.reported.remove(r)
-                    break
-
-    def _look(self, name: str, zone: _Zone, small: Image, at: float,
+    def _look(self, name: str, zone: Zone, small: Image, at: float,
               polygon: list[Point], size: tuple[int, int]) -> list[Landing]:
         moved = np.abs(small - zone.prev) > MOTION
-        if np.mean(moved) > KNOCK:  # the camera knocked: nothing on it is a landing
-            self._zones[name] = _Zone(zone.box, small, at)
+        share = float(np.mean(moved))
+        if share > KNOCK or (zone.knocked and share > QUIET):
+            # the camera knocked: nothing on it is a landing; the picture starts again from
+            # the next still frame (not from one with a card sliding in)
+            self._zones[name] = Zone(zone.box, small, at, knocked=True)
+            return []
+        if zone.knocked:
+            self._zones[name] = Zone(zone.box, small, at)
             return []
         zone.prev = small
         zone.still_since[moved] = at
@@ -329,60 +292,10 @@ class LandingWatch:
                                   changed, washed, fringe)
             if landing is not None:
                 out.append(Landing(name, *landing))
-        out += [Landing(name, r.at, r.centre) for r in self._covered(zone, small, at)]
+        out += [Landing(name, r.at, r.centre) for r in covered(zone, small, at, self.card_px())]
         return out
 
-    @staticmethod
-    def _covered(zone: _Zone, small: Image, at: float) -> list[_Reported]:
-        """Card-sized groups that waited for their tag and were covered meanwhile (most of
-        their cells moved since they settled, and what moved over them lies still): no tag
-        of theirs can be read now, so each is a card that landed unread, at its time (a
-        card covered by the next before ``WAIT_S``: cond-tune glare #33, #49; still missed:
-        #50, about 0.4 covered, its rest no longer card-sized, and #36, not looked into)."""
-        out: list[_Reported] = []
-        for p in list(zone.pending):
-            if at - p.said > HOLD_S + SETTLE_S:
-                zone.pending.remove(p)  # judged as a group meanwhile, or never a card
-                continue
-            moved = zone.still_since[p.cells] > p.said + 1e-9
-            if 1.0 - float(np.mean(moved)) >= INTACT:
-                continue  # still in view: judged as a group (its tag may yet be read)
-            if float(np.mean(at - zone.still_since[p.cells] < SETTLE_S)) > STIRS:
-                continue  # what covers it still moves (a hand passing over and leaving?)
-            zone.pending.remove(p)
-            left = p.cells & ~(zone.still_since > p.said + 1e-9)
-            zone.ref[left] = small[left]  # its uncovered part: no card of its own
-            zone.reported.append(_Reported(p.at, at, p.cells, p.corners, covered=True))
-            out.append(p)
-        return out
-
-    @staticmethod
-    def _read_pending(zone: _Zone,
-                      tags: Sequence[tuple[str, Sequence[Point]]]) -> list[tuple[str, float]]:
-        """A tag read inside a waiting group's box where its cells have not moved since it
-        settled: its own tag (a later card's tag lies on cells that moved): no landing.
-        Returns those tags, each with when its card landed."""
-        import cv2
-
-        x0, y0 = zone.box[0], zone.box[1]
-        h, w = zone.still_since.shape[:2]
-        out: list[tuple[str, float]] = []
-        for text, quad in tags:
-            cx = sum(p[0] for p in quad) / len(quad)
-            cy = sum(p[1] for p in quad) / len(quad)
-            cell = ((cx - x0) / CELL, (cy - y0) / CELL)
-            i, j = int(cell[1]), int(cell[0])
-            if not (0 <= i < h and 0 <= j < w):
-                continue
-            for p in list(zone.pending):
-                if cv2.pointPolygonTest(p.corners.reshape(-1, 1, 2), cell, False) < 0:
-                    continue
-                if zone.still_since[i, j] <= p.said + 1e-9:
-                    zone.pending.remove(p)
-                    out.append((text, p.at))
-        return out
-
-    def _judge(self, zone: _Zone, cells: Image, busy: Image, small: Image,
+    def _judge(self, zone: Zone, cells: Image, busy: Image, small: Image,
                at: float, polygon: list[Point], size: tuple[int, int], together: int,
                changed: Image, washed: Image, fringe: Image) -> tuple[float, Point] | None:
         """One settled group: explained, a landing, the table's new look, or wait."""
@@ -395,26 +308,29 @@ class LandingWatch:
             if at - float(np.max(zone.still_since[cells])) >= ABSORB_S:
                 zone.ref[cells] = small[cells]
             return None
+        settled_at = float(np.max(zone.still_since[cells]))
         near = cv2.dilate(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        moving = np.count_nonzero(near & busy) >= 3  # something still moves beside it
+        # something still moves beside it (a card's edges under a lamp flicker with each
+        # frame's blur for ever: not beyond ``STIR_S``)
+        moving = np.count_nonzero(near & busy) >= 3 and at - settled_at < STIR_S
         points = np.stack([xs, ys], 1).astype(np.float32) + 0.5
         rect = cv2.minAreaRect(points)
         corners = cv2.boxPoints(((rect[0][0], rect[0][1]), (rect[1][0] + 2, rect[1][1] + 2),
                                  rect[2]))
         x0, y0 = zone.box[0], zone.box[1]
         landed = float(np.median(zone.still_since[cells]))
+        span = (float(np.min(zone.still_since[cells])), settled_at)
         since = landed - RECENT_S
         for text, (when, (px, py)) in self._reads.items():
-            if when < since:
-                continue
+            if when < since or on_another(zone.rests.get(text), span):
+                continue  # read before it landed, or the tag of a card under it or on it
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
-                lay = self._lay(cells, rect, small, washed)  # a card lay there: its time
+                lay = self._lies(cells, rect, small, washed)  # a card lay there: its time
                 self.settled_reads.setdefault(text, round(landed, 6) if lay else None)
                 zone.ref[cells] = small[cells]  # a card that was read: explained
-                _unpend(zone, cells)
+                unpend(zone, cells)
                 return None
-        settled_at = float(np.max(zone.still_since[cells]))
         age = at - settled_at
         card = self.card_px()
         area_px = together * CELL * CELL
@@ -424,27 +340,36 @@ class LandingWatch:
         box = np.zeros(cells.shape, np.uint8)
         cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
         if self._light(zone, cells, box.astype(bool), small):
-            _unpend(zone, cells)
+            unpend(zone, cells, part=False)
             return None
         on = box.astype(bool) & ~cells
-        # a fingertip (something else) lies on it: its tag may yet be read
-        held = np.count_nonzero(on & changed & ~fringe) >= 3 and age < HOLD_S
-        white = int(np.count_nonzero(on & washed))
-        card_like = (self._card_like(rect, len(xs) + white, card)
-                     and float(np.std(small[cells])) >= PRINT)
+        other = on & changed & ~fringe
+        # a fingertip, a hand (something else) lies on it: its tag may yet be read. What
+        # settled before it is no fingertip (an older card's corner in its box), and what
+        # never settles holds it no longer than ``STIR_S`` (a card's edges flickering)
+        stirs = at - zone.still_since < SETTLE_S
+        lies = other & ~stirs & (zone.still_since >= span[0] - SAME_S)
+        held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
+                or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
+        card_like = self._lies(cells, rect, small, washed, box.astype(bool))
         centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
         if card_like and point_in_polygon(centre, polygon):
             when = round(landed, 6)
             if moving or age < WAIT_S or held:  # its tag may yet be read: remembered
-                if not _pending_larger(zone, cells):  # else: it is being covered, part by part
-                    _unpend(zone, cells)
-                    zone.pending.append(_Reported(when, settled_at, cells.copy(), corners, centre))
+                if not pending_larger(zone, cells):  # else: it is being covered, part by part
+                    unpend(zone, cells)
+                    zone.pending.append(Reported(when, settled_at, cells.copy(), corners, centre))
                 return None
             whole = cells | (box.astype(bool) & changed)  # the card's other parts too
             zone.ref[whole] = small[whole]
-            _unpend(zone, cells)
-            zone.reported.append(_Reported(when, at, whole.copy(), corners))
+            unpend(zone, cells)
+            if asked(zone, when, cells, corners):
+                return None  # the rest of a card asked about already (covered in part)
+            # hidden when it was reported: washed out, or under what lay on it then
+            seen = ~(washed | (whole & ~cells & (stirs | (zone.still_since >= span[0] - SAME_S))))
+            zone.reported.append(Reported(when, at, whole.copy(), corners, seen=seen,
+                                           look=small.copy()))
             return when, centre
         if moving or age < WAIT_S:
             return None
@@ -453,7 +378,7 @@ class LandingWatch:
         return None
 
     @staticmethod
-    def _light(zone: _Zone, cells: Image, box: Image, small: Image) -> bool:
+    def _light(zone: Zone, cells: Image, box: Image, small: Image) -> bool:
         """Whether a settled group is the light, not a card: a lamp's reflection that
         appeared, moved or went (cells washed out to white that were not, or were and are
         not), where what changed only brightened. Taken into the reference (never a
@@ -472,27 +397,23 @@ class LandingWatch:
         zone.ref[cells | newly] = small[cells | newly]
         return True
 
-    def _lay(self, cells: Image, rect: Any, small: Image, washed: Image) -> bool:
-        """Whether a settled group is a card lying there, by a landing's test (its box, its
-        cells with the washed-out ones in its box, its print): not a hand, not a crumb."""
+    def _lies(self, cells: Image, rect: Any, small: Image, washed: Image,
+              box: Image | None = None) -> bool:
+        """Whether a settled group is a card lying there, by a landing's test: its box a
+        card's (its cells with the washed-out ones in its box, ``is_card``), enough of it
+        seen to change (``SEEN``) and its print (``PRINT``); not a hand, not a crumb."""
         import cv2
 
-        box = np.zeros(cells.shape, np.uint8)
-        cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
-        white = int(np.count_nonzero(box.astype(bool) & ~cells & washed))
-        return (self._card_like(rect, int(np.count_nonzero(cells)) + white, self.card_px())
+        if box is None:
+            drawn = np.zeros(cells.shape, np.uint8)
+            cv2.fillPoly(drawn, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
+            box = drawn.astype(bool)
+        card = self.card_px()
+        n = int(np.count_nonzero(cells))
+        white = int(np.count_nonzero(box & ~cells & washed))
+        return (is_card(rect, n + white, card)
+                and n * CELL * CELL >= SEEN * card[0] * card[1]
                 and float(np.std(small[cells])) >= PRINT)
-
-    @staticmethod
-    def _card_like(rect: Any, n: int,
-                   card: tuple[float, float]) -> bool:
-        """Whether a group's box and cells are those of one card (``card``: its sides, px)."""
-        a, b = sorted((rect[1][0] * CELL, rect[1][1] * CELL))
-        lo, hi = SIDES
-        if not (lo * card[0] <= a <= hi * card[0] and lo * card[1] <= b <= hi * card[1]):
-            return False
-        cells_px = n * CELL * CELL
-        return cells_px >= FILL * a * b and cells_px >= AREA * card[0] * card[1]
 
 
 def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] | None:
@@ -506,22 +427,6 @@ def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] 
     if x1 - x0 < 4 * CELL or y1 - y0 < 4 * CELL:
         return None
     return x0, y0, x1, y1
-
-
-def _unpend(zone: _Zone, cells: Image) -> None:
-    """The waiting groups that share ``INTACT`` of their cells, unmoved since they settled,
-    with ``cells`` (the same card, read or judged) are settled; a card that covered one of
-    them shares only cells that moved."""
-    zone.pending = [p for p in zone.pending if np.count_nonzero(
-        p.cells & cells & (zone.still_since <= p.said + 1e-9)) < INTACT * np.count_nonzero(p.cells)]
-
-
-def _pending_larger(zone: _Zone, cells: Image) -> bool:
-    """Whether a waiting group already holds most of ``cells`` and more (the same card, a
-    part of it covered since)."""
-    n = np.count_nonzero(cells)
-    return any(np.count_nonzero(p.cells & cells) >= 0.8 * n and np.count_nonzero(p.cells) > n
-               for p in zone.pending)
 
 
 def _groups(mask: Image, times: Image, bridge: Image | None = None) -> list[Image]:

@@ -125,8 +125,10 @@ def test_read_once_while_it_waits_for_its_tag_then_covered_at_once() -> None:
     """X lies still, card-sized, waiting for its tag (the watch remembers it); its tag is
     read once on its unmoved cells (frame 22, between two of the watch's looks at its
     groups) and Y lands over most of it on the next frame: X is seen, at its landing."""
+    # Y's tag is read from frame 34, within the watch's wait (``WAIT_S``) after Y settled:
+    # read later than that, Y would rightly be asked about first, then answered by its read
     reads = {22: [("X", X_AT)], **{i: [("Y", (X_AT[0] + 6, X_AT[1] + 8))]
-                                    for i in range(40, FRAMES)}}
+                                    for i in range(34, FRAMES)}}
     events = run(dropped, reads)
     x = [e for e in seen(events) if e.payload == "X"]
     assert len(x) == 1 and x[0].zone == "pile"
