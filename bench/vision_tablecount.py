@@ -152,7 +152,8 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
     should have (1; 0 for a card in a seat's drawn zone). ``landings``: when each card of
     the video's script landed (game time). Questions are ``CardSeenBeside`` events, each
     answered by a later ``SeenCardSettled`` (the one naming its card or serial, if the
-    answer names one; else the oldest open question): one left open at the end was
+    answer names one; else the oldest open question) or by a pile event of its serial (the
+    card slid onto the pile and was played: the game answers it so); one left open at the end was
     dropped unanswered; so is a card that landed unread (``CardLandedUnread``) that no
     ``LandingNamed`` answered. A hesitation penalty (``PileTaken`` ``why="hesitation"``) is
     false when a card landed in the ``hesitation_s`` before it. While the camera said
@@ -180,6 +181,8 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
             if getattr(e, "read", False) and answered_now:  # the camera answered it
                 out.unread_booked -= 1
                 out.read_answered += 1
+            # the card seen beside the pile that slid onto it: its play answers its question
+            open_questions = [q for q in open_questions if serial is None or q[0] != serial]
         elif kind == "CardSeenBeside":
             out.questions += 1
             open_questions.append((getattr(e, "serial", None), getattr(e, "card", None)))

@@ -78,6 +78,17 @@ def test_answers_that_name_their_card_close_that_question() -> None:
     assert both.unanswered == 0
 
 
+def test_a_question_answered_by_the_play_of_its_card_is_not_dropped() -> None:
+    """A card seen beside the pile that then slides onto it is played: that play answers
+    its question (the game drops it from the waiting ones), as a later one of another
+    card does not (cond-tune beside video 9: the host's answer came after the play and
+    was refused, and the question was counted as dropped)."""
+    events = [CardSeenBeside(0, "gun", 1.0, serial=3), CardPlayed(0, "gun", 1.6, serial=3)]
+    assert count_table(events, {3: 1}, [1.6]).unanswered == 0
+    other = [CardSeenBeside(0, "gun", 1.0, serial=3), CardPlayed(1, "knife", 1.6, serial=5)]
+    assert count_table(other, {3: 1, 5: 1}, [1.6]).unanswered == 1
+
+
 def test_unread_landings_are_counted_asked_named_and_left_unanswered() -> None:
     events = [CardPlayed(0, "gun", 1.0, serial=1), CardLandedUnread(1, 1.5),
               CardLandedUnread(1, 1.9), LandingNamed("gun", 3.0, 0),
