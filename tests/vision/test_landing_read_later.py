@@ -36,31 +36,25 @@ def test_a_card_landing_later_on_a_part_of_it_is_not_its_read(
     assert watch.read_later == {}
 
 
-def test_its_own_tag_read_when_a_hand_that_came_after_the_report_lifts_is_its_read() -> None:
-    """A hand rests on U from frame 40 (after U was reported) to 70; U's tag reads when it
-    lifts: the cells under the tag look as they did at the report, so it is U's."""
+@pytest.mark.parametrize("hand_on, lifts, frames", [
+    # a hand rests on U after U was reported; the cells under the tag look as they did
+    # at the report, so the tag read when it lifts is U's
+    (40, 70, 110),
+    # a hand lies on U since just after it landed (U is reported under it); what changed
+    # lies inside U's box (a hand, not a card), so the tag read when it lifts is U's
+    (12, 95, 130),
+], ids=["a hand that came after the report", "a hand on it since it landed"])
+def test_its_own_tag_read_when_a_hand_on_it_lifts_is_its_read(
+        hand_on: int, lifts: int, frames: int) -> None:
+    """U lands at frame 10 unread; a hand lies on it from ``hand_on`` to ``lifts``; U's
+    tag reads from the frame after: it answers U's landing."""
     def draw(i: int, image: np.ndarray) -> None:
         if i >= 10:
             card(image, U, 20)
-        if 40 <= i < 70:
+        if hand_on <= i < lifts:
             hand(image, U)
 
-    landed, watch = landings(110, draw, lambda i: [READ, ("u", tag_at(U))]
-                             if i >= 71 else [READ])
-    assert len(landed) == 1
-    assert watch.read_later == {"u": landed[0]}
-
-
-def test_its_own_tag_read_when_a_hand_on_it_since_it_landed_lifts_is_its_read() -> None:
-    """A hand lies on U from frame 12 (U is reported under it) to 95; U's tag reads when
-    it lifts: what changed lies inside U's box (a hand, not a card), so it is U's."""
-    def draw(i: int, image: np.ndarray) -> None:
-        if i >= 10:
-            card(image, U, 20)
-        if 12 <= i < 95:
-            hand(image, U)
-
-    landed, watch = landings(130, draw, lambda i: [READ, ("u", tag_at(U))]
-                             if i >= 96 else [READ])
+    landed, watch = landings(frames, draw, lambda i: [READ, ("u", tag_at(U))]
+                             if i > lifts else [READ])
     assert len(landed) == 1
     assert watch.read_later == {"u": landed[0]}
