@@ -48,6 +48,9 @@ EVERY = 10
 WINDOW = 90
 #: a pixel this bright (0-255) is washed out
 SATURATED = 250
+#: the glare map's value where the picture is washed out: past any pixel's range, so that
+#: whatever lies there is white, and a tag tried there is known to lie in it (``glare_parts``)
+WASHED_OUT = 255.0 + 255.0
 #: the raw share of a zone washed out (``CheckMeter.glare``: a figure, no longer a verdict)
 GLARE_WARN = 0.02
 GLARE_RED = 0.08
@@ -270,7 +273,7 @@ def glare_parts(gray: Image, zones: Mapping[str, Sequence[Point]], module: float
     light = cv2.morphologyEx(small, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     table = float(np.median(light))
     over = np.maximum(light - table, 0.0)
-    over[light >= SATURATED] = 255.0 + 255.0  # washed out: whatever lies there is white
+    over[light >= SATURATED] = WASHED_OUT
     black, white = levels if levels is not None else (BLACK * table, min(250.0, WHITE * table))
     h, w = small.shape[:2]
     out: dict[str, dict[str, str]] = {}
@@ -292,8 +295,7 @@ def glare_parts(gray: Image, zones: Mapping[str, Sequence[Point]], module: float
                 if not _reads(veil, module, black, white):
                     # lost only where the tag tried lies in a washed-out spot: anything
                     # less bright may be a card's stock, which no reflection needs
-                    parts[PART_WORDS[row][col]] = ("lost" if float(veil.max()) > 255.0
-                                                   else "barely")
+                    parts[PART_WORDS[row][col]] = "lost" if _washed(veil) else "barely"
                 elif not _reads(veil * MARGIN, module, black, white):
                     parts[PART_WORDS[row][col]] = "barely"
         out[name] = parts
@@ -314,6 +316,12 @@ def _veil(over: Image, centre: tuple[int, int], module: float,
                                 flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                 borderMode=cv2.BORDER_REPLICATE)
     return out
+
+
+def _washed(veil: Image) -> bool:
+    """Whether a tag under ``veil`` lies partly in a spot washed out to white: only
+    ``WASHED_OUT`` (interpolated in by ``_veil``) lifts the veil past a pixel's range."""
+    return float(veil.max()) > 255.0
 
 
 def _reads(veil: Image, module: float, black: float, white: float) -> bool:

@@ -98,12 +98,13 @@ from vision.landmemory import (
     Reported,
     Zone,
     asked,
+    card_sized,
     covered,
-    is_card,
     on_another,
     pending_larger,
     read_later,
     read_pending,
+    rect_cells,
     rest,
     unpend,
 )
@@ -223,6 +224,7 @@ class LandingWatch:
             del self._reads[text]
             self._first.pop(text, None)
         out: list[Landing] = []
+        card = self.card_px()  # this frame's reads counted
         for name in [n for n in self._zones if n not in zones]:
             del self._zones[name]
         for name, polygon in zones.items():
@@ -237,19 +239,19 @@ class LandingWatch:
             if zone is None or zone.box != box:
                 self._zones[name] = Zone(box, small, at)
                 continue
-            out += self._look(name, zone, small, at, polygon, (w, h))
-            rest(zone, at, tags, self._reads, self.card_px())
+            out += self._look(name, zone, small, at, polygon, (w, h), card)
+            rest(zone, at, tags, self._reads, card)
             if zone.pending:  # its own tag read: the card lay there (``settled_reads``)
                 for text, landed in read_pending(zone, tags):
                     if self.settled_reads.get(text) is None:
                         self.settled_reads[text] = landed
             if zone.reported:
-                read_later(zone, at, tags, small, self.card_px(), self._first,
-                           self.read_later)
+                read_later(zone, at, tags, small, card, self._first, self.read_later)
         return out
 
     def _look(self, name: str, zone: Zone, small: Image, at: float,
-              polygon: list[Point], size: tuple[int, int]) -> list[Landing]:
+              polygon: list[Point], size: tuple[int, int],
+              card: tuple[float, float]) -> list[Landing]:
         moved = np.abs(small - zone.prev) > MOTION
         share = float(np.mean(moved))
         if share > KNOCK or (zone.knocked and share > QUIET):
@@ -289,15 +291,16 @@ class LandingWatch:
             # everything that changed at that moment, together or apart: a knock, a sweep
             together = sum(n for n, u in zip(counts, times, strict=True) if abs(u - t) <= SAME_S)
             landing = self._judge(zone, cells, busy, small, at, polygon, size, together,
-                                  changed, washed, fringe)
+                                  changed, washed, fringe, card)
             if landing is not None:
                 out.append(Landing(name, *landing))
-        out += [Landing(name, r.at, r.centre) for r in covered(zone, small, at, self.card_px())]
+        out += [Landing(name, r.at, r.centre) for r in covered(zone, small, at, card)]
         return out
 
     def _judge(self, zone: Zone, cells: Image, busy: Image, small: Image,
                at: float, polygon: list[Point], size: tuple[int, int], together: int,
-               changed: Image, washed: Image, fringe: Image) -> tuple[float, Point] | None:
+               changed: Image, washed: Image, fringe: Image,
+               card: tuple[float, float]) -> tuple[float, Point] | None:
         """One settled group: explained, a landing, the table's new look, or wait."""
         import cv2
 
@@ -326,23 +329,21 @@ class LandingWatch:
                 continue  # read before it landed, or the tag of a card under it or on it
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
-                lay = self._lies(cells, rect, small, washed)  # a card lay there: its time
+                lay = _lies(cells, rect, small, washed, card)  # a card lay there: its time
                 self.settled_reads.setdefault(text, round(landed, 6) if lay else None)
                 zone.ref[cells] = small[cells]  # a card that was read: explained
                 unpend(zone, cells)
                 return None
         age = at - settled_at
-        card = self.card_px()
         area_px = together * CELL * CELL
         if area_px > SWEEP * card[0] * card[1]:
             zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look
             return None
-        box = np.zeros(cells.shape, np.uint8)
-        cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
-        if self._light(zone, cells, box.astype(bool), small):
+        box = rect_cells(rect, cells.shape)
+        if self._light(zone, cells, box, small):
             unpend(zone, cells, part=False)
             return None
-        on = box.astype(bool) & ~cells
+        on = box & ~cells
         other = on & changed & ~fringe
         # a fingertip, a hand (something else) lies on it: its tag may yet be read. What
         # settled before it is no fingertip (an older card's corner in its box), and what
@@ -351,7 +352,7 @@ class LandingWatch:
         lies = other & ~stirs & (zone.still_since >= span[0] - SAME_S)
         held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
                 or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
-        card_like = self._lies(cells, rect, small, washed, box.astype(bool))
+        card_like = _lies(cells, rect, small, washed, card, box)
         centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
         if card_like and point_in_polygon(centre, polygon):
@@ -361,7 +362,7 @@ class LandingWatch:
                     unpend(zone, cells)
                     zone.pending.append(Reported(when, settled_at, cells.copy(), corners, centre))
                 return None
-            whole = cells | (box.astype(bool) & changed)  # the card's other parts too
+            whole = cells | (box & changed)  # the card's other parts too
             zone.ref[whole] = small[whole]
             unpend(zone, cells)
             if asked(zone, when, cells, corners):
@@ -397,23 +398,15 @@ class LandingWatch:
         zone.ref[cells | newly] = small[cells | newly]
         return True
 
-    def _lies(self, cells: Image, rect: Any, small: Image, washed: Image,
-              box: Image | None = None) -> bool:
-        """Whether a settled group is a card lying there, by a landing's test: its box a
-        card's (its cells with the washed-out ones in its box, ``is_card``), enough of it
-        seen to change (``SEEN``) and its print (``PRINT``); not a hand, not a crumb."""
-        import cv2
 
-        if box is None:
-            drawn = np.zeros(cells.shape, np.uint8)
-            cv2.fillPoly(drawn, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
-            box = drawn.astype(bool)
-        card = self.card_px()
-        n = int(np.count_nonzero(cells))
-        white = int(np.count_nonzero(box & ~cells & washed))
-        return (is_card(rect, n + white, card)
-                and n * CELL * CELL >= SEEN * card[0] * card[1]
-                and float(np.std(small[cells])) >= PRINT)
+def _lies(cells: Image, rect: Any, small: Image, washed: Image, card: tuple[float, float],
+          box: Image | None = None) -> bool:
+    """Whether a settled group is a card lying there, by a landing's test: card-sized
+    (``landmemory.card_sized``), enough of it seen to change (``SEEN``) and its print
+    (``PRINT``); not a hand, not a crumb."""
+    return (card_sized(cells, rect, washed, card, box)
+            and int(np.count_nonzero(cells)) * CELL * CELL >= SEEN * card[0] * card[1]
+            and float(np.std(small[cells])) >= PRINT)
 
 
 def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] | None:

@@ -43,7 +43,8 @@ import numpy as np
 
 from vision.frames import Image, Point
 
-__all__ = ["CELL", "Reported", "Zone", "asked", "is_card", "covered", "landed_after",
+__all__ = ["CELL", "Reported", "Zone", "asked", "card_sized", "is_card", "covered",
+           "landed_after", "rect_cells",
            "moved_card", "on_another",
            "pending_larger", "read_later", "read_pending", "rest", "still_a_card", "under",
            "unpend"]
@@ -137,8 +138,6 @@ class Zone:
         self.calm_since = self.still_since.copy()
         self.frames = 0
         self.reported: list[Reported] = []  # landings reported unread, not read since
-        #: text -> the settling times of the cells under its tag when it was first read
-        #: (while it is kept) and when it was last read
         #: text -> the settling times of the cells under its tag at its first read and
         #: at its last, and whether what moved with it at its first read was card-sized
         self.rests: dict[str, tuple[Image, Image, bool]] = {}
@@ -156,6 +155,25 @@ def is_card(rect: Any, n: int, card: tuple[float, float]) -> bool:
     return cells_px >= FILL * a * b and cells_px >= AREA * card[0] * card[1]
 
 
+def rect_cells(rect: Any, shape: tuple[int, ...]) -> Image:
+    """The cells of a zone's small picture (``shape``) inside a rotated box ``rect``."""
+    import cv2
+
+    box = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
+    out: Image = box.astype(bool)
+    return out
+
+
+def card_sized(cells: Image, rect: Any, washed: Image, card: tuple[float, float],
+               box: Image | None = None) -> bool:
+    """Whether a group (``cells``, its rotated box ``rect``; ``box``: that box's cells,
+    drawn when not given) is card-sized, the cells washed out to white in its box counted
+    as its own (under a lamp's glare nothing can be seen to change)."""
+    inside = rect_cells(rect, cells.shape) if box is None else box
+    white = int(np.count_nonzero(inside & ~cells & washed))
+    return is_card(rect, int(np.count_nonzero(cells)) + white, card)
+
 
 def still_a_card(cells: Image, small: Image, card: tuple[float, float]) -> bool:
     """Whether what is left in view of a waiting group (``cells``) is still card-sized
@@ -166,10 +184,7 @@ def still_a_card(cells: Image, small: Image, card: tuple[float, float]) -> bool:
     if len(xs) < TINY:
         return False
     rect = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32) + 0.5)
-    box = np.zeros(cells.shape, np.uint8)
-    cv2.fillPoly(box, [np.round(cv2.boxPoints(rect) - 0.5).astype(np.int32)], 1)
-    white = int(np.count_nonzero(box.astype(bool) & ~cells & (small >= WASHED)))
-    return is_card(rect, len(xs) + white, card)
+    return card_sized(cells, rect, small >= WASHED, card)
 
 
 def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> list[Reported]:

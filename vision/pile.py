@@ -117,14 +117,18 @@ class PileCards:
         if not self._watching_landings():
             return []
         assert self.landings is not None
-        with self._zones_lock:
-            piles = {n: list(p) for n, p in self.zones.polygons.items() if self.grower.grows(n)}
+        piles = self._piles()
         tags = [(d.text, d.corners) for d in detections if d.text and not d.damaged]
         found = self.landings.update(frame.at, frame.image, piles, tags)
         for landing in found:
             log.info("a card landed in %s at %.2f and its tag was not read", landing.zone,
                      landing.at)
         return [CardLanded(landing.at, landing.zone) for landing in found]
+
+    def _piles(self) -> Polygons:
+        """The pile's zones (those that grow) as drawn now."""
+        with self._zones_lock:
+            return {n: list(p) for n, p in self.zones.polygons.items() if self.grower.grows(n)}
 
     def _settled(self) -> list[TagEvent]:
         """Tags read in a card-sized group that the landing watch saw settle on the pile
@@ -144,8 +148,7 @@ class PileCards:
                 self._settling[text] = (landed, self.tracker.config.of_last - 1)
         if not self._settling:
             return []
-        with self._zones_lock:
-            piles = [n for n in self.zones.polygons if self.grower.grows(n)]
+        piles = self._piles()
         out: list[TagEvent] = []
         for text, (landed, frames) in list(self._settling.items()):
             if frames > 0 and text not in self.tracker.visible():
