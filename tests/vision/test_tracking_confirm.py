@@ -4,26 +4,14 @@ a fingertip lifts off the tag and the next card covers it a frame later)."""
 
 from __future__ import annotations
 
-from companion.config import TrackingConfig, ZonesConfig
+from companion.config import TrackingConfig
 from companion.inputs import TagLeft, TagSeen
+from tests.vision.test_tracking import ELSEWHERE, SIZE, ZONES, det
+from tests.vision.test_tracking import SEAT1 as SEAT
 from vision.frames import Detection
 from vision.tracking import TagEvent, TagTracker
 
-SIZE = (1000, 1000)
-ZONES = ZonesConfig(polygons={
-    "pile": [(0.4, 0.4), (0.6, 0.4), (0.6, 0.6), (0.4, 0.6)],
-    "seat:1": [(0.0, 0.8), (1.0, 0.8), (1.0, 1.0), (0.0, 1.0)],
-})
-PILE = (500.0, 500.0)
-SEAT = (500.0, 900.0)
-ELSEWHERE = (100.0, 100.0)
 PILES = ["pile"]
-
-
-def det(text: str, at: tuple[float, float] = PILE) -> Detection:
-    x, y = at
-    return Detection(text, ((x - 10, y - 10), (x + 10, y - 10), (x + 10, y + 10), (x - 10, y + 10)),
-                     "test")
 
 
 def frames(t: TagTracker, start: int, stop: int,
@@ -85,7 +73,7 @@ def test_nothing_for_a_tag_never_read_or_forgotten() -> None:
 def test_only_a_read_in_a_pile_zone() -> None:
     """A tag last read in a seat's zone or outside every zone is not the pile's card; nor
     is a pile zone the caller does not name (a zone where hands rest that does not grow)."""
-    t = TagTracker(TrackingConfig(left_after_zone={"pile": 3.0, "seat:1": 3.0}), ZONES)
+    t = TagTracker(TrackingConfig(left_after_zone={"pile": 3.0, "seat1": 3.0}), ZONES)
     frames(t, 0, 2, {0: [det("S", SEAT)], 1: [det("E", ELSEWHERE), det("P")]})
     assert t.confirm("S", 0.0, PILES) == []
     assert t.confirm("E", 0.0, PILES) == []
