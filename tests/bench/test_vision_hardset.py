@@ -14,7 +14,7 @@ from bench.vision_hardset import (
     pile_script,
 )
 from bench.vision_kit import bench_payloads
-from vision.synthetic import card_image
+from vision.synthcard import card_image
 
 PAYLOADS = bench_payloads()
 

@@ -5,7 +5,9 @@ import pytest
 
 from tests.vision.conftest import FakeClock
 from vision.decoding import default_decoder
-from vision.synthetic import CardPlay, Renderer, SyntheticTable, demo_script, random_scene
+from vision.synthetic import CardPlay, SyntheticTable, random_scene
+from vision.synthrender import Renderer
+from vision.synthscript import demo_script
 
 
 def test_same_seed_same_pixels_and_truth(payloads: list[str]) -> None:
