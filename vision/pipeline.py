@@ -1,13 +1,14 @@
 """The camera pipeline: a capture thread, a decode thread, tracking, events, a live view.
 
-The capture thread puts each frame into a one-frame slot (the newest wins; a frame the
-decoder had no time for is dropped and counted, never queued). The decode thread
-decodes the newest frame, feeds the tracker and calls ``on_event`` with every
-``TagSeen``/``TagLeft``, then with the pile's news (``vision.pile``: ``CardLanded``, a
-card that landed unread; zones grown as cards land beside the pile) and whether glare
-hides the pile (``vision.sight``: ``PileSight``, after a glare trial of the check). A
-camera that fails is closed and reopened with exponential backoff; ``status()`` shows
-it. Nothing in here lets an exception end a thread.
+The capture thread (``vision.capture``) puts each frame into a one-frame slot (the
+newest wins; a frame the decoder had no time for is dropped and counted, never queued).
+The decode thread decodes the newest frame, feeds the tracker and calls ``on_event``
+with every ``TagSeen``/``TagLeft``, then with the pile's news (``vision.pile``:
+``CardLanded``, a card that landed unread; zones grown as cards land beside the pile)
+and whether glare hides the pile (``vision.sight``: ``PileSight``, after a glare trial
+of the check). A camera that fails is closed and reopened with exponential backoff;
+``status()`` shows it. The live view's picture and the cards' box are
+``vision.pipeview``'s. Nothing in here lets an exception end a thread.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ import numpy as np
 
 from companion.config import TrackingConfig, ZonesConfig
 from companion.inputs import CardLanded, PileSight, TagLeft, TagSeen, TagStatus
-from vision.calibration import SizeAdvice, advise
+from vision.capture import CameraCapture, _Slot
 from vision.check import EVERY, CheckMeter
 from vision.frames import Decoder, Detection, Frame, FrameSource
 from vision.landing import CARD_SIDES
 from vision.pile import Landings, PileCards
+from vision.pipeview import LiveView
 from vision.quads import drop_phantoms
 from vision.sight import PileSightWatch
 from vision.tablewatch import EVERY as WATCH_EVERY
@@ -42,58 +44,16 @@ log = logging.getLogger(__name__)
 #: see ``VisionPipeline.delay_s`` (measured: the slowest reads came 11 frames at 30 fps
 #: after the landing, 0-1 frames after the hand left the tag)
 DELAY_S = 1.0
-#: how far a zone drawn around the cards in view reaches beyond their codes (code sides)
-CARD_REACH = 1.5
-#: the card name the resolver gives the calibration card (``companion.decks``; the
-#: pipeline does not import the decks, which load every game's engine)
-CALIBRATION_CARD = "calibration"
 
 Resolver = Callable[[str], Any]
 #: what the pipeline tells the table: tags seen and left, cards landed unread, and
 #: whether glare hides the pile
 CameraEvent = TagEvent | CardLanded | PileSight
-#: a live view that has not asked for a picture for this long is closed
-WATCH_S = 3.0
 #: the deck registry's verdicts that the table tells apart
 _TABLE_STATUS: dict[str, TagStatus] = {"ok": "ok", "forged": "forged", "unknown": "unknown"}
 
 
-class _Slot:
-    """A one-frame mailbox: ``put`` replaces what is there, ``take`` waits for a frame."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._frame: Frame | None = None
-        self._ended = False
-        self.dropped = 0
-
-    def put(self, frame: Frame) -> None:
-        with self._cond:
-            if self._frame is not None:
-                self.dropped += 1
-            self._frame = frame
-            self._cond.notify()
-
-    def end(self) -> None:
-        with self._cond:
-            self._ended = True
-            self._cond.notify_all()
-
-    def take(self, timeout: float) -> Frame | None:
-        """The newest frame, or None after ``timeout`` or once ended and empty."""
-        with self._cond:
-            if self._frame is None and not self._ended:
-                self._cond.wait(timeout)
-            frame, self._frame = self._frame, None
-            return frame
-
-    @property
-    def ended(self) -> bool:
-        with self._cond:
-            return self._ended and self._frame is None
-
-
-class VisionPipeline(PileCards):
+class VisionPipeline(CameraCapture, LiveView, PileCards):
     """Frames from ``source`` -> ``decoder`` -> tracker -> ``on_event`` (on the decode thread).
 
     ``resolve(payload)`` (optional, e.g. ``companion.decks.resolve_tag``) returns an object
@@ -219,46 +179,6 @@ class VisionPipeline(PileCards):
                 return False
             time.sleep(0.01)
         return True
-
-    # -- capture -----------------------------------------------------------------------
-
-    def _set_state(self, state: str, error: str | None = None) -> None:
-        with self._lock:
-            self._state = state
-            if error is not None:
-                self._last_error = error
-
-    def _capture_loop(self) -> None:
-        while not self._stop.is_set():
-            if self._turn is not None and not self._turn.acquire(timeout=0.2):
-                continue  # the decoder is still on the previous frame
-            try:
-                frame = self.source.read()
-            except Exception as exc:  # a camera error, or any bug in an adapter
-                if self._turn is not None:
-                    self._turn.release()  # no frame went out: the turn is still ours
-                self._camera_failed(exc)
-                continue
-            if frame is None:
-                break
-            with self._lock:
-                self._state, self._attempt, self._next_retry = "running", 0, None
-            self._slot.put(frame)
-        self._slot.end()
-
-    def _camera_failed(self, exc: Exception) -> None:
-        log.warning("camera failed: %s", exc)
-        try:
-            self.source.close()
-        except Exception:
-            log.exception("closing the failed camera raised")
-        with self._lock:
-            self._attempt += 1
-            first, cap = self._backoff
-            delay = min(cap, first * 2 ** (self._attempt - 1))
-            self._next_retry = self._clock() + delay
-            self._state, self._last_error = "reconnecting", str(exc)
-        self._stop.wait(delay)
 
     # -- decode ------------------------------------------------------------------------
 
@@ -448,73 +368,3 @@ class VisionPipeline(PileCards):
                 "table": None if self.watch.last is None else self.watch.last.to_json(),
                 "pile_blind": self.sight.blind,
             }
-
-    def _cards_box(self) -> list[list[float]] | None:
-        """A zone around the cards read in the newest frame (normalised corners), grown by
-        ``CARD_REACH`` code sides each way (a card reaches beyond its tag): the camera
-        page draws the pile from the cards the host laid there. Called under the lock."""
-        if self._latest is None:
-            return None
-        frame, detections = self._latest
-        h, w = frame.image.shape[:2]
-        quads = [d.corners for d in detections if d.text and not d.damaged]
-        if not quads:
-            return None
-        xs = [x / w for q in quads for x, _ in q]
-        ys = [y / h for q in quads for _, y in q]
-        side = max(max(x for x, _ in q) - min(x for x, _ in q) for q in quads) / w
-        x0, x1 = max(0.0, min(xs) - CARD_REACH * side), min(1.0, max(xs) + CARD_REACH * side)
-        y0 = max(0.0, min(ys) - CARD_REACH * side * w / h)
-        y1 = min(1.0, max(ys) + CARD_REACH * side * w / h)
-        return [[round(x0, 4), round(y0, 4)], [round(x1, 4), round(y0, 4)],
-                [round(x1, 4), round(y1, 4)], [round(x0, 4), round(y1, 4)]]
-
-    def watching(self) -> bool:
-        """True while a live view is open: it asked for a picture in the last ``WATCH_S``."""
-        at = self._watched_at
-        return at is not None and self._clock() - at < WATCH_S
-
-    def live_jpeg(self) -> bytes | None:
-        """The newest frame as JPEG with zones and labelled tags; None before the first.
-
-        Re-encoded at most ``live_fps`` times a second, whoever asks. Asking opens the
-        live view: the source makes full-size pictures (``Frame.display``) for
-        ``WATCH_S`` seconds; until the first one comes, the decoded (gray) frame is shown.
-        """
-        from vision.liveview import annotate, encode_jpeg
-
-        self._watched_at = self._clock()
-        with self._lock:
-            latest, cached = self._latest, self._jpeg
-        if latest is None:
-            return None
-        now = self._clock()
-        frame, detections = latest
-        if cached is not None and (cached[0] == frame.index or now - cached[1] < self._live_period):
-            return cached[2]
-        calibration = advise([d.corners for d in detections if self._is_calibration(d)])
-        labelled = [(d, *self._label(d, calibration)) for d in detections]
-        picture = frame.display if frame.display is not None else frame.image
-        size = (frame.image.shape[1], frame.image.shape[0])
-        jpeg = encode_jpeg(annotate(picture, labelled, self.zones.polygons, size))
-        with self._lock:
-            self._jpeg = (frame.index, now, jpeg)
-        return jpeg
-
-    def _is_calibration(self, d: Detection) -> bool:
-        return bool(d.text) and getattr(self.info(d.text), "card", None) == CALIBRATION_CARD
-
-    def _label(self, d: Detection, calibration: SizeAdvice | None = None) -> tuple[str, bool]:
-        if d.damaged or not d.text:
-            return "unreadable", False
-        if calibration is not None and self._is_calibration(d):
-            size = calibration.size_mm
-            return ("camera too far for stickers" if size is None
-                    else f"print --size {size:g}"), size is not None
-        info = self.info(d.text)
-        if info is None or getattr(info, "status", None) != "ok":
-            return "unknown", False
-        name = getattr(info, "name", None) or getattr(info, "card", None) or "card"
-        if self.zones.polygons and self.tracker.zone_of(d) is None:  # shown, never dropped
-            return f"{name}: outside every zone", True
-        return str(name), True

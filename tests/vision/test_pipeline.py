@@ -11,8 +11,9 @@ import pytest
 from companion.config import TrackingConfig, ZonesConfig
 from companion.inputs import TagLeft, TagSeen
 from tests.vision.conftest import FakeClock
+from vision.capture import _Slot
 from vision.frames import Detection, Frame, Image
-from vision.pipeline import VisionPipeline, _Slot
+from vision.pipeline import VisionPipeline
 from vision.sources import CameraError
 from vision.synthetic import CardPlay, SyntheticTable
 

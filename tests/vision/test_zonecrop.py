@@ -9,7 +9,8 @@ from companion.config import TrackingConfig, ZonesConfig
 from tests.vision.conftest import FakeClock, qr_image
 from vision.decoding import default_decoder
 from vision.frames import Detection, Frame, Image
-from vision.pipeline import WATCH_S, VisionPipeline
+from vision.pipeline import VisionPipeline
+from vision.pipeview import WATCH_S
 from vision.sources import yuv_frame
 from vision.zonecrop import ZoneDecoder, area_share, zone_boxes
 
