@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from bench import vision as bench
+from bench import vision_decode as benchdecode
 from bench import vision_kit as benchkit
 from bench import vision_live as benchlive
+from bench import vision_videos as benchvideos
 
 
 def test_scores_the_shipped_decoder_against_zxing_alone() -> None:
-    scores = bench.run_split("held", 4, bench._decoders())
+    scores = benchdecode.run_split("held", 4, benchdecode._decoders())
     assert set(scores) == {"shipped", "zxing"}
     for s in scores.values():
         assert s["frames"] == 4 and s["visible"] >= 4
@@ -20,14 +21,15 @@ def test_scores_the_shipped_decoder_against_zxing_alone() -> None:
 def test_retry_variants_are_each_measured() -> None:
     from vision.retry import VARIANTS
 
-    result = bench.run_variants("tune", 3)
+    result = benchdecode.run_variants("tune", 3)
     assert set(result["variants"]) == {*VARIANTS, "shipped order"}
     for v in result["variants"].values():
         assert v["attempts"] == result["located_unread"] and v["rescued"] <= v["attempts"]
 
 
 def test_a_video_gives_per_card_events() -> None:
-    videos = bench.run_videos("held", 1, {"zxing": bench._decoders()["zxing"]}, 640, 360, cards=4)
+    videos = benchvideos.run_videos("held", 1, {"zxing": benchdecode._decoders()["zxing"]},
+                                    640, 360, cards=4)
     r = videos["zxing"]
     assert r["cards"] == 4 and r["events_exact"] <= r["cards"]
     assert r["seen_after_landing_ms"]["median"] is not None
