@@ -139,3 +139,15 @@ def test_the_pile_is_never_blind_for_a_larger_cards_washed_out_margin() -> None:
     assert sorted(trials) == [0, 30, 60]
     assert not any("lost" in trials[f]["pile"].values() for f in trials)
     assert sights(events) == []
+
+
+def test_the_same_table_under_a_reflection_still_turns_blind() -> None:
+    """The guard through the pipeline: the same cards and light with a lamp's reflection
+    over the pile's top: blind at the second trial (frame 30), as before this round."""
+    from companion.inputs import PileSight
+    from tests.vision.test_pipeline_sight import at, sights, watch
+
+    shining = picture(1, plays(), patches=(SPOT,))
+    events, trials, _ = watch(61, lambda i: shining)
+    assert all("lost" in trials[f]["pile"].values() for f in (0, 30, 60))
+    assert sights(events) == [PileSight(at(30), True)]
