@@ -63,7 +63,8 @@ GLARE_MIN = 40.0
 #: a tag that reads is still amber when it would not read under this much more glare
 MARGIN = 1.3
 #: light is measured over squares this many modules wide (narrower bright things, such as
-#: a card's white border, are a card, not a lamp's reflection)
+#: a card's white border, are a card, not a lamp's reflection), modules of the largest
+#: codes read lately: a larger card's border is wider in the deck's median modules
 LIGHT_MODULES = 12
 #: the tag tried: a deck tag's shape (12 uppercase letters and digits, version 1, level M)
 TRIAL = "K7Q2M9XH0001"
@@ -125,6 +126,11 @@ class CheckMeter:
         """The deck's module size: the median of the codes read lately (4 px before any)."""
         return float(np.median(self._modules)) if self._modules else RELIABLE_MODULE_PX
 
+    def largest_module_px(self) -> float:
+        """The largest module of the codes read lately (4 px before any): a card's blank
+        margin is narrower than ``LIGHT_MODULES`` of its own modules, whatever its size."""
+        return float(max(self._modules)) if self._modules else RELIABLE_MODULE_PX
+
     def _sample(self, image: Image, read: Sequence[Detection],
                 zones: Mapping[str, Sequence[Point]], try_tags: bool) -> None:
         gray = image if image.ndim == 2 else image.mean(axis=2)
@@ -150,7 +156,7 @@ class CheckMeter:
             levels = (tuple(float(v) for v in np.median(self._levels, axis=0))
                       if self._levels else None)
             self.parts = glare_parts(gray, zones, self.module_px(), levels,
-                                     list(self._outlines))
+                                     list(self._outlines), self.largest_module_px())
             self._tried = True
             self.trials += 1
             self._outlines.clear()
@@ -241,14 +247,18 @@ def module_px(corners: Sequence[Point]) -> float:
 
 def glare_parts(gray: Image, zones: Mapping[str, Sequence[Point]], module: float,
                 levels: tuple[float, ...] | None = None,
-                read: Sequence[Sequence[Point]] = ()) -> dict[str, dict[str, str]]:
+                read: Sequence[Sequence[Point]] = (),
+                largest: float | None = None) -> dict[str, dict[str, str]]:
     """Each zone's parts (``GRID`` x ``GRID``) where a tag of ``module`` px modules would
     not read (``"lost"``) or would not with ``MARGIN`` times the glare (``"barely"``).
 
     The light over the table is measured at a quarter of the picture's size, over squares
     ``LIGHT_MODULES`` modules wide (a morphological opening: a card's white border or a
     white sticker narrower than that is not light, a lamp's reflection wider than that
-    is). The table's own light is that map's median; a lamp adds to it what it reflects,
+    is), modules of the ``largest`` codes read (``module`` when None): a card's blank
+    margin is narrower than 12 of its own modules, and a larger card's is wider than 12 of
+    the deck's median (a blank corner where paper clips to white in the light, taken for
+    a reflection washed out to white). The table's own light is that map's median; a lamp adds to it what it reflects,
     on black print as on white. In a part whose light exceeds the table's by
     ``GLARE_MIN`` or more, a tag with its quiet zone is drawn centred on the brightest
     spot: its black and white are ``levels`` (those of the codes read, ``BLACK`` and
@@ -269,7 +279,7 @@ def glare_parts(gray: Image, zones: Mapping[str, Sequence[Point]], module: float
     gray = np.asarray(gray, np.float32)
     small = cv2.resize(gray, (max(1, gray.shape[1] // 4), max(1, gray.shape[0] // 4)),
                        interpolation=cv2.INTER_AREA)
-    k = max(3, int(round(LIGHT_MODULES * module / 4)))
+    k = max(3, int(round(LIGHT_MODULES * max(module, largest or module) / 4)))
     light = cv2.morphologyEx(small, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     table = float(np.median(light))
     over = np.maximum(light - table, 0.0)

@@ -26,7 +26,10 @@ trial to trial; cards under fingers come and go: with 2, none of those 18 videos
 fingers, hands) turned blind but the glare ones, one trial later (frame 30 instead of
 0). Even so, an unread white card lying still took 2 trials in a row (a held-apart
 ``beside`` video: blind 3 s, no glare): now the check says "lost" only where a tag would
-lie in a spot washed out to white, which a card's stock is not (``glare_parts``). A reflection
+lie in a spot washed out to white, which a card's stock is not (``glare_parts``), and where
+paper itself clips to white, a card's blank margin is no such spot: the light is measured
+over 12 modules of the largest codes read, not the median's (tuning ``beside-no-seats`` 38
+and ``beside`` 42: blind 1.4 s and 1.2 s, a larger card's margin). A reflection
 that appears during play is said 1-2 s after it appears (a trial every 30 frames at 30
 fps), before a hesitation deadline it could cause: the last card seen before it gives
 ``hesitation_s`` (3 s) plus the camera's delay (1 s).
