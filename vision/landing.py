@@ -353,8 +353,11 @@ class LandingWatch:
         held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
                 or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
         card_like = _lies(cells, rect, small, washed, card, box)
-        centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
-                  (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
+        # its centre: its cells and the washed-out ones in its box (a card whose middle lies
+        # under a reflection shows only its rim: tuning glare 20)
+        cy, cx = np.nonzero(cells | (box & washed))
+        centre = ((x0 + float(np.mean(cx)) * CELL + CELL / 2) / size[0],
+                  (y0 + float(np.mean(cy)) * CELL + CELL / 2) / size[1])
         if card_like and point_in_polygon(centre, polygon):
             when = round(landed, 6)
             if moving or age < WAIT_S or held:  # its tag may yet be read: remembered
@@ -385,10 +388,24 @@ class LandingWatch:
         not), where what changed only brightened. Taken into the reference (never a
         landing); a card that lands under a reflection already there changes the cells
         beside its washed-out core, not the core."""
+        import cv2
+
         was = zone.ref >= WASHED
         now = small >= WASHED
         newly = box & now & ~was  # washed out since the reference: in the box, changed or not
         gone = cells & was & ~now  # washed out in the reference, not now
+        if np.count_nonzero(box & was & ~now) < LIGHT * np.count_nonzero(newly):
+            # the reflection stayed where it was (few of its core cells in the box went: one
+            # that moves loses about as many as it gains) and grew by less than it was:
+            # the cells newly white at its rim are a brighter thing
+            # landed there (a card's white stock on a dark table: tuning glare 22), not
+            # the light (a lamp switched on: no core there before, or a crumb of it)
+            core = was & now
+            _, labels = cv2.connectedComponents((newly | core).astype(np.uint8), connectivity=8)
+            for i in np.unique(labels[core]):
+                part = labels == i
+                if np.count_nonzero(newly & part) < np.count_nonzero(core & part):
+                    newly &= ~part
         n = int(np.count_nonzero(cells))
         white = int(np.count_nonzero(newly & ~cells))
         lit = int(np.count_nonzero(cells & ((small > zone.ref) | was)))

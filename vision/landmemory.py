@@ -222,7 +222,9 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
 def read_pending(zone: Zone,
                  tags: Sequence[tuple[str, Sequence[Point]]]) -> list[tuple[str, float]]:
     """A tag read inside a waiting group's box where its cells have not moved since it
-    settled: its own tag (a later card's tag lies on cells that moved): no landing.
+    settled: its own tag (a later card's tag lies on cells that moved, and is another card's
+    by ``on_another``: its cell may look as it did, white on white, tuning glare 25): no
+    landing.
     Returns those tags, each with when its card landed (``LandingWatch.settled_reads``)."""
     import cv2
 
@@ -239,6 +241,8 @@ def read_pending(zone: Zone,
         for p in list(zone.pending):
             if cv2.pointPolygonTest(p.corners.reshape(-1, 1, 2), cell, False) < 0:
                 continue
+            if on_another(zone.rests.get(text), (p.at, p.said)):
+                continue  # a card that landed on it (its tag on a cell that looks the same)
             if zone.still_since[i, j] <= p.said + 1e-9:
                 zone.pending.remove(p)
                 out.append((text, p.at))
@@ -283,13 +287,18 @@ def read_later(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]
 def unpend(zone: Zone, cells: Image, part: bool = True) -> None:
     """The waiting groups that share ``INTACT`` of their cells, unmoved since they settled,
     with ``cells`` (the same card, read or judged) are settled; a card that covered one of
-    them shares only cells that moved. With ``part``, so is one that holds most of
-    ``cells`` (``pending_larger``: the same card, read or judged on a part of it; not
-    for the light, which lies on a card)."""
+    them shares only cells that moved. With ``part``, so is one whose unmoved cells hold
+    most of ``cells`` (``pending_larger``: the same card, read or judged on a part of it;
+    not for the light, which lies on a card). The read of a card that landed on a part of
+    it lies on cells of it that moved: it settles nothing (tuning glare 25)."""
     n = np.count_nonzero(cells)
-    zone.pending = [p for p in zone.pending if np.count_nonzero(
-        p.cells & cells & (zone.still_since <= p.said + 1e-9)) < INTACT * np.count_nonzero(p.cells)
-        and not (part and n and np.count_nonzero(p.cells & cells) >= 0.8 * n)]
+
+    def same(p: Reported) -> bool:
+        unmoved = p.cells & cells & (zone.still_since <= p.said + 1e-9)
+        return bool(np.count_nonzero(unmoved) >= INTACT * np.count_nonzero(p.cells)
+                    or (part and n and np.count_nonzero(unmoved) >= 0.8 * n))
+
+    zone.pending = [p for p in zone.pending if not same(p)]
 
 
 def pending_larger(zone: Zone, cells: Image) -> bool:
