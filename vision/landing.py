@@ -100,6 +100,7 @@ from vision.landmemory import (
     asked,
     card_sized,
     covered,
+    lay_first,
     on_another,
     pending_larger,
     read_later,
@@ -340,7 +341,9 @@ class LandingWatch:
             zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look
             return None
         box = rect_cells(rect, cells.shape)
-        if self._light(zone, cells, box, small):
+        # the light changes no card that waits there unmoved (its white stock at a
+        # reflection's rim, part of it covered: tuning glare 2)
+        if not lay_first(zone, cells) and self._light(zone, cells, box, small):
             unpend(zone, cells, part=False)
             return None
         on = box & ~cells

@@ -44,7 +44,7 @@ import numpy as np
 from vision.frames import Image, Point
 
 __all__ = ["CELL", "Reported", "Zone", "asked", "card_sized", "is_card", "covered",
-           "landed_after", "rect_cells",
+           "landed_after", "lay_first", "rect_cells",
            "moved_card", "on_another",
            "pending_larger", "read_later", "read_pending", "rest", "still_a_card", "under",
            "unpend"]
@@ -299,6 +299,14 @@ def unpend(zone: Zone, cells: Image, part: bool = True) -> None:
                     or (part and n and np.count_nonzero(unmoved) >= 0.8 * n))
 
     zone.pending = [p for p in zone.pending if not same(p)]
+
+
+def lay_first(zone: Zone, cells: Image) -> bool:
+    """Whether a waiting group holds ``INTACT`` of ``cells`` unmoved since it settled: a
+    card lay there first, and these cells are (a part of) it."""
+    n = np.count_nonzero(cells)
+    return any(np.count_nonzero(p.cells & cells & (zone.still_since <= p.said + 1e-9))
+               >= INTACT * n for p in zone.pending)
 
 
 def pending_larger(zone: Zone, cells: Image) -> bool:
