@@ -287,18 +287,13 @@ def read_later(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]
 def unpend(zone: Zone, cells: Image, part: bool = True) -> None:
     """The waiting groups that share ``INTACT`` of their cells, unmoved since they settled,
     with ``cells`` (the same card, read or judged) are settled; a card that covered one of
-    them shares only cells that moved. With ``part``, so is one whose unmoved cells hold
-    most of ``cells`` (``pending_larger``: the same card, read or judged on a part of it;
-    not for the light, which lies on a card). The read of a card that landed on a part of
-    it lies on cells of it that moved: it settles nothing (tuning glare 25)."""
+    them shares only cells that moved. With ``part``, so is one that holds most of
+    ``cells`` (``pending_larger``: the same card, read or judged on a part of it; not
+    for the light, which lies on a card)."""
     n = np.count_nonzero(cells)
-
-    def same(p: Reported) -> bool:
-        unmoved = p.cells & cells & (zone.still_since <= p.said + 1e-9)
-        return bool(np.count_nonzero(unmoved) >= INTACT * np.count_nonzero(p.cells)
-                    or (part and n and np.count_nonzero(unmoved) >= 0.8 * n))
-
-    zone.pending = [p for p in zone.pending if not same(p)]
+    zone.pending = [p for p in zone.pending if np.count_nonzero(
+        p.cells & cells & (zone.still_since <= p.said + 1e-9)) < INTACT * np.count_nonzero(p.cells)
+        and not (part and n and np.count_nonzero(p.cells & cells) >= 0.8 * n)]
 
 
 def lay_first(zone: Zone, cells: Image) -> bool:
