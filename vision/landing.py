@@ -240,8 +240,7 @@ class LandingWatch:
             if zone is None or zone.box != box:
                 self._zones[name] = Zone(box, small, at)
                 continue
-            out += self._look(name, zone, small, at, polygon, (w, h), card)
-            rest(zone, at, tags, self._reads, card)
+            out += self._look(name, zone, small, at, polygon, (w, h), card, tags)
             if zone.pending:  # its own tag read: the card lay there (``settled_reads``)
                 for text, landed in read_pending(zone, tags):
                     if self.settled_reads.get(text) is None:
@@ -251,8 +250,8 @@ class LandingWatch:
         return out
 
     def _look(self, name: str, zone: Zone, small: Image, at: float,
-              polygon: list[Point], size: tuple[int, int],
-              card: tuple[float, float]) -> list[Landing]:
+              polygon: list[Point], size: tuple[int, int], card: tuple[float, float],
+              tags: Sequence[tuple[str, Sequence[Point]]]) -> list[Landing]:
         moved = np.abs(small - zone.prev) > MOTION
         share = float(np.mean(moved))
         if share > KNOCK or (zone.knocked and share > QUIET):
@@ -276,6 +275,9 @@ class LandingWatch:
         changed = np.abs(small - zone.ref) > CHANGE
         calm = settled & ~changed
         zone.ref[calm] = small[calm]  # the light drifts; the reference follows it
+        # where this frame's tags lie, before any group is judged: a tag first read on a
+        # frame that judges is known for whose it is (``on_another``) from that read on
+        rest(zone, at, tags, self._reads, card)
         zone.frames += 1
         if zone.frames % JUDGE_EVERY:
             return []  # the cells' times are kept every frame; groups judged now and then

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from tests.vision.scenes import FPS, READ, H, W, card, landings
+from vision.landing import JUDGE_EVERY
 
 
 def spot(image: np.ndarray, centre: tuple[float, float], radius: float,
@@ -59,3 +60,30 @@ def test_a_white_card_at_a_reflections_rim_is_no_light() -> None:
 
     landed, _ = landings(70, draw, lambda i: [READ])
     assert landed == [pytest.approx(10 / FPS, abs=1.5 / FPS)]
+
+
+def test_a_tag_first_read_on_a_judging_frame_is_known_as_the_next_cards() -> None:
+    """U lands unread (frame 10) and waits; the next card lands on a part of it (frames
+    19-22) and its tag is first read on frame 24, a frame on which the groups are judged,
+    inside U's box. Where that tag lies is known before U is judged (``on_another``: its
+    cells settled after U's): U is asked about at its own time, and the next card's read
+    is dated to its own landing, not to U's (cond-tune glare 25: the next card's read
+    settled the waiting card)."""
+    u, nxt = (100.0, 120.0), (118.0, 150.0)
+    quad = [(nxt[0] - 12, nxt[1] - 12), (nxt[0] + 12, nxt[1] - 12),
+            (nxt[0] + 12, nxt[1] + 12), (nxt[0] - 12, nxt[1] + 12)]
+
+    def draw(i: int, image: np.ndarray) -> None:
+        if i >= 10:
+            card(image, u, 0)
+        if i >= 19:  # slides in from below over 3 frames
+            at = (nxt[0], nxt[1] + 12 * max(22 - i, 0))
+            card(image, at, 0, (235, 235))
+            x, y = int(at[0]), int(at[1])
+            image[y - 12:y + 12, x - 12:x + 12] = 30  # its tag, a dark square ...
+            image[y - 4:y + 4, x - 4:x + 4] = 235  # ... with its paper in the middle
+
+    assert 24 % JUDGE_EVERY == 0  # frame i is the watch's i-th look at the zone
+    landed, watch = landings(100, draw, lambda i: [READ, ("next", quad)] if i >= 24 else [READ])
+    assert landed == [pytest.approx(10 / FPS, abs=1.5 / FPS)]
+    assert watch.settled_reads["next"] == pytest.approx(22 / FPS, abs=1.5 / FPS)
