@@ -30,7 +30,9 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
 5. A group that is **the light** is taken into the reference, never a landing: a lamp's
    reflection appearing, moving or switched off (``LIGHT`` of it washed out to white since
    the reference, or washed out in it and not now, and ``LIT`` of it brighter or once
-   washed out: a reflection only brightens what lies under it).
+   washed out: a reflection only brightens what lies under it); not one that stayed where
+   it was and grew by less than it was (a white card at its rim), nor a waiting card's
+   unmoved cells (``landmemory.lay_first``).
 6. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is
    still there, or the next card is sliding in); an unexplained group waits ``WAIT_S``
    after settling, and up to ``HOLD_S`` while other changed cells that settled with it or
@@ -45,7 +47,8 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    (cells washed out to white in its box count as its own: under a lamp's glare nothing
    can be seen to change) and ``SEEN`` of a card are its own (a few cells at the edge of
    a reflection are no card), it shows print (its cells' gray levels spread by ``PRINT``
-   at least: a hand is nearly flat), and its centre lies in the zone. The landing's time
+   at least: a hand is nearly flat), and its centre (washed-out cells in its box counted)
+   lies in the zone. The landing's time
    is the median settling time of its cells: when the card stopped, not when it was
    noticed. A card-sized group that landed within ``SAME_S`` of a landing reported already,
    the centre of either in the box of the other, is that card: asked about once.
@@ -275,8 +278,7 @@ class LandingWatch:
         changed = np.abs(small - zone.ref) > CHANGE
         calm = settled & ~changed
         zone.ref[calm] = small[calm]  # the light drifts; the reference follows it
-        # where this frame's tags lie, before any group is judged: a tag first read on a
-        # frame that judges is known for whose it is (``on_another``) from that read on
+        # where this frame's tags lie, before any group is judged (``on_another``)
         rest(zone, at, tags, self._reads, card)
         zone.frames += 1
         if zone.frames % JUDGE_EVERY:
@@ -343,8 +345,7 @@ class LandingWatch:
             zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look
             return None
         box = rect_cells(rect, cells.shape)
-        # the light changes no card that waits there unmoved (its white stock at a
-        # reflection's rim, part of it covered: tuning glare 2)
+        # the light changes no card that waits there unmoved (tuning glare 2)
         if not lay_first(zone, cells) and self._light(zone, cells, box, small):
             unpend(zone, cells, part=False)
             return None
@@ -358,8 +359,7 @@ class LandingWatch:
         held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
                 or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
         card_like = _lies(cells, rect, small, washed, card, box)
-        # its centre: its cells and the washed-out ones in its box (a card whose middle lies
-        # under a reflection shows only its rim: tuning glare 20)
+        # its centre counts the washed-out cells in its box (only its rim seen: glare 20)
         cy, cx = np.nonzero(cells | (box & washed))
         centre = ((x0 + float(np.mean(cx)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(cy)) * CELL + CELL / 2) / size[1])
@@ -400,11 +400,9 @@ class LandingWatch:
         newly = box & now & ~was  # washed out since the reference: in the box, changed or not
         gone = cells & was & ~now  # washed out in the reference, not now
         if np.count_nonzero(box & was & ~now) < LIGHT * np.count_nonzero(newly):
-            # the reflection stayed where it was (few of its core cells in the box went: one
-            # that moves loses about as many as it gains) and grew by less than it was:
-            # the cells newly white at its rim are a brighter thing
-            # landed there (a card's white stock on a dark table: tuning glare 22), not
-            # the light (a lamp switched on: no core there before, or a crumb of it)
+            # it stayed where it was (one that moves loses about as much as it gains) and
+            # grew by less than it was: white at its rim is a white card landed there
+            # (tuning glare 22), not a lamp switched on (no core there, or a crumb of one)
             core = was & now
             _, labels = cv2.connectedComponents((newly | core).astype(np.uint8), connectivity=8)
             for i in np.unique(labels[core]):

@@ -7,9 +7,10 @@ and each cell's settling time; it remembers the card-sized groups that wait for 
 cells, box, and how the zone looked when it was reported). Then:
 
 - **A waiting group read**: a tag read inside its box on cells that have not moved since
-  it settled is its own (``read_pending``): no landing. A group judged or read settles
-  the waiting groups that share most of its unmoved cells, or hold most of it
-  (``unpend``).
+  it settled, and not on another card (``on_another``), is its own (``read_pending``): no
+  landing. A group judged or read settles the waiting groups that share most of its
+  unmoved cells, or hold most of it (``unpend``); the light changes none whose unmoved
+  cells it mostly is (``lay_first``).
 - **Which card a read is**: the cells under each tag read, when it was read, and when
   they settled (``rest``: at its first read and its last); a read whose cells settled
   ``LATER_S`` after a group when it was first read (a card that landed on it) or
