@@ -5,8 +5,11 @@
   change are its rim, whose centre lay outside the pile;
 - glare 22: the first card, white on a dark table, landing at a reflection's rim: its
   stock turned white next to the reflection's core, and it was taken for the light;
-- glare 25: the next card's tag, read where the unread card waited, on a cell that looked
-  as before (white on white), was taken for the waiting card's own tag.
+- found while drawing glare 25 (the next card's tag, read where the unread card waited,
+  was taken for the waiting card's own): a tag first read on a frame on which the groups
+  are judged was not yet known to lie on another card, and explained the card under it.
+  (Glare 25's own path, ``read_pending`` on a cell that looked as before, white on white,
+  has no drawn scene here: none tried reproduced it.)
 
 Small drawn frames (``tests.vision.scenes``, 320x240), delivered one by one; frame ``i`` is
 at ``i / FPS`` seconds: no clock.
@@ -67,8 +70,7 @@ def test_a_tag_first_read_on_a_judging_frame_is_known_as_the_next_cards() -> Non
     19-22) and its tag is first read on frame 24, a frame on which the groups are judged,
     inside U's box. Where that tag lies is known before U is judged (``on_another``: its
     cells settled after U's): U is asked about at its own time, and the next card's read
-    is dated to its own landing, not to U's (cond-tune glare 25: the next card's read
-    settled the waiting card)."""
+    is dated to its own landing, not to U's."""
     u, nxt = (100.0, 120.0), (118.0, 150.0)
     quad = [(nxt[0] - 12, nxt[1] - 12), (nxt[0] + 12, nxt[1] - 12),
             (nxt[0] + 12, nxt[1] + 12), (nxt[0] - 12, nxt[1] + 12)]
