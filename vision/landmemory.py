@@ -207,8 +207,9 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
         if share < PART:
             continue  # still in view: judged as a group (its tag may yet be read)
         left = p.cells & ~(zone.still_since > p.said + 1e-9)
-        if 1.0 - share >= INTACT and still_a_card(left, small, card):
-            continue  # still a card in view: judged as a group
+        if 1.0 - share >= INTACT and still_a_card(left, small, card) and at - p.said < HOLD_S:
+            continue  # still a card in view: judged as a group (until ``HOLD_S``: a group
+            # whose cells differ from what is left of it may never pass: tuning glare 34)
         if float(np.mean(at - zone.still_since[p.cells] < SETTLE_S)) > STIRS:
             continue  # what covers it still moves (a hand passing over and leaving?)
         zone.pending.remove(p)
