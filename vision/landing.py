@@ -30,7 +30,9 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
 5. A group that is **the light** is taken into the reference, never a landing: a lamp's
    reflection appearing, moving or switched off (``LIGHT`` of it washed out to white since
    the reference, or washed out in it and not now, and ``LIT`` of it brighter or once
-   washed out: a reflection only brightens what lies under it).
+   washed out: a reflection only brightens what lies under it); not one that stayed where
+   it was and grew by less than it was (a white card at its rim), nor a waiting card's
+   unmoved cells (``landmemory.lay_first``).
 6. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is
    still there, or the next card is sliding in); an unexplained group waits ``WAIT_S``
    after settling, and up to ``HOLD_S`` while other changed cells that settled with it or
@@ -45,7 +47,8 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    (cells washed out to white in its box count as its own: under a lamp's glare nothing
    can be seen to change) and ``SEEN`` of a card are its own (a few cells at the edge of
    a reflection are no card), it shows print (its cells' gray levels spread by ``PRINT``
-   at least: a hand is nearly flat), and its centre lies in the zone. The landing's time
+   at least: a hand is nearly flat), and its centre (washed-out cells in its box counted)
+   lies in the zone. The landing's time
    is the median settling time of its cells: when the card stopped, not when it was
    noticed. A card-sized group that landed within ``SAME_S`` of a landing reported already,
    the centre of either in the box of the other, is that card: asked about once.
@@ -100,6 +103,7 @@ from vision.landmemory import (
     asked,
     card_sized,
     covered,
+    lay_first,
     on_another,
     pending_larger,
     read_later,
@@ -239,8 +243,7 @@ class LandingWatch:
             if zone is None or zone.box != box:
                 self._zones[name] = Zone(box, small, at)
                 continue
-            out += self._look(name, zone, small, at, polygon, (w, h), card)
-            rest(zone, at, tags, self._reads, card)
+            out += self._look(name, zone, small, at, polygon, (w, h), card, tags)
             if zone.pending:  # its own tag read: the card lay there (``settled_reads``)
                 for text, landed in read_pending(zone, tags):
                     if self.settled_reads.get(text) is None:
@@ -250,8 +253,8 @@ class LandingWatch:
         return out
 
     def _look(self, name: str, zone: Zone, small: Image, at: float,
-              polygon: list[Point], size: tuple[int, int],
-              card: tuple[float, float]) -> list[Landing]:
+              polygon: list[Point], size: tuple[int, int], card: tuple[float, float],
+              tags: Sequence[tuple[str, Sequence[Point]]]) -> list[Landing]:
         moved = np.abs(small - zone.prev) > MOTION
         share = float(np.mean(moved))
         if share > KNOCK or (zone.knocked and share > QUIET):
@@ -275,6 +278,8 @@ class LandingWatch:
         changed = np.abs(small - zone.ref) > CHANGE
         calm = settled & ~changed
         zone.ref[calm] = small[calm]  # the light drifts; the reference follows it
+        # where this frame's tags lie, before any group is judged (``on_another``)
+        rest(zone, at, tags, self._reads, card)
         zone.frames += 1
         if zone.frames % JUDGE_EVERY:
             return []  # the cells' times are kept every frame; groups judged now and then
@@ -340,7 +345,8 @@ class LandingWatch:
             zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look
             return None
         box = rect_cells(rect, cells.shape)
-        if self._light(zone, cells, box, small):
+        # the light changes no card that waits there unmoved (tuning glare 2)
+        if not lay_first(zone, cells) and self._light(zone, cells, box, small):
             unpend(zone, cells, part=False)
             return None
         on = box & ~cells
@@ -353,8 +359,10 @@ class LandingWatch:
         held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
                 or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
         card_like = _lies(cells, rect, small, washed, card, box)
-        centre = ((x0 + float(np.mean(xs)) * CELL + CELL / 2) / size[0],
-                  (y0 + float(np.mean(ys)) * CELL + CELL / 2) / size[1])
+        # its centre counts the washed-out cells in its box (only its rim seen: glare 20)
+        cy, cx = np.nonzero(cells | (box & washed))
+        centre = ((x0 + float(np.mean(cx)) * CELL + CELL / 2) / size[0],
+                  (y0 + float(np.mean(cy)) * CELL + CELL / 2) / size[1])
         if card_like and point_in_polygon(centre, polygon):
             when = round(landed, 6)
             if moving or age < WAIT_S or held:  # its tag may yet be read: remembered
@@ -385,10 +393,22 @@ class LandingWatch:
         not), where what changed only brightened. Taken into the reference (never a
         landing); a card that lands under a reflection already there changes the cells
         beside its washed-out core, not the core."""
+        import cv2
+
         was = zone.ref >= WASHED
         now = small >= WASHED
         newly = box & now & ~was  # washed out since the reference: in the box, changed or not
         gone = cells & was & ~now  # washed out in the reference, not now
+        if np.count_nonzero(box & was & ~now) < LIGHT * np.count_nonzero(newly):
+            # it stayed where it was (one that moves loses about as much as it gains) and
+            # grew by less than it was: white at its rim is a white card landed there
+            # (tuning glare 22), not a lamp switched on (no core there, or a crumb of one)
+            core = was & now
+            _, labels = cv2.connectedComponents((newly | core).astype(np.uint8), connectivity=8)
+            for i in np.unique(labels[core]):
+                part = labels == i
+                if np.count_nonzero(newly & part) < np.count_nonzero(core & part):
+                    newly &= ~part
         n = int(np.count_nonzero(cells))
         white = int(np.count_nonzero(newly & ~cells))
         lit = int(np.count_nonzero(cells & ((small > zone.ref) | was)))

@@ -7,9 +7,10 @@ and each cell's settling time; it remembers the card-sized groups that wait for 
 cells, box, and how the zone looked when it was reported). Then:
 
 - **A waiting group read**: a tag read inside its box on cells that have not moved since
-  it settled is its own (``read_pending``): no landing. A group judged or read settles
-  the waiting groups that share most of its unmoved cells, or hold most of it
-  (``unpend``).
+  it settled, and not on another card (``on_another``), is its own (``read_pending``): no
+  landing. A group judged or read settles the waiting groups that share most of its
+  unmoved cells, or hold most of it (``unpend``); the light changes none whose unmoved
+  cells it mostly is (``lay_first``).
 - **Which card a read is**: the cells under each tag read, when it was read, and when
   they settled (``rest``: at its first read and its last); a read whose cells settled
   ``LATER_S`` after a group when it was first read (a card that landed on it) or
@@ -44,7 +45,7 @@ import numpy as np
 from vision.frames import Image, Point
 
 __all__ = ["CELL", "Reported", "Zone", "asked", "card_sized", "is_card", "covered",
-           "landed_after", "rect_cells",
+           "landed_after", "lay_first", "rect_cells",
            "moved_card", "on_another",
            "pending_larger", "read_later", "read_pending", "rest", "still_a_card", "under",
            "unpend"]
@@ -206,8 +207,9 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
         if share < PART:
             continue  # still in view: judged as a group (its tag may yet be read)
         left = p.cells & ~(zone.still_since > p.said + 1e-9)
-        if 1.0 - share >= INTACT and still_a_card(left, small, card):
-            continue  # still a card in view: judged as a group
+        if 1.0 - share >= INTACT and still_a_card(left, small, card) and at - p.said < HOLD_S:
+            continue  # still a card in view: judged as a group (until ``HOLD_S``: a group
+            # whose cells differ from what is left of it may never pass: tuning glare 34)
         if float(np.mean(at - zone.still_since[p.cells] < SETTLE_S)) > STIRS:
             continue  # what covers it still moves (a hand passing over and leaving?)
         zone.pending.remove(p)
@@ -222,7 +224,9 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
 def read_pending(zone: Zone,
                  tags: Sequence[tuple[str, Sequence[Point]]]) -> list[tuple[str, float]]:
     """A tag read inside a waiting group's box where its cells have not moved since it
-    settled: its own tag (a later card's tag lies on cells that moved): no landing.
+    settled: its own tag (a later card's tag lies on cells that moved, and is another card's
+    by ``on_another``: its cell may look as it did, white on white, tuning glare 25): no
+    landing.
     Returns those tags, each with when its card landed (``LandingWatch.settled_reads``)."""
     import cv2
 
@@ -239,6 +243,8 @@ def read_pending(zone: Zone,
         for p in list(zone.pending):
             if cv2.pointPolygonTest(p.corners.reshape(-1, 1, 2), cell, False) < 0:
                 continue
+            if on_another(zone.rests.get(text), (p.at, p.said)):
+                continue  # a card that landed on it (its tag on a cell that looks the same)
             if zone.still_since[i, j] <= p.said + 1e-9:
                 zone.pending.remove(p)
                 out.append((text, p.at))
@@ -290,6 +296,14 @@ def unpend(zone: Zone, cells: Image, part: bool = True) -> None:
     zone.pending = [p for p in zone.pending if np.count_nonzero(
         p.cells & cells & (zone.still_since <= p.said + 1e-9)) < INTACT * np.count_nonzero(p.cells)
         and not (part and n and np.count_nonzero(p.cells & cells) >= 0.8 * n)]
+
+
+def lay_first(zone: Zone, cells: Image) -> bool:
+    """Whether a waiting group holds ``INTACT`` of ``cells`` unmoved since it settled: a
+    card lay there first, and these cells are (a part of) it."""
+    n = np.count_nonzero(cells)
+    return any(np.count_nonzero(p.cells & cells & (zone.still_since <= p.said + 1e-9))
+               >= INTACT * n for p in zone.pending)
 
 
 def pending_larger(zone: Zone, cells: Image) -> bool:
