@@ -19,12 +19,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.test_check import TABLE_PILE, checked
 from vision.check import SATURATED, CheckMeter
-from vision.decoding import default_decoder
 from vision.synthetic import CardPlay, Patch, SyntheticTable
 
 CARDS = [f"K7Q2M9XH{i:04d}" for i in range(6)]
-PILE = {"pile": [(0.3, 0.25), (0.7, 0.25), (0.7, 0.75), (0.3, 0.75)]}
+PILE = TABLE_PILE  # the check tests' pile
 #: a lamp's reflection over the pile's top (between the cards)
 SPOT = Patch("glare", 0.0, 60.0, (0.5, 0.36), 0.05)
 
@@ -48,14 +48,6 @@ def picture(seed: int, script: list[CardPlay], exposure: float = 1.2,
     gray = cv2.cvtColor(table.render(index).image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     out: np.ndarray = np.clip(gray * exposure, 0, 255).astype(np.uint8)
     return out
-
-
-def checked(gray: np.ndarray) -> tuple[CheckMeter, set[str]]:
-    """The check after one frame (a glare trial), and the codes the decoder read."""
-    found = default_decoder().decode(gray)
-    meter = CheckMeter()
-    meter.update(gray, found, PILE)
-    return meter, {d.text for d in found if d.text}
 
 
 def lost(meter: CheckMeter) -> list[str]:
