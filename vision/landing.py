@@ -27,12 +27,9 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    read, settled well after the group (a card that landed on a part of it: tuning glare
    #36, #80) or well before it (the card it slid over, read until it covered its tag:
    #110).
-5. A group that is **the light** is taken into the reference, never a landing: a lamp's
-   reflection appearing, moving or switched off (``LIGHT`` of it washed out to white since
-   the reference, or washed out in it and not now, and ``LIT`` of it brighter or once
-   washed out: a reflection only brightens what lies under it); not one that stayed where
-   it was and grew by less than it was (a white card at its rim), nor a waiting card's
-   unmoved cells (``landmemory.lay_first``).
+5. A group that is **the light** (``vision.landlight``: a lamp's reflection appearing,
+   moving or switched off) is taken into the reference, never a landing; not a waiting
+   card's unmoved cells (``landmemory.lay_first``).
 6. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is
    still there, or the next card is sliding in); an unexplained group waits ``WAIT_S``
    after settling, and up to ``HOLD_S`` while other changed cells that settled with it or
@@ -87,6 +84,7 @@ import numpy as np
 from companion.config import CARD_SIDES
 from vision.calibration import MODULES, RELIABLE_MODULE_PX
 from vision.frames import Image, Point
+from vision.landlight import is_light
 from vision.landmemory import (
     ABSORB_S,
     CELL,
@@ -148,13 +146,6 @@ DEFAULT_TAG_PX = RELIABLE_MODULE_PX * MODULES
 #: a cell back to within this of its value before it last moved has not changed: something
 #: passed over it (a card sliding in, a hand) and left; it keeps its older settling time
 PASSED = MOTION
-#: a group is the light, not a card, when this share of it and of the cells newly washed
-#: out in its box is washed out since the reference or was washed out in it (a lamp's
-#: reflection appearing, moving or gone) ...
-LIGHT = 0.25
-#: ... and this share of its cells brightened or were washed out (a reflection only ever
-#: brightens what lies under it: a card's print darkens what it covers)
-LIT = 0.9
 #: the picture watched reaches this far (px) beyond the zone: a card landing at its
 #: edge is seen whole (its centre must still lie in the zone)
 BEYOND = 96
@@ -346,7 +337,7 @@ class LandingWatch:
             return None
         box = rect_cells(rect, cells.shape)
         # the light changes no card that waits there unmoved (tuning glare 2)
-        if not lay_first(zone, cells) and self._light(zone, cells, box, small):
+        if not lay_first(zone, cells) and is_light(zone, cells, box, small):
             unpend(zone, cells, part=False)
             return None
         on = box & ~cells
@@ -385,38 +376,6 @@ class LandingWatch:
         if age >= ABSORB_S:
             zone.ref[cells] = small[cells]  # a cup, a resting hand: never a landing
         return None
-
-    @staticmethod
-    def _light(zone: Zone, cells: Image, box: Image, small: Image) -> bool:
-        """Whether a settled group is the light, not a card: a lamp's reflection that
-        appeared, moved or went (cells washed out to white that were not, or were and are
-        not), where what changed only brightened. Taken into the reference (never a
-        landing); a card that lands under a reflection already there changes the cells
-        beside its washed-out core, not the core."""
-        import cv2
-
-        was = zone.ref >= WASHED
-        now = small >= WASHED
-        newly = box & now & ~was  # washed out since the reference: in the box, changed or not
-        gone = cells & was & ~now  # washed out in the reference, not now
-        if np.count_nonzero(box & was & ~now) < LIGHT * np.count_nonzero(newly):
-            # it stayed where it was (one that moves loses about as much as it gains) and
-            # grew by less than it was: white at its rim is a white card landed there
-            # (tuning glare 22), not a lamp switched on (no core there, or a crumb of one)
-            core = was & now
-            _, labels = cv2.connectedComponents((newly | core).astype(np.uint8), connectivity=8)
-            for i in np.unique(labels[core]):
-                part = labels == i
-                if np.count_nonzero(newly & part) < np.count_nonzero(core & part):
-                    newly &= ~part
-        n = int(np.count_nonzero(cells))
-        white = int(np.count_nonzero(newly & ~cells))
-        lit = int(np.count_nonzero(cells & ((small > zone.ref) | was)))
-        if (int(np.count_nonzero(newly | gone)) < LIGHT * (n + white)
-                or lit < LIT * n):
-            return False
-        zone.ref[cells | newly] = small[cells | newly]
-        return True
 
 
 def _lies(cells: Image, rect: Any, small: Image, washed: Image, card: tuple[float, float],
