@@ -151,7 +151,7 @@ PASSED = MOTION
 BEYOND = 96
 #: a frame in which this share of a zone's cells moved at once: the camera was knocked
 #: (or the light switched): the zone's picture starts again from the next still frame
-KNOCK = 0.3
+KNOCK = 0.45
 #: ... and it starts again from the first frame in which less than this share moved (a
 #: still frame; a lamp's reflection makes a few cells flicker on most frames)
 QUIET = 0.02
@@ -321,7 +321,9 @@ class LandingWatch:
         span = (float(np.min(zone.still_since[cells])), settled_at)
         since = landed - RECENT_S
         for text, (when, (px, py)) in self._reads.items():
-            if when < since or on_another(zone.rests.get(text), span):
+            # whose read it is, by when the group landed (its cells' median, as for a
+            # waiting card: an older card's cells merged into it settled earlier)
+            if when < since or on_another(zone.rests.get(text), (landed, settled_at)):
                 continue  # read before it landed, or the tag of a card under it or on it
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
@@ -350,18 +352,21 @@ class LandingWatch:
         held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
                 or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
         card_like = _lies(cells, rect, small, washed, card, box)
+        # what is left in view of a card the next one covered before it was judged
+        rest_of = not card_like and _rest_of_card(zone, cells, near, changed, small, card)
         # its centre counts the washed-out cells in its box (only its rim seen: glare 20)
         cy, cx = np.nonzero(cells | (box & washed))
         centre = ((x0 + float(np.mean(cx)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(cy)) * CELL + CELL / 2) / size[1])
-        if card_like and point_in_polygon(centre, polygon):
+        if (card_like or rest_of) and point_in_polygon(centre, polygon):
             when = round(landed, 6)
-            if moving or age < WAIT_S or held:  # its tag may yet be read: remembered
-                if not pending_larger(zone, cells):  # else: it is being covered, part by part
+            # its tag may yet be read: remembered (what covered the rest of one holds nothing)
+            if moving or age < WAIT_S or (held and card_like):
+                if card_like and not pending_larger(zone, cells):  # else: it is being covered, part by part
                     unpend(zone, cells)
                     zone.pending.append(Reported(when, settled_at, cells.copy(), corners, centre))
                 return None
-            whole = cells | (box & changed)  # the card's other parts too
+            whole = cells | (box & changed) if card_like else cells  # its other parts
             zone.ref[whole] = small[whole]
             unpend(zone, cells)
             if asked(zone, when, cells, corners):
@@ -386,6 +391,21 @@ def _lies(cells: Image, rect: Any, small: Image, washed: Image, card: tuple[floa
     return (card_sized(cells, rect, washed, card, box)
             and int(np.count_nonzero(cells)) * CELL * CELL >= SEEN * card[0] * card[1]
             and float(np.std(small[cells])) >= PRINT)
+
+
+def _rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: Image, card: tuple[float, float]) -> bool:
+    """Whether a settled group too small for a card is what is left in view of one that
+    the next card covered before it was judged (tuning glare 37 #75, 42 #85: covered 7-10
+    frames after they landed): it shows print (``PRINT``), ``SEEN`` of a card at least,
+    no waiting card's unmoved cells (``covered`` judges those), and a change that settled
+    after it (``SAME_S`` later) touches it (what covered it; ``_judge`` waits while it
+    moves)."""
+    if (int(np.count_nonzero(cells)) * CELL * CELL < SEEN * card[0] * card[1]
+            or float(np.std(small[cells])) < PRINT or lay_first(zone, cells)):
+        return False
+    latest = float(np.max(zone.still_since[cells]))
+    return int(np.count_nonzero(near & ~cells & changed
+                                & (zone.still_since > latest + SAME_S))) >= 3
 
 
 def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] | None:

@@ -203,6 +203,12 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
         # longer for what covers it to lie still (the next cards keep landing on it)
         if at - p.said > (HOLD_S + SETTLE_S if share < PART else ABSORB_S):
             zone.pending.remove(p)
+            # nothing explained it, read it or judged it, and it is still there (not
+            # back at the reference: a hand that took it away): a card (glare 48 #106)
+            if (float(np.mean(np.abs(small[p.cells] - zone.ref[p.cells]) > CHANGE)) >= PART
+                    and not asked(zone, p.at, p.cells, p.corners)):
+                zone.reported.append(Reported(p.at, at, p.cells, p.corners, covered=True))
+                out.append(p)
             continue
         if share < PART:
             continue  # still in view: judged as a group (its tag may yet be read)
@@ -293,9 +299,12 @@ def unpend(zone: Zone, cells: Image, part: bool = True) -> None:
     ``cells`` (``pending_larger``: the same card, read or judged on a part of it; not
     for the light, which lies on a card)."""
     n = np.count_nonzero(cells)
-    zone.pending = [p for p in zone.pending if np.count_nonzero(
-        p.cells & cells & (zone.still_since <= p.said + 1e-9)) < INTACT * np.count_nonzero(p.cells)
-        and not (part and n and np.count_nonzero(p.cells & cells) >= 0.8 * n)]
+
+    def shared(p: Reported) -> int:  # its cells, unmoved since it settled, in ``cells``
+        return int(np.count_nonzero(p.cells & cells & (zone.still_since <= p.said + 1e-9)))
+
+    zone.pending = [p for p in zone.pending if shared(p) < INTACT * np.count_nonzero(p.cells)
+                    and not (part and n and shared(p) >= 0.8 * n)]
 
 
 def lay_first(zone: Zone, cells: Image) -> bool:
