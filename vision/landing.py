@@ -369,7 +369,7 @@ class LandingWatch:
             whole = cells | (box & changed) if card_like else cells  # its other parts
             zone.ref[whole] = small[whole]
             unpend(zone, cells)
-            if asked(zone, when, cells, corners):
+            if asked(zone, when, cells, corners, card[1] / CELL):
                 return None  # the rest of a card asked about already (covered in part)
             # hidden when it was reported: washed out, or under what lay on it then
             seen = ~(washed | (whole & ~cells & (stirs | (zone.still_since >= span[0] - SAME_S))))

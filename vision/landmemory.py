@@ -36,6 +36,7 @@ Pure: arrays in, arrays and lists changed; no clock.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -206,7 +207,7 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
             # nothing explained it, read it or judged it, and it is still there (not
             # back at the reference: a hand that took it away): a card (glare 48 #106)
             if (float(np.mean(np.abs(small[p.cells] - zone.ref[p.cells]) > CHANGE)) >= PART
-                    and not asked(zone, p.at, p.cells, p.corners)):
+                    and not asked(zone, p.at, p.cells, p.corners, card[1] / CELL)):
                 zone.reported.append(Reported(p.at, at, p.cells, p.corners, covered=True))
                 out.append(p)
             continue
@@ -220,7 +221,7 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
             continue  # what covers it still moves (a hand passing over and leaving?)
         zone.pending.remove(p)
         zone.ref[left] = small[left]  # its uncovered part: no card of its own
-        if asked(zone, p.at, p.cells, p.corners):
+        if asked(zone, p.at, p.cells, p.corners, card[1] / CELL):
             continue
         zone.reported.append(Reported(p.at, at, p.cells, p.corners, covered=True))
         out.append(p)
@@ -372,20 +373,25 @@ def on_another(rest: tuple[Image, Image, bool] | None, span: tuple[float, float]
             or (last.size > 0 and float(np.mean(last < span[0] - SAME_S)) >= NEWER))
 
 
-def asked(zone: Zone, at: float, cells: Image, corners: Image) -> bool:
+def asked(zone: Zone, at: float, cells: Image, corners: Image, reach: float = 0.0) -> bool:
     """Whether a card that landed at ``at`` on ``cells`` (their box: ``corners``) was
     reported already: a landing within ``SAME_S`` of it, the centre of either in the box
     of the other (one card seen as two groups: a part covered by the next card, the rest
-    judged after; the part it slid over as it landed, then the card)."""
+    judged after; the part it slid over as it landed, then the card), or, with ``reach``
+    (a card's long side, cells), the two centres within it (two parts of one card the
+    next one split: tuning glare 18, 34; one hand plays one card at a time)."""
     import cv2
 
-    def inside(cells: Image, corners: Image) -> bool:
+    def centre(cells: Image) -> tuple[float, float]:
         ys, xs = np.nonzero(cells)
-        centre = (float(np.mean(xs)) + 0.5, float(np.mean(ys)) + 0.5)
-        return cv2.pointPolygonTest(corners.reshape(-1, 1, 2), centre, False) >= 0
+        return float(np.mean(xs)) + 0.5, float(np.mean(ys)) + 0.5
+
+    def inside(cells: Image, corners: Image) -> bool:
+        return cv2.pointPolygonTest(corners.reshape(-1, 1, 2), centre(cells), False) >= 0
 
     return bool(np.any(cells)) and any(
-        abs(r.at - at) <= SAME_S and (inside(cells, r.corners) or inside(r.cells, corners))
+        abs(r.at - at) <= SAME_S and (inside(cells, r.corners) or inside(r.cells, corners)
+                                      or math.dist(centre(cells), centre(r.cells)) <= reach)
         for r in zone.reported)
 
 
