@@ -91,6 +91,7 @@ from vision.landmemory import (
     CHANGE,
     HOLD_S,
     KEEP_S,
+    NEWER,
     SAME_S,
     SEEN,
     SETTLE_S,
@@ -352,8 +353,10 @@ class LandingWatch:
         held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
                 or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
         card_like = _lies(cells, rect, small, washed, card, box)
-        # what is left in view of a card the next one covered before it was judged
-        rest_of = not card_like and _rest_of_card(zone, cells, near, changed, small, card)
+        # what is left in view of a card the next one covered before it was judged; its
+        # own tag, read as it landed, may lie out of its part's box: within a card of it
+        rest_of = (not card_like and _rest_of_card(zone, cells, near, changed, small, card)
+                   and not self._read_near(zone, cells, since, (landed, settled_at), card[1]))
         # its centre counts the washed-out cells in its box (only its rim seen: glare 20)
         cy, cx = np.nonzero(cells | (box & washed))
         centre = ((x0 + float(np.mean(cx)) * CELL + CELL / 2) / size[0],
@@ -373,8 +376,9 @@ class LandingWatch:
                 return None  # the rest of a card asked about already (covered in part)
             # hidden when it was reported: washed out, or under what lay on it then
             seen = ~(washed | (whole & ~cells & (stirs | (zone.still_since >= span[0] - SAME_S))))
-            zone.reported.append(Reported(when, at, whole.copy(), corners, seen=seen,
-                                           look=small.copy()))
+            # the rest of a covered card: a tag read in its box later is its cover's
+            zone.reported.append(Reported(when, at, whole.copy(), corners, covered=rest_of,
+                                           seen=seen, look=small.copy()))
             return when, centre
         if moving or age < WAIT_S:
             return None
@@ -382,6 +386,24 @@ class LandingWatch:
             zone.ref[cells] = small[cells]  # a cup, a resting hand: never a landing
         return None
 
+    def _read_near(self, zone: Zone, cells: Image, since: float, span: tuple[float, float],
+                   reach: float) -> bool:
+        """Whether a tag read since ``since`` lies within ``reach`` px of the centre of
+        ``cells`` and on their card: not on another (``on_another``: the card under it),
+        nor on what covered them (the cells under it, at its first read, settled
+        ``SAME_S`` after them: ``_rest_of_card``'s cover). Their card was read."""
+        ys, xs = np.nonzero(cells)
+        cx = zone.box[0] + (float(np.mean(xs)) + 0.5) * CELL
+        cy = zone.box[1] + (float(np.mean(ys)) + 0.5) * CELL
+        for text, (when, centre) in self._reads.items():
+            rests = zone.rests.get(text)
+            if (when < since or on_another(rests, span)
+                    or math.dist(centre, (cx, cy)) > reach):
+                continue
+            if rests is None or not rests[0].size or float(
+                    np.mean(rests[0] > span[1] + SAME_S)) < NEWER:
+                return True
+        return False
 
 def _lies(cells: Image, rect: Any, small: Image, washed: Image, card: tuple[float, float],
           box: Image | None = None) -> bool:
@@ -393,7 +415,8 @@ def _lies(cells: Image, rect: Any, small: Image, washed: Image, card: tuple[floa
             and float(np.std(small[cells])) >= PRINT)
 
 
-def _rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: Image, card: tuple[float, float]) -> bool:
+def _rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: Image,
+                  card: tuple[float, float]) -> bool:
     """Whether a settled group too small for a card is what is left in view of one that
     the next card covered before it was judged (tuning glare 37 #75, 42 #85: covered 7-10
     frames after they landed): it shows print (``PRINT``), ``SEEN`` of a card at least,
