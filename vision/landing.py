@@ -48,13 +48,17 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    lies in the zone. The landing's time
    is the median settling time of its cells: when the card stopped, not when it was
    noticed. A card-sized group that landed within ``SAME_S`` of a landing reported already,
-   the centre of either in the box of the other, is that card: asked about once.
+   the centre of either in the box of the other, or the two within a card's long side, is
+   that card: asked about once. A group too small for a card that a later change touches
+   is **the rest of a covered card** (``vision.landrest``): a landing too, unless its own
+   tag was read near it.
 7. **Covered while it waited** (``landmemory.covered``): a group that was card-sized while
    it waited is remembered; a tag read on its cells that have not moved since settles it
    (its own tag). When, before it was judged, most of it (all but ``INTACT``) moved, or a
    part of it (``PART``) and the rest is no longer card-sized (tuning glare #50, #80), and
    what moved over it lies still (the next card), its tag can no longer be read: it is a
-   landing, at its own time.
+   landing, at its own time. One that stops waiting unexplained and still there (``PART``
+   of it still changed) is a landing too.
 8. Anything else that settled (a resting hand: smaller than a card; a knocked camera, a
    pile swept away: much larger) is never a landing: a group larger than ``SWEEP`` cards
    becomes the reference after ``SETTLE_S``, any other after ``ABSORB_S``.
@@ -67,7 +71,7 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
 Never a card invented: a hand passing over the pile moves and leaves (nothing settles), a
 resting hand is not card-sized, a knock is far larger than a card, a lamp switched on is
 the light. What is missed stays missed (a card landing under a resting hand, a card
-covered by the next before it settled): the host's hand entry is still there. Pure:
+covered whole by the next before it settled): the host's hand entry is still there. Pure:
 frames in, landing times out; no clock, no threads.
 """
 
@@ -91,7 +95,7 @@ from vision.landmemory import (
     CHANGE,
     HOLD_S,
     KEEP_S,
-    NEWER,
+    PRINT,
     SAME_S,
     SEEN,
     SETTLE_S,
@@ -111,6 +115,7 @@ from vision.landmemory import (
     rest,
     unpend,
 )
+from vision.landrest import read_near, rest_of_card
 from vision.quads import point_in_polygon
 
 __all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
@@ -129,9 +134,6 @@ WAIT_S = 0.45
 #: on it (a hand, the next card sliding in; the edges of a card under a lamp's reflection
 #: flicker with each frame's blur and never settle: tuning glare #21, #110)
 STIR_S = 1.2
-#: ... and show a card's print: its cells' gray levels spread this much at least (a
-#: standard deviation; a hand, a sleeve, a shadow is nearly flat at this scale)
-PRINT = 20.0
 #: a settled change larger than this many cards is the table's new look (a sweep, a knock)
 SWEEP = 2.5
 #: the groups are judged on one frame in this many (each cell's times on every frame)
@@ -151,7 +153,9 @@ PASSED = MOTION
 #: edge is seen whole (its centre must still lie in the zone)
 BEYOND = 96
 #: a frame in which this share of a zone's cells moved at once: the camera was knocked
-#: (or the light switched): the zone's picture starts again from the next still frame
+#: (or the light switched): the zone's picture starts again from the next still frame. A
+#: card and the hand delivering it moved 0.31 (tuning glare 45: at 0.3 the card was lost),
+#: a knock 0.62 (tuning bump 0)
 KNOCK = 0.45
 #: ... and it starts again from the first frame in which less than this share moved (a
 #: still frame; a lamp's reflection makes a few cells flicker on most frames)
@@ -355,8 +359,8 @@ class LandingWatch:
         card_like = _lies(cells, rect, small, washed, card, box)
         # what is left in view of a card the next one covered before it was judged; its
         # own tag, read as it landed, may lie out of its part's box: within a card of it
-        rest_of = (not card_like and _rest_of_card(zone, cells, near, changed, small, card)
-                   and not self._read_near(zone, cells, since, (landed, settled_at), card[1]))
+        rest_of = (not card_like and rest_of_card(zone, cells, near, changed, small, card)
+                   and not read_near(zone, cells, self._reads, since, (landed, settled_at), card[1]))
         # its centre counts the washed-out cells in its box (only its rim seen: glare 20)
         cy, cx = np.nonzero(cells | (box & washed))
         centre = ((x0 + float(np.mean(cx)) * CELL + CELL / 2) / size[0],
@@ -386,24 +390,6 @@ class LandingWatch:
             zone.ref[cells] = small[cells]  # a cup, a resting hand: never a landing
         return None
 
-    def _read_near(self, zone: Zone, cells: Image, since: float, span: tuple[float, float],
-                   reach: float) -> bool:
-        """Whether a tag read since ``since`` lies within ``reach`` px of the centre of
-        ``cells`` and on their card: not on another (``on_another``: the card under it),
-        nor on what covered them (the cells under it, at its first read, settled
-        ``SAME_S`` after them: ``_rest_of_card``'s cover). Their card was read."""
-        ys, xs = np.nonzero(cells)
-        cx = zone.box[0] + (float(np.mean(xs)) + 0.5) * CELL
-        cy = zone.box[1] + (float(np.mean(ys)) + 0.5) * CELL
-        for text, (when, centre) in self._reads.items():
-            rests = zone.rests.get(text)
-            if (when < since or on_another(rests, span)
-                    or math.dist(centre, (cx, cy)) > reach):
-                continue
-            if rests is None or not rests[0].size or float(
-                    np.mean(rests[0] > span[1] + SAME_S)) < NEWER:
-                return True
-        return False
 
 def _lies(cells: Image, rect: Any, small: Image, washed: Image, card: tuple[float, float],
           box: Image | None = None) -> bool:
@@ -413,22 +399,6 @@ def _lies(cells: Image, rect: Any, small: Image, washed: Image, card: tuple[floa
     return (card_sized(cells, rect, washed, card, box)
             and int(np.count_nonzero(cells)) * CELL * CELL >= SEEN * card[0] * card[1]
             and float(np.std(small[cells])) >= PRINT)
-
-
-def _rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: Image,
-                  card: tuple[float, float]) -> bool:
-    """Whether a settled group too small for a card is what is left in view of one that
-    the next card covered before it was judged (tuning glare 37 #75, 42 #85: covered 7-10
-    frames after they landed): it shows print (``PRINT``), ``SEEN`` of a card at least,
-    no waiting card's unmoved cells (``covered`` judges those), and a change that settled
-    after it (``SAME_S`` later) touches it (what covered it; ``_judge`` waits while it
-    moves)."""
-    if (int(np.count_nonzero(cells)) * CELL * CELL < SEEN * card[0] * card[1]
-            or float(np.std(small[cells])) < PRINT or lay_first(zone, cells)):
-        return False
-    latest = float(np.max(zone.still_since[cells]))
-    return int(np.count_nonzero(near & ~cells & changed
-                                & (zone.still_since > latest + SAME_S))) >= 3
 
 
 def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] | None:

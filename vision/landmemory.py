@@ -8,9 +8,10 @@ cells, box, and how the zone looked when it was reported). Then:
 
 - **A waiting group read**: a tag read inside its box on cells that have not moved since
   it settled, and not on another card (``on_another``), is its own (``read_pending``): no
-  landing. A group judged or read settles the waiting groups that share most of its
-  unmoved cells, or hold most of it (``unpend``); the light changes none whose unmoved
-  cells it mostly is (``lay_first``).
+  landing. A group judged or read settles the waiting groups whose unmoved cells hold
+  most of it, or are most of it (``unpend``: the next card landing on it shares only
+  cells that moved); the light changes none whose unmoved cells it mostly is
+  (``lay_first``).
 - **Which card a read is**: the cells under each tag read, when it was read, and when
   they settled (``rest``: at its first read and its last); a read whose cells settled
   ``LATER_S`` after a group when it was first read (a card that landed on it) or
@@ -20,10 +21,13 @@ cells, box, and how the zone looked when it was reported). Then:
   settled (all but ``INTACT``), or a part of it did (``PART``) and its rest is no longer
   card-sized (``still_a_card``), and what moved over it lies still: its tag can no longer
   be read, so it is a landing at its own time. One covered in part waits up to
-  ``ABSORB_S`` for its cover to lie still (the next cards keep landing on it).
+  ``ABSORB_S`` for its cover to lie still (the next cards keep landing on it). One that
+  stops waiting with nothing having read, explained or judged it, ``PART`` of it still
+  changed (not taken away), is a landing too (tuning glare 48 #106).
 - **Asked once** (``asked``): a card-sized group that landed within ``SAME_S`` of a landing
-  already reported, the centre of either in the box of the other, is that card (a part
-  covered, then the rest; the part it slid over, then the card): never asked again.
+  already reported, the centre of either in the box of the other or the two within a
+  card's long side, is that card (a part covered, then the rest; the part it slid over,
+  then the card; two parts the next card split): never asked again.
 - **Read later** (``read_later``): a tag first read after a landing was reported (one read
   before it was reported would have explained it: it is another card), inside
   its box, while all but ``INTACT`` of the landing's cells away from the tag are unmoved
@@ -76,6 +80,9 @@ AREA = 0.35
 #: ... of which this share at least was seen to change (not washed out: a few cells at the
 #: edge of a reflection are no card)
 SEEN = 0.06
+#: ... and show a card's print: its cells' gray levels spread this much at least (a
+#: standard deviation; a hand, a sleeve, a shadow is nearly flat at this scale)
+PRINT = 20.0
 #: a cell this bright is washed out (a lamp's glare): whether a card changed it cannot be
 #: seen, so inside a group's box it counts as the group's
 WASHED = 245.0
@@ -296,9 +303,9 @@ def read_later(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]
 def unpend(zone: Zone, cells: Image, part: bool = True) -> None:
     """The waiting groups that share ``INTACT`` of their cells, unmoved since they settled,
     with ``cells`` (the same card, read or judged) are settled; a card that covered one of
-    them shares only cells that moved. With ``part``, so is one that holds most of
-    ``cells`` (``pending_larger``: the same card, read or judged on a part of it; not
-    for the light, which lies on a card)."""
+    them shares only cells that moved. With ``part``, so is one whose unmoved cells hold
+    most of ``cells`` (the same card, read or judged on a part of it; not for the light,
+    which lies on a card; not the next card landing on most of it: glare 44 #71)."""
     n = np.count_nonzero(cells)
 
     def shared(p: Reported) -> int:  # its cells, unmoved since it settled, in ``cells``

@@ -8,7 +8,7 @@ watch leans towards asking. Each scene here failed on round 8's watch (441a951).
 - a waiting card that nothing explained, read or judged, and that is still there when
   it stops waiting, is a landing (``landmemory.covered``: glare 48 #106);
 - what is left in view of a card the next one covered before it settled is a landing
-  (``landing._rest_of_card``: glare 37 #75, 42 #85, 43 #93).
+  (``vision.landrest``: glare 37 #75, 42 #85, 43 #93).
 
 Small drawn frames (``tests.vision.scenes``, 320x240), delivered one by one; frame ``i`` is
 at ``i / FPS`` seconds: no clock.
@@ -107,7 +107,7 @@ def test_a_waiting_card_nothing_explained_is_asked_about_when_it_stops_waiting(
     wait ends (``HOLD_S`` and ``SETTLE_S`` after it settled) unjudged. Nothing read it or
     explained it, and it is still there: a landing, at its own time (glare 48 #106). The
     rule above (what is left of a covered card) would ask first: switched off here."""
-    monkeypatch.setattr("vision.landing._rest_of_card", lambda *a: False)
+    monkeypatch.setattr("vision.landing.rest_of_card", lambda *a: False)
     nxt = 17
 
     def draw(i: int, image: np.ndarray) -> None:
