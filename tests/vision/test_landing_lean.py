@@ -8,7 +8,8 @@ watch leans towards asking. Each scene here failed on round 8's watch (441a951).
 - a waiting card that nothing explained, read or judged, and that is still there when
   it stops waiting, is a landing (``landmemory.covered``: glare 48 #106);
 - what is left in view of a card the next one covered before it settled is a landing
-  (``vision.landrest``: glare 37 #75, 42 #85, 43 #93).
+  (``vision.landrest``: glare 37 #75, 42 #85, 43 #93), and one card the next one split in
+  two is asked about once (``landmemory.asked``: glare 18, 23, 34 were asked twice).
 
 Small drawn frames (``tests.vision.scenes``, 320x240), delivered one by one; frame ``i`` is
 at ``i / FPS`` seconds: no clock.
@@ -16,10 +17,12 @@ at ``i / FPS`` seconds: no clock.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.vision.scenes import FPS, READ, card, landings, tag_at
+from vision.landing import CARD_SIDES, LandingWatch
 
 FIRST = 10  # the unread card lands at frame 10
 
@@ -118,5 +121,34 @@ def test_a_waiting_card_nothing_explained_is_asked_about_when_it_stops_waiting(
 
     quad = tag_at((100.0, 104.0))
     landed, _ = landings(120, draw, lambda i: [READ, ("next", quad)] if i >= nxt else [READ])
+    assert len(landed) == 1
+    assert landed[0] == pytest.approx(FIRST / FPS, abs=1.5 / FPS)
+
+
+def test_a_card_the_next_one_split_in_two_is_asked_about_once() -> None:
+    """Cards of 48 px tags (96 x 134 px: each end left in view is more than a crumb). The
+    unread card, its corners printed, lands at frame 10; the next card (read) lands
+    across its middle at frame 17, before it settled: its two ends are left in view,
+    each next to what covered it. Two parts of one card, within a card's long side of
+    each other, landed together: asked about once, at its landing time."""
+    side = 48.0
+
+    def big(image: np.ndarray, centre: tuple[float, float], angle: float,
+            print_: tuple[int, int]) -> None:
+        short, long = side * CARD_SIDES[0], side * CARD_SIDES[1]
+        for (a, b), gray in (((short, long), print_[0]), ((short * 0.6, long * 0.35), print_[1])):
+            cv2.fillPoly(image, [cv2.boxPoints((centre, (a, b), angle)).astype(np.int32)], gray)
+
+    def draw(i: int, image: np.ndarray) -> None:
+        if i >= FIRST:
+            big(image, (160.0, 120.0), 0, (235, 90))
+            image[55:70, 120:200:8] = 40  # the corners' print, at both ends
+            image[170:185, 120:200:8] = 40
+        if i >= 17:
+            big(image, (160.0, 120.0), 90, (225, 60))
+
+    quad = [(136.0, 96.0), (184.0, 96.0), (184.0, 144.0), (136.0, 144.0)]
+    landed, _ = landings(90, draw, lambda i: [("next", quad)] if i >= 17 else [],
+                         LandingWatch(tag_px=side))
     assert len(landed) == 1
     assert landed[0] == pytest.approx(FIRST / FPS, abs=1.5 / FPS)
