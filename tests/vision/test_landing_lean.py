@@ -1,5 +1,7 @@
 """Glare cards the landing watch missed on tuning glare 31-50 (issue 36, round 9): the
-watch leans towards asking. Each scene here failed on round 8's watch (441a951).
+watch leans towards asking. Each scene here failed on round 8's watch (441a951) and
+with its rule switched off; the guard (a card read before it was covered) fails with
+``landrest.read_near`` switched off.
 
 - a card delivered by a hand that moves a third of the zone in one frame is no knock
   (``KNOCK``: glare 45 #43, lost when the picture started again with it in it);
