@@ -27,12 +27,9 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    read, settled well after the group (a card that landed on a part of it: tuning glare
    #36, #80) or well before it (the card it slid over, read until it covered its tag:
    #110).
-5. A group that is **the light** is taken into the reference, never a landing: a lamp's
-   reflection appearing, moving or switched off (``LIGHT`` of it washed out to white since
-   the reference, or washed out in it and not now, and ``LIT`` of it brighter or once
-   washed out: a reflection only brightens what lies under it); not one that stayed where
-   it was and grew by less than it was (a white card at its rim), nor a waiting card's
-   unmoved cells (``landmemory.lay_first``).
+5. A group that is **the light** (``vision.landlight``: a lamp's reflection appearing,
+   moving or switched off) is taken into the reference, never a landing; not a waiting
+   card's unmoved cells (``landmemory.lay_first``).
 6. A group next to changed cells that moved in the last ``MOVING_S`` waits (a hand is
    still there, or the next card is sliding in); an unexplained group waits ``WAIT_S``
    after settling, and up to ``HOLD_S`` while other changed cells that settled with it or
@@ -51,13 +48,17 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    lies in the zone. The landing's time
    is the median settling time of its cells: when the card stopped, not when it was
    noticed. A card-sized group that landed within ``SAME_S`` of a landing reported already,
-   the centre of either in the box of the other, is that card: asked about once.
+   the centre of either in the box of the other, or the two within a card's long side, is
+   that card: asked about once. A group too small for a card that a later change touches
+   is **the rest of a covered card** (``vision.landrest``): a landing too, unless its own
+   tag was read near it.
 7. **Covered while it waited** (``landmemory.covered``): a group that was card-sized while
    it waited is remembered; a tag read on its cells that have not moved since settles it
    (its own tag). When, before it was judged, most of it (all but ``INTACT``) moved, or a
    part of it (``PART``) and the rest is no longer card-sized (tuning glare #50, #80), and
    what moved over it lies still (the next card), its tag can no longer be read: it is a
-   landing, at its own time.
+   landing, at its own time. One that stops waiting unexplained and still there (``PART``
+   of it still changed) is a landing too.
 8. Anything else that settled (a resting hand: smaller than a card; a knocked camera, a
    pile swept away: much larger) is never a landing: a group larger than ``SWEEP`` cards
    becomes the reference after ``SETTLE_S``, any other after ``ABSORB_S``.
@@ -70,7 +71,7 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
 Never a card invented: a hand passing over the pile moves and leaves (nothing settles), a
 resting hand is not card-sized, a knock is far larger than a card, a lamp switched on is
 the light. What is missed stays missed (a card landing under a resting hand, a card
-covered by the next before it settled): the host's hand entry is still there. Pure:
+covered whole by the next before it settled): the host's hand entry is still there. Pure:
 frames in, landing times out; no clock, no threads.
 """
 
@@ -87,12 +88,14 @@ import numpy as np
 from companion.config import CARD_SIDES
 from vision.calibration import MODULES, RELIABLE_MODULE_PX
 from vision.frames import Image, Point
+from vision.landlight import is_light
 from vision.landmemory import (
     ABSORB_S,
     CELL,
     CHANGE,
     HOLD_S,
     KEEP_S,
+    PRINT,
     SAME_S,
     SEEN,
     SETTLE_S,
@@ -112,6 +115,7 @@ from vision.landmemory import (
     rest,
     unpend,
 )
+from vision.landrest import read_near, rest_of_card
 from vision.quads import point_in_polygon
 
 __all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
@@ -130,9 +134,6 @@ WAIT_S = 0.45
 #: on it (a hand, the next card sliding in; the edges of a card under a lamp's reflection
 #: flicker with each frame's blur and never settle: tuning glare #21, #110)
 STIR_S = 1.2
-#: ... and show a card's print: its cells' gray levels spread this much at least (a
-#: standard deviation; a hand, a sleeve, a shadow is nearly flat at this scale)
-PRINT = 20.0
 #: a settled change larger than this many cards is the table's new look (a sweep, a knock)
 SWEEP = 2.5
 #: the groups are judged on one frame in this many (each cell's times on every frame)
@@ -148,19 +149,14 @@ DEFAULT_TAG_PX = RELIABLE_MODULE_PX * MODULES
 #: a cell back to within this of its value before it last moved has not changed: something
 #: passed over it (a card sliding in, a hand) and left; it keeps its older settling time
 PASSED = MOTION
-#: a group is the light, not a card, when this share of it and of the cells newly washed
-#: out in its box is washed out since the reference or was washed out in it (a lamp's
-#: reflection appearing, moving or gone) ...
-LIGHT = 0.25
-#: ... and this share of its cells brightened or were washed out (a reflection only ever
-#: brightens what lies under it: a card's print darkens what it covers)
-LIT = 0.9
 #: the picture watched reaches this far (px) beyond the zone: a card landing at its
 #: edge is seen whole (its centre must still lie in the zone)
 BEYOND = 96
 #: a frame in which this share of a zone's cells moved at once: the camera was knocked
-#: (or the light switched): the zone's picture starts again from the next still frame
-KNOCK = 0.3
+#: (or the light switched): the zone's picture starts again from the next still frame. A
+#: card and the hand delivering it moved 0.31 (tuning glare 45: at 0.3 the card was lost),
+#: a knock 0.62 (tuning bump 0)
+KNOCK = 0.45
 #: ... and it starts again from the first frame in which less than this share moved (a
 #: still frame; a lamp's reflection makes a few cells flicker on most frames)
 QUIET = 0.02
@@ -330,7 +326,9 @@ class LandingWatch:
         span = (float(np.min(zone.still_since[cells])), settled_at)
         since = landed - RECENT_S
         for text, (when, (px, py)) in self._reads.items():
-            if when < since or on_another(zone.rests.get(text), span):
+            # whose read it is, by when the group landed (its cells' median, as for a
+            # waiting card: an older card's cells merged into it settled earlier)
+            if when < since or on_another(zone.rests.get(text), (landed, settled_at)):
                 continue  # read before it landed, or the tag of a card under it or on it
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
@@ -346,7 +344,7 @@ class LandingWatch:
             return None
         box = rect_cells(rect, cells.shape)
         # the light changes no card that waits there unmoved (tuning glare 2)
-        if not lay_first(zone, cells) and self._light(zone, cells, box, small):
+        if not lay_first(zone, cells) and is_light(zone, cells, box, small):
             unpend(zone, cells, part=False)
             return None
         on = box & ~cells
@@ -359,64 +357,38 @@ class LandingWatch:
         held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
                 or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
         card_like = _lies(cells, rect, small, washed, card, box)
+        # what is left in view of a card the next one covered before it was judged; its
+        # own tag, read as it landed, may lie out of its part's box: within a card of it
+        rest_of = (not card_like and rest_of_card(zone, cells, near, changed, small, card)
+                   and not read_near(zone, cells, self._reads, since, (landed, settled_at), card[1]))
         # its centre counts the washed-out cells in its box (only its rim seen: glare 20)
         cy, cx = np.nonzero(cells | (box & washed))
         centre = ((x0 + float(np.mean(cx)) * CELL + CELL / 2) / size[0],
                   (y0 + float(np.mean(cy)) * CELL + CELL / 2) / size[1])
-        if card_like and point_in_polygon(centre, polygon):
+        if (card_like or rest_of) and point_in_polygon(centre, polygon):
             when = round(landed, 6)
-            if moving or age < WAIT_S or held:  # its tag may yet be read: remembered
-                if not pending_larger(zone, cells):  # else: it is being covered, part by part
+            # its tag may yet be read: remembered (what covered the rest of one holds nothing)
+            if moving or age < WAIT_S or (held and card_like):
+                if card_like and not pending_larger(zone, cells):  # else: it is being covered, part by part
                     unpend(zone, cells)
                     zone.pending.append(Reported(when, settled_at, cells.copy(), corners, centre))
                 return None
-            whole = cells | (box & changed)  # the card's other parts too
+            whole = cells | (box & changed) if card_like else cells  # its other parts
             zone.ref[whole] = small[whole]
             unpend(zone, cells)
-            if asked(zone, when, cells, corners):
+            if asked(zone, when, cells, corners, card[1] / CELL):
                 return None  # the rest of a card asked about already (covered in part)
             # hidden when it was reported: washed out, or under what lay on it then
             seen = ~(washed | (whole & ~cells & (stirs | (zone.still_since >= span[0] - SAME_S))))
-            zone.reported.append(Reported(when, at, whole.copy(), corners, seen=seen,
-                                           look=small.copy()))
+            # the rest of a covered card: a tag read in its box later is its cover's
+            zone.reported.append(Reported(when, at, whole.copy(), corners, covered=rest_of,
+                                           seen=seen, look=small.copy()))
             return when, centre
         if moving or age < WAIT_S:
             return None
         if age >= ABSORB_S:
             zone.ref[cells] = small[cells]  # a cup, a resting hand: never a landing
         return None
-
-    @staticmethod
-    def _light(zone: Zone, cells: Image, box: Image, small: Image) -> bool:
-        """Whether a settled group is the light, not a card: a lamp's reflection that
-        appeared, moved or went (cells washed out to white that were not, or were and are
-        not), where what changed only brightened. Taken into the reference (never a
-        landing); a card that lands under a reflection already there changes the cells
-        beside its washed-out core, not the core."""
-        import cv2
-
-        was = zone.ref >= WASHED
-        now = small >= WASHED
-        newly = box & now & ~was  # washed out since the reference: in the box, changed or not
-        gone = cells & was & ~now  # washed out in the reference, not now
-        if np.count_nonzero(box & was & ~now) < LIGHT * np.count_nonzero(newly):
-            # it stayed where it was (one that moves loses about as much as it gains) and
-            # grew by less than it was: white at its rim is a white card landed there
-            # (tuning glare 22), not a lamp switched on (no core there, or a crumb of one)
-            core = was & now
-            _, labels = cv2.connectedComponents((newly | core).astype(np.uint8), connectivity=8)
-            for i in np.unique(labels[core]):
-                part = labels == i
-                if np.count_nonzero(newly & part) < np.count_nonzero(core & part):
-                    newly &= ~part
-        n = int(np.count_nonzero(cells))
-        white = int(np.count_nonzero(newly & ~cells))
-        lit = int(np.count_nonzero(cells & ((small > zone.ref) | was)))
-        if (int(np.count_nonzero(newly | gone)) < LIGHT * (n + white)
-                or lit < LIT * n):
-            return False
-        zone.ref[cells | newly] = small[cells | newly]
-        return True
 
 
 def _lies(cells: Image, rect: Any, small: Image, washed: Image, card: tuple[float, float],

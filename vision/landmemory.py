@@ -8,9 +8,10 @@ cells, box, and how the zone looked when it was reported). Then:
 
 - **A waiting group read**: a tag read inside its box on cells that have not moved since
   it settled, and not on another card (``on_another``), is its own (``read_pending``): no
-  landing. A group judged or read settles the waiting groups that share most of its
-  unmoved cells, or hold most of it (``unpend``); the light changes none whose unmoved
-  cells it mostly is (``lay_first``).
+  landing. A group judged or read settles the waiting groups whose unmoved cells hold
+  most of it, or are most of it (``unpend``: the next card landing on it shares only
+  cells that moved); the light changes none whose unmoved cells it mostly is
+  (``lay_first``).
 - **Which card a read is**: the cells under each tag read, when it was read, and when
   they settled (``rest``: at its first read and its last); a read whose cells settled
   ``LATER_S`` after a group when it was first read (a card that landed on it) or
@@ -20,10 +21,13 @@ cells, box, and how the zone looked when it was reported). Then:
   settled (all but ``INTACT``), or a part of it did (``PART``) and its rest is no longer
   card-sized (``still_a_card``), and what moved over it lies still: its tag can no longer
   be read, so it is a landing at its own time. One covered in part waits up to
-  ``ABSORB_S`` for its cover to lie still (the next cards keep landing on it).
+  ``ABSORB_S`` for its cover to lie still (the next cards keep landing on it). One that
+  stops waiting with nothing having read, explained or judged it, ``PART`` of it still
+  changed (not taken away), is a landing too (tuning glare 48 #106).
 - **Asked once** (``asked``): a card-sized group that landed within ``SAME_S`` of a landing
-  already reported, the centre of either in the box of the other, is that card (a part
-  covered, then the rest; the part it slid over, then the card): never asked again.
+  already reported, the centre of either in the box of the other or the two within a
+  card's long side, is that card (a part covered, then the rest; the part it slid over,
+  then the card; two parts the next card split): never asked again.
 - **Read later** (``read_later``): a tag first read after a landing was reported (one read
   before it was reported would have explained it: it is another card), inside
   its box, while all but ``INTACT`` of the landing's cells away from the tag are unmoved
@@ -36,6 +40,7 @@ Pure: arrays in, arrays and lists changed; no clock.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +80,9 @@ AREA = 0.35
 #: ... of which this share at least was seen to change (not washed out: a few cells at the
 #: edge of a reflection are no card)
 SEEN = 0.06
+#: ... and show a card's print: its cells' gray levels spread this much at least (a
+#: standard deviation; a hand, a sleeve, a shadow is nearly flat at this scale)
+PRINT = 20.0
 #: a cell this bright is washed out (a lamp's glare): whether a card changed it cannot be
 #: seen, so inside a group's box it counts as the group's
 WASHED = 245.0
@@ -203,6 +211,12 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
         # longer for what covers it to lie still (the next cards keep landing on it)
         if at - p.said > (HOLD_S + SETTLE_S if share < PART else ABSORB_S):
             zone.pending.remove(p)
+            # nothing explained it, read it or judged it, and it is still there (not
+            # back at the reference: a hand that took it away): a card (glare 48 #106)
+            if (float(np.mean(np.abs(small[p.cells] - zone.ref[p.cells]) > CHANGE)) >= PART
+                    and not asked(zone, p.at, p.cells, p.corners, card[1] / CELL)):
+                zone.reported.append(Reported(p.at, at, p.cells, p.corners, covered=True))
+                out.append(p)
             continue
         if share < PART:
             continue  # still in view: judged as a group (its tag may yet be read)
@@ -214,7 +228,7 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
             continue  # what covers it still moves (a hand passing over and leaving?)
         zone.pending.remove(p)
         zone.ref[left] = small[left]  # its uncovered part: no card of its own
-        if asked(zone, p.at, p.cells, p.corners):
+        if asked(zone, p.at, p.cells, p.corners, card[1] / CELL):
             continue
         zone.reported.append(Reported(p.at, at, p.cells, p.corners, covered=True))
         out.append(p)
@@ -289,13 +303,16 @@ def read_later(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]
 def unpend(zone: Zone, cells: Image, part: bool = True) -> None:
     """The waiting groups that share ``INTACT`` of their cells, unmoved since they settled,
     with ``cells`` (the same card, read or judged) are settled; a card that covered one of
-    them shares only cells that moved. With ``part``, so is one that holds most of
-    ``cells`` (``pending_larger``: the same card, read or judged on a part of it; not
-    for the light, which lies on a card)."""
+    them shares only cells that moved. With ``part``, so is one whose unmoved cells hold
+    most of ``cells`` (the same card, read or judged on a part of it; not for the light,
+    which lies on a card; not the next card landing on most of it: glare 44 #71)."""
     n = np.count_nonzero(cells)
-    zone.pending = [p for p in zone.pending if np.count_nonzero(
-        p.cells & cells & (zone.still_since <= p.said + 1e-9)) < INTACT * np.count_nonzero(p.cells)
-        and not (part and n and np.count_nonzero(p.cells & cells) >= 0.8 * n)]
+
+    def shared(p: Reported) -> int:  # its cells, unmoved since it settled, in ``cells``
+        return int(np.count_nonzero(p.cells & cells & (zone.still_since <= p.said + 1e-9)))
+
+    zone.pending = [p for p in zone.pending if shared(p) < INTACT * np.count_nonzero(p.cells)
+                    and not (part and n and shared(p) >= 0.8 * n)]
 
 
 def lay_first(zone: Zone, cells: Image) -> bool:
@@ -363,20 +380,25 @@ def on_another(rest: tuple[Image, Image, bool] | None, span: tuple[float, float]
             or (last.size > 0 and float(np.mean(last < span[0] - SAME_S)) >= NEWER))
 
 
-def asked(zone: Zone, at: float, cells: Image, corners: Image) -> bool:
+def asked(zone: Zone, at: float, cells: Image, corners: Image, reach: float = 0.0) -> bool:
     """Whether a card that landed at ``at`` on ``cells`` (their box: ``corners``) was
     reported already: a landing within ``SAME_S`` of it, the centre of either in the box
     of the other (one card seen as two groups: a part covered by the next card, the rest
-    judged after; the part it slid over as it landed, then the card)."""
+    judged after; the part it slid over as it landed, then the card), or, with ``reach``
+    (a card's long side, cells), the two centres within it (two parts of one card the
+    next one split: tuning glare 18, 34; one hand plays one card at a time)."""
     import cv2
 
-    def inside(cells: Image, corners: Image) -> bool:
+    def centre(cells: Image) -> tuple[float, float]:
         ys, xs = np.nonzero(cells)
-        centre = (float(np.mean(xs)) + 0.5, float(np.mean(ys)) + 0.5)
-        return cv2.pointPolygonTest(corners.reshape(-1, 1, 2), centre, False) >= 0
+        return float(np.mean(xs)) + 0.5, float(np.mean(ys)) + 0.5
+
+    def inside(cells: Image, corners: Image) -> bool:
+        return cv2.pointPolygonTest(corners.reshape(-1, 1, 2), centre(cells), False) >= 0
 
     return bool(np.any(cells)) and any(
-        abs(r.at - at) <= SAME_S and (inside(cells, r.corners) or inside(r.cells, corners))
+        abs(r.at - at) <= SAME_S and (inside(cells, r.corners) or inside(r.cells, corners)
+                                      or math.dist(centre(cells), centre(r.cells)) <= reach)
         for r in zone.reported)
 
 

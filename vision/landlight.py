@@ -1,0 +1,62 @@
+"""Whether a settled change on the pile is **the light**, not a card (``vision.landing``,
+step 5): a lamp's reflection appearing, moving or switched off.
+
+A group is the light when ``LIGHT`` of it, and of the cells newly washed out to white in
+its box, is washed out since the reference or was washed out in it, and ``LIT`` of it
+brightened or was washed out (a reflection only brightens what lies under it: a card's
+print darkens what it covers). Not one that stayed where it was and grew by less than it
+was (a white card at its rim: tuning glare 22), nor a waiting card's unmoved cells
+(``landmemory.lay_first``, checked by the caller). The light is taken into the reference:
+never a landing.
+
+Pure: arrays in, the zone's reference changed; no clock.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.frames import Image
+from vision.landmemory import WASHED, Zone
+
+__all__ = ["LIGHT", "LIT", "is_light"]
+
+#: a group is the light, not a card, when this share of it and of the cells newly washed
+#: out in its box is washed out since the reference or was washed out in it (a lamp's
+#: reflection appearing, moving or gone) ...
+LIGHT = 0.25
+#: ... and this share of its cells brightened or were washed out (a reflection only ever
+#: brightens what lies under it: a card's print darkens what it covers)
+LIT = 0.9
+
+
+def is_light(zone: Zone, cells: Image, box: Image, small: Image) -> bool:
+    """Whether a settled group (``cells``; ``box``: its box's cells) is the light, not a
+    card: a lamp's reflection that appeared, moved or went (cells washed out to white that
+    were not, or were and are not), where what changed only brightened. Taken into the
+    reference (never a landing); a card that lands under a reflection already there
+    changes the cells beside its washed-out core, not the core."""
+    import cv2
+
+    was = zone.ref >= WASHED
+    now = small >= WASHED
+    newly = box & now & ~was  # washed out since the reference: in the box, changed or not
+    gone = cells & was & ~now  # washed out in the reference, not now
+    if np.count_nonzero(box & was & ~now) < LIGHT * np.count_nonzero(newly):
+        # it stayed where it was (one that moves loses about as much as it gains) and
+        # grew by less than it was: white at its rim is a white card landed there
+        # (tuning glare 22), not a lamp switched on (no core there, or a crumb of one)
+        core = was & now
+        _, labels = cv2.connectedComponents((newly | core).astype(np.uint8), connectivity=8)
+        for i in np.unique(labels[core]):
+            part = labels == i
+            if np.count_nonzero(newly & part) < np.count_nonzero(core & part):
+                newly &= ~part
+    n = int(np.count_nonzero(cells))
+    white = int(np.count_nonzero(newly & ~cells))
+    lit = int(np.count_nonzero(cells & ((small > zone.ref) | was)))
+    if (int(np.count_nonzero(newly | gone)) < LIGHT * (n + white)
+            or lit < LIT * n):
+        return False
+    zone.ref[cells | newly] = small[cells | newly]
+    return True

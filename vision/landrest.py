@@ -1,0 +1,60 @@
+"""What is left in view of a card the next one covered before it was judged (issue 36,
+round 9: tuning glare 37 #75, 42 #85, 43 #93, covered 7-10 frames after they landed, before
+they had settled card-sized).
+
+The landing watch (``vision.landing``) judges a settled group too small for a card as
+**the rest of a covered card** when it shows print (``PRINT``), ``SEEN`` of a card at
+least, holds no waiting card's unmoved cells (``landmemory.covered`` judges those), and
+a change that settled after it (``SAME_S`` later) touches it: what covered it
+(``rest_of_card``). Unless its own tag was read near it (``read_near``: within a card of
+its centre, not on the card under it nor on its cover), it is a landing, at its own time,
+asked about once with the other parts of that card (``landmemory.asked``); a tag read
+later in its box is its cover's (``Reported.covered``), never its answer.
+
+Pure: arrays in, a yes or no out; no clock.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.frames import Image, Point
+from vision.landmemory import CELL, NEWER, PRINT, SAME_S, SEEN, Zone, lay_first, on_another
+
+__all__ = ["read_near", "rest_of_card"]
+
+
+def rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: Image,
+                 card: tuple[float, float]) -> bool:
+    """Whether a settled group (``cells``; ``near``: them and their neighbours) is what
+    is left in view of a card covered before it was judged: printed, ``SEEN`` of a card
+    (``card``: its sides, px), no waiting card's unmoved cells, and a change (``changed``)
+    that settled ``SAME_S`` after it touches it (the watch waits while that moves)."""
+    if (int(np.count_nonzero(cells)) * CELL * CELL < SEEN * card[0] * card[1]
+            or float(np.std(small[cells])) < PRINT or lay_first(zone, cells)):
+        return False
+    latest = float(np.max(zone.still_since[cells]))
+    return int(np.count_nonzero(near & ~cells & changed
+                                & (zone.still_since > latest + SAME_S))) >= 3
+
+
+def read_near(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]], since: float,
+              span: tuple[float, float], reach: float) -> bool:
+    """Whether a tag read since ``since`` (``reads``: text -> its last read, centre px)
+    lies within ``reach`` px of the centre of ``cells`` (settled over ``span``) and on
+    their card: not on another (``on_another``: the card under it), nor on what covered
+    them (the cells under it, at its first read, settled ``SAME_S`` after them). Their
+    card was read."""
+    ys, xs = np.nonzero(cells)
+    cx = zone.box[0] + (float(np.mean(xs)) + 0.5) * CELL
+    cy = zone.box[1] + (float(np.mean(ys)) + 0.5) * CELL
+    for text, (when, centre) in reads.items():
+        rests = zone.rests.get(text)
+        if when < since or on_another(rests, span) or math.dist(centre, (cx, cy)) > reach:
+            continue
+        if rests is None or not rests[0].size or float(
+                np.mean(rests[0] > span[1] + SAME_S)) < NEWER:
+            return True
+    return False
