@@ -59,6 +59,7 @@ from bench.vision_tablecount import (
     count_readable,
     count_table,
 )
+from vision.landmemory import HOLD_S
 from vision.synthetic import Bump, CardPlay, Patch, SyntheticTable
 
 __all__ = ["CONDITIONS", "FULL", "HOST_ANSWER_S", "PILE_EVENTS", "READABLE_FRAMES", "SMOKE",
@@ -81,6 +82,12 @@ REST_S, FINGER_S = (2.0, 4.0), (0.2, 0.6)
 #: a card that landed unread is the script's card landed this long before or after the
 #: time the camera gave (the median time its picture settled)
 LANDED_EARLY_S, LANDED_LATE_S = 0.3, 0.6
+#: how long the table is filmed after the last card lands: a real table's camera keeps
+#: looking, and the landing watch waits up to ``HOLD_S`` (2.2 s) for the tag of a card
+#: something lies on before it asks the host, so the last card of a video that ended 2 s
+#: after it (the renderer's default) could not be asked about at all (cond-tune glare 68
+#: #29: landed 7.47 s, the video ended at 9.43 s, held till 9.67 s)
+TAIL_S = HOLD_S + 1.3
 
 
 @dataclass(frozen=True)
@@ -157,7 +164,8 @@ def condition_video(split: str, condition: str, video: int, payloads: Sequence[s
     feed = SyntheticTable(payloads, plays, width=size.width, height=size.height, fps=size.fps,
                           seed=SPLITS[split] * 10 + CONDITIONS.index(condition) * 100 + video,
                           zones=zones, realtime=False, clock=lambda: 0.0, patches=patches,
-                          bumps=bumps, table=TABLE if condition == "bump" else None)
+                          bumps=bumps, table=TABLE if condition == "bump" else None,
+                          tail_s=TAIL_S)
     return feed, what
 
 

@@ -90,6 +90,7 @@ class SyntheticTable:
     ``loop``: start the script again after its last event (for the demo feed).
     ``zones``: polygons by name in normalised coordinates, for ``CardPlay.zone``.
     ``patches``: hands resting over cards and glare spots, each for a while.
+    ``tail_s``: how long the table is still filmed after the script's last event.
     """
 
     def __init__(
@@ -109,6 +110,7 @@ class SyntheticTable:
         patches: Sequence[Patch] = (),
         bumps: Sequence[Bump] = (),
         table: tuple[float, float, float, float] | None = None,
+        tail_s: float = 2.0,
     ) -> None:
         if not payloads and script is None:
             raise ValueError("SyntheticTable needs tag payloads (a list of strings) or a script")
@@ -125,7 +127,7 @@ class SyntheticTable:
         self._closed = threading.Event()
         self._poses = [self._pose(i, p) for i, p in enumerate(self.script)]
         ends = [p.removed_at or p.at for p in self.script]
-        self.duration = (max(ends) if ends else 0.0) + 2.0
+        self.duration = (max(ends) if ends else 0.0) + tail_s
         self.captured: dict[int, float] = {}  # frame index -> capture time (``Frame.at``)
         #: the truth of the last frame ``read`` returned (where each tag was, how much of
         #: it a camera could see): what a bench compares the camera's reads with

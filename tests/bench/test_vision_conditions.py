@@ -20,6 +20,7 @@ from companion.games.nasty7.events import (
     SeenCardSettled,
 )
 from companion.inputs import CardLanded, TagSeen
+from vision.landmemory import HOLD_S
 
 
 def test_a_clean_game_counts_every_card_right() -> None:
@@ -203,6 +204,17 @@ def test_each_video_of_a_condition_has_its_own_seed_and_the_smoke_size_is_small(
     frame = small.render(0).image
     assert frame.shape[:2] == (360, 640) and small.fps == 15.0
     assert abs(what["bump"].shift[0]) < 60 and abs(what["bump"].shift[1]) < 60  # scaled
+
+
+def test_the_last_card_is_filmed_longer_than_the_watch_holds_a_card() -> None:
+    """The landing watch asks about a card something lies on ``HOLD_S`` after it
+    settled: a video that ended before that could never have the last card asked about
+    (cond-tune glare 68 #29, when videos ended 2 s after their last card)."""
+    payloads = [encode_payload(demo_deck("nasty7"), s) for s in range(1, 40)]
+    for condition in ("glare", "fingers"):
+        feed, _ = condition_video("cond-tune", condition, 0, payloads, 12)
+        last = max(p.at + p.slide_s for p in feed.script)
+        assert feed.duration - last > HOLD_S + 1.0
 
 
 def test_figures_of_videos_add_up() -> None:
