@@ -27,6 +27,20 @@ from tests.vision.scenes import FPS, READ, card, landings, tag_at
 from vision.landing import CARD_SIDES, LandingWatch
 
 FIRST = 10  # the unread card lands at frame 10
+NEXT = 17  # the next card (read) lands on part of it, before it settled
+
+
+def covered_at(y: float) -> tuple:  # type: ignore[type-arg]
+    """The scene of a card covered in part: the unread card lands at ``FIRST`` at
+    (100, 130), upright; the next card, turned across it, at ``NEXT`` at (100, ``y``).
+    Its drawing, and the next card's tag where it lies."""
+    def draw(i: int, image: np.ndarray) -> None:
+        if i >= FIRST:
+            card(image, (100.0, 130.0), 0)
+        if i >= NEXT:
+            card(image, (100.0, y), 90, (225, 60))
+
+    return draw, tag_at((100.0, y))
 
 
 def test_a_hand_delivering_a_card_is_no_knock() -> None:
@@ -69,16 +83,8 @@ def test_what_is_left_of_a_card_covered_before_it_settled_is_a_landing() -> None
     frame 17, before it settled (``SETTLE_S``): it was never card-sized and still. What is
     left in view, its print, next to what covered it (which settled later), is that card:
     asked about, at its landing time."""
-    nxt = 17
-
-    def draw(i: int, image: np.ndarray) -> None:
-        if i >= FIRST:
-            card(image, (100.0, 130.0), 0)
-        if i >= nxt:
-            card(image, (100.0, 110.0), 90, (225, 60))
-
-    quad = tag_at((100.0, 110.0))
-    landed, _ = landings(90, draw, lambda i: [READ, ("next", quad)] if i >= nxt else [READ])
+    draw, quad = covered_at(110.0)
+    landed, _ = landings(90, draw, lambda i: [READ, ("next", quad)] if i >= NEXT else [READ])
     assert len(landed) == 1
     assert landed[0] == pytest.approx(FIRST / FPS, abs=1.5 / FPS)
 
@@ -87,19 +93,12 @@ def test_a_card_read_before_the_next_covered_its_tag_is_no_landing() -> None:
     """The guard of the rule above: the same two cards, the first one's tag read as it
     landed, before the next card covered it (its tag now lies under the next card, out of
     what is left in view): that card was read, nothing to ask."""
-    nxt = 17
-
-    def draw(i: int, image: np.ndarray) -> None:
-        if i >= FIRST:
-            card(image, (100.0, 130.0), 0)
-        if i >= nxt:
-            card(image, (100.0, 110.0), 90, (225, 60))
-
-    first, quad = tag_at((100.0, 118.0)), tag_at((100.0, 110.0))
+    draw, quad = covered_at(110.0)
+    first = tag_at((100.0, 118.0))
 
     def tags(i: int) -> list:  # type: ignore[type-arg]
-        return [READ] + ([("first", first)] if FIRST <= i < nxt else []) + \
-            ([("next", quad)] if i >= nxt else [])
+        return [READ] + ([("first", first)] if FIRST <= i < NEXT else []) + \
+            ([("next", quad)] if i >= NEXT else [])
 
     landed, _ = landings(90, draw, tags)
     assert landed == []
@@ -113,16 +112,8 @@ def test_a_waiting_card_nothing_explained_is_asked_about_when_it_stops_waiting(
     explained it, and it is still there: a landing, at its own time (glare 48 #106). The
     rule above (what is left of a covered card) would ask first: switched off here."""
     monkeypatch.setattr("vision.landing.rest_of_card", lambda *a: False)
-    nxt = 17
-
-    def draw(i: int, image: np.ndarray) -> None:
-        if i >= FIRST:
-            card(image, (100.0, 130.0), 0)
-        if i >= nxt:
-            card(image, (100.0, 104.0), 90, (225, 60))
-
-    quad = tag_at((100.0, 104.0))
-    landed, _ = landings(120, draw, lambda i: [READ, ("next", quad)] if i >= nxt else [READ])
+    draw, quad = covered_at(104.0)
+    landed, _ = landings(120, draw, lambda i: [READ, ("next", quad)] if i >= NEXT else [READ])
     assert len(landed) == 1
     assert landed[0] == pytest.approx(FIRST / FPS, abs=1.5 / FPS)
 
@@ -146,11 +137,11 @@ def test_a_card_the_next_one_split_in_two_is_asked_about_once() -> None:
             big(image, (160.0, 120.0), 0, (235, 90))
             image[55:70, 120:200:8] = 40  # the corners' print, at both ends
             image[170:185, 120:200:8] = 40
-        if i >= 17:
+        if i >= NEXT:
             big(image, (160.0, 120.0), 90, (225, 60))
 
     quad = [(136.0, 96.0), (184.0, 96.0), (184.0, 144.0), (136.0, 144.0)]
-    landed, _ = landings(90, draw, lambda i: [("next", quad)] if i >= 17 else [],
+    landed, _ = landings(90, draw, lambda i: [("next", quad)] if i >= NEXT else [],
                          LandingWatch(tag_px=side))
     assert len(landed) == 1
     assert landed[0] == pytest.approx(FIRST / FPS, abs=1.5 / FPS)
