@@ -65,7 +65,7 @@ from vision.synthetic import Bump, CardPlay, Patch, SyntheticTable
 __all__ = ["CONDITIONS", "FULL", "HOST_ANSWER_S", "PILE_EVENTS", "READABLE_FRAMES", "SMOKE",
            "SPLITS", "PairedDecoder", "ReadableCount", "TableCount", "TableRun", "condition_video",
            "cost_summary", "count_readable", "count_table", "empty", "merge", "one_video",
-           "run_condition", "run_conditions"]
+           "played_at", "run_condition", "run_conditions"]
 
 SPLITS = {"cond-tune": 400_021, "cond-held": 400_022}
 CONDITIONS = ("fast", "glare", "bump", "beside", "beside-no-seats", "hands", "fingers")
@@ -288,7 +288,7 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     read = {e.payload for e in seen if e.status == "ok"}
     expected = {serial[p.payload]: 0 if _in_other_zone(tag_centre(feed, p), what["zones"])
                 else 1 for p in feed.script if p.payload in read}
-    counted = count_table(table.events(), expected, [p.at for p in feed.script],
+    counted = count_table(table.events(), expected, played_at(feed, what["zones"]),
                           table.hesitation_s)
     counted.refused = table.refused
     counted.invented = table.invented - read_later[0]
@@ -386,6 +386,16 @@ def tag_centre(feed: SyntheticTable, play: CardPlay) -> tuple[float, float] | No
             w, h = feed.renderer.width, feed.renderer.height
             return (sum(xs) / len(xs) / w, sum(ys) / len(ys) / h)
     return play.position
+
+
+def played_at(feed: SyntheticTable, zones: dict[str, list[tuple[float, float]]]
+              ) -> list[float]:
+    """When each card of ``feed``'s script that is a play landed: every card but one put
+    down in another drawn zone (a seat's: the table books nothing there, so it is no play
+    and stops no 3-second clock; a penalty after it is right, not false: cond-tune beside
+    video 2, its last card laid in the seat's zone 0.6 s after the last play, and the
+    penalty 3 s after that play)."""
+    return [p.at for p in feed.script if not _in_other_zone(tag_centre(feed, p), zones)]
 
 
 def _in_other_zone(position: tuple[float, float] | None,

@@ -150,7 +150,8 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
 
     ``expected``: each card the camera read (its serial) and how many pile events it
     should have (1; 0 for a card in a seat's drawn zone). ``landings``: when each card of
-    the video's script landed (game time). Questions are ``CardSeenBeside`` events, each
+    the video's script that is a play landed (game time; not one put down in a seat's
+    zone, ``bench.vision_conditions.played_at``). Questions are ``CardSeenBeside`` events, each
     answered by a later ``SeenCardSettled`` (the one naming its card or serial, if the
     answer names one; else the oldest open question) or by a pile event of its serial (the
     card slid onto the pile and was played: the game answers it so); one left open at the end was

@@ -6,7 +6,14 @@ from dataclasses import dataclass
 
 import pytest
 
-from bench.vision_conditions import CONDITIONS, SMOKE, condition_video, empty, merge
+from bench.vision_conditions import (
+    CONDITIONS,
+    SMOKE,
+    condition_video,
+    empty,
+    merge,
+    played_at,
+)
 from bench.vision_tablecount import TableRun, count_table
 from companion.decks import demo_deck, encode_payload, resolve_tag
 from companion.games.nasty7.events import (
@@ -215,6 +222,22 @@ def test_the_last_card_is_filmed_longer_than_the_watch_holds_a_card() -> None:
         feed, _ = condition_video("cond-tune", condition, 0, payloads, 12)
         last = max(p.at + p.slide_s for p in feed.script)
         assert feed.duration - last > HOLD_S + 1.0
+
+
+def test_a_card_laid_in_a_seats_zone_is_no_play_and_stops_no_clock() -> None:
+    """A penalty 3 s after the last play is right even when a card was laid in a seat's
+    drawn zone meanwhile: that card is no play (the table books nothing there), so it is
+    not among the landings a false penalty is judged by (cond-tune beside video 2)."""
+    payloads = [encode_payload(demo_deck("nasty7"), s) for s in range(1, 40)]
+    feed, what = condition_video("cond-tune", "beside", 2, payloads, 12)
+    plays = played_at(feed, what["zones"])
+    in_seat = [p.at for p in feed.script if p.at not in plays]
+    assert in_seat and len(plays) + len(in_seat) == len(feed.script)
+    last_play, laid = max(plays), max(in_seat)
+    assert laid > last_play  # the video's last card lies in the seat's zone
+    penalty = PileTaken((0,), (3,), 0, "hesitation", 0, at=last_play + 3.0 + 1 / 30)
+    assert count_table([penalty], {}, plays).false_penalties == 0
+    assert count_table([penalty], {}, [p.at for p in feed.script]).false_penalties == 1
 
 
 def test_figures_of_videos_add_up() -> None:
