@@ -289,7 +289,7 @@ def _one(split: str, condition: str, video: int, cards: int, out: dict[str, Any]
     expected = {serial[p.payload]: 0 if _in_other_zone(tag_centre(feed, p), what["zones"])
                 else 1 for p in feed.script if p.payload in read}
     counted = count_table(table.events(), expected, played_at(feed, what["zones"]),
-                          table.hesitation_s)
+                          table.hesitation_s, 1.0 / size.fps)
     counted.refused = table.refused
     counted.invented = table.invented - read_later[0]
     # a card the host named by hand that the camera then read and booked too: twice

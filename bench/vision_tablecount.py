@@ -145,7 +145,8 @@ PILE_EVENTS = ("CardPlayed", "MissedCardAdded")
 
 
 def count_table(events: Sequence[Any], expected: dict[int | None, int],
-                landings: Sequence[float], hesitation_s: float = 3.0) -> TableCount:
+                landings: Sequence[float], hesitation_s: float = 3.0,
+                frame_s: float = 0.0) -> TableCount:
     """Count from a Nasty 7 table's committed ``events``, in order.
 
     ``expected``: each card the camera read (its serial) and how many pile events it
@@ -157,7 +158,10 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
     card slid onto the pile and was played: the game answers it so); one left open at the end was
     dropped unanswered; so is a card that landed unread (``CardLandedUnread``) that no
     ``LandingNamed`` answered. A hesitation penalty (``PileTaken`` ``why="hesitation"``) is
-    false when a card landed in the ``hesitation_s`` before it. While the camera said
+    false when a card landed in the ``hesitation_s`` before it, more than a frame
+    (``frame_s``) inside: a camera knows a landing to its frame (cond-tune hands video 10:
+    a card landed at 7.51 s, between frames; the camera dated it 7.50, the frame it was
+    first seen in, and the right penalty came 3 s after that, 2.99 s after the truth). While the camera said
     glare hid part of the pile (``PileSightChanged``) the clock was off (``blind_s``); a
     gap of more than ``hesitation_s`` between two landings whose deadline fell then is a
     true hesitation the clock left to the host (``hesitations_off``).
@@ -202,7 +206,7 @@ def count_table(events: Sequence[Any], expected: dict[int | None, int],
         elif kind == "PileTaken" and getattr(e, "why", "") == "hesitation":
             out.penalties += 1
             at = float(getattr(e, "at", 0.0))
-            out.false_penalties += any(at - hesitation_s < t <= at for t in landings)
+            out.false_penalties += any(at - hesitation_s + frame_s < t <= at for t in landings)
     out.unanswered = len(open_questions) + open_landings
     # a card the host named by hand has no serial: never "twice" (``unread_booked``)
     out.booked_twice = sum(1 for s, n in booked.items() if s is not None and n > 1)

@@ -240,6 +240,18 @@ def test_a_card_laid_in_a_seats_zone_is_no_play_and_stops_no_clock() -> None:
     assert count_table([penalty], {}, [p.at for p in feed.script]).false_penalties == 1
 
 
+def test_a_penalty_is_false_only_more_than_a_frame_inside_the_window() -> None:
+    """The camera dates a landing to the frame it first saw it in: a penalty 3 s after
+    that frame is right though it came a few ms short of 3 s after the true landing
+    (cond-tune hands video 10: landed 7.51 s, dated 7.50, penalised at 10.50); one 0.5 s
+    short is false."""
+    right = PileTaken((0,), (3,), 0, "hesitation", 0, at=10.500001)
+    early = PileTaken((0,), (3,), 0, "hesitation", 0, at=10.0)
+    assert count_table([right], {}, [7.51], 3.0, 1 / 30).false_penalties == 0
+    assert count_table([right], {}, [7.51], 3.0).false_penalties == 1  # to the microsecond
+    assert count_table([early], {}, [7.51], 3.0, 1 / 30).false_penalties == 1
+
+
 def test_figures_of_videos_add_up() -> None:
     one, two = empty(1), empty(1)
     one["read"], two["read"] = 3, 4
