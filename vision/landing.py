@@ -105,6 +105,7 @@ from vision.landmemory import (
     Zone,
     asked,
     card_sized,
+    cells_centre,
     covered,
     lay_first,
     on_another,
@@ -362,9 +363,8 @@ class LandingWatch:
         rest_of = (not card_like and rest_of_card(zone, cells, near, changed, small, card)
                    and not read_near(zone, cells, self._reads, since, (landed, settled_at), card[1]))
         # its centre counts the washed-out cells in its box (only its rim seen: glare 20)
-        cy, cx = np.nonzero(cells | (box & washed))
-        centre = ((x0 + float(np.mean(cx)) * CELL + CELL / 2) / size[0],
-                  (y0 + float(np.mean(cy)) * CELL + CELL / 2) / size[1])
+        cx, cy = cells_centre(cells | (box & washed))
+        centre = ((x0 + cx * CELL) / size[0], (y0 + cy * CELL) / size[1])
         if (card_like or rest_of) and point_in_polygon(centre, polygon):
             when = round(landed, 6)
             # its tag may yet be read: remembered (what covered the rest of one holds nothing)

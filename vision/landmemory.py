@@ -50,10 +50,10 @@ import numpy as np
 from vision.frames import Image, Point
 
 __all__ = ["CELL", "Reported", "Zone", "asked", "card_sized", "is_card", "covered",
-           "landed_after", "lay_first", "rect_cells",
+           "cells_centre", "landed_after", "lay_first", "rect_cells",
            "moved_card", "on_another",
            "pending_larger", "read_later", "read_pending", "rest", "still_a_card", "under",
-           "unpend"]
+           "unmoved", "unpend"]
 
 #: frame pixels per cell of the small picture
 CELL = 8
@@ -184,6 +184,18 @@ def card_sized(cells: Image, rect: Any, washed: Image, card: tuple[float, float]
     return is_card(rect, int(np.count_nonzero(cells)) + white, card)
 
 
+def unmoved(zone: Zone, p: Reported) -> Image:
+    """The cells of a waiting group ``p`` that have not moved since it settled."""
+    out: Image = p.cells & (zone.still_since <= p.said + 1e-9)
+    return out
+
+
+def cells_centre(cells: Image) -> tuple[float, float]:
+    """The centre of ``cells`` in a zone's cells (a cell's own centre at +0.5)."""
+    ys, xs = np.nonzero(cells)
+    return float(np.mean(xs)) + 0.5, float(np.mean(ys)) + 0.5
+
+
 def still_a_card(cells: Image, small: Image, card: tuple[float, float]) -> bool:
     """Whether what is left in view of a waiting group (``cells``) is still card-sized
     (cells washed out to white in its box count as its own)."""
@@ -204,6 +216,12 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
     unread, at its time (a card covered by the next before it was judged: cond-tune glare
     #33, #49; #50, about 0.4 covered, its rest no longer card-sized)."""
     out: list[Reported] = []
+
+    def report(p: Reported) -> None:  # a landing, at its time, unless asked about already
+        if not asked(zone, p.at, p.cells, p.corners, card[1] / CELL):
+            zone.reported.append(Reported(p.at, at, p.cells, p.corners, covered=True))
+            out.append(p)
+
     for p in list(zone.pending):
         moved = zone.still_since[p.cells] > p.said + 1e-9
         share = float(np.mean(moved))
@@ -213,14 +231,12 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
             zone.pending.remove(p)
             # nothing explained it, read it or judged it, and it is still there (not
             # back at the reference: a hand that took it away): a card (glare 48 #106)
-            if (float(np.mean(np.abs(small[p.cells] - zone.ref[p.cells]) > CHANGE)) >= PART
-                    and not asked(zone, p.at, p.cells, p.corners, card[1] / CELL)):
-                zone.reported.append(Reported(p.at, at, p.cells, p.corners, covered=True))
-                out.append(p)
+            if float(np.mean(np.abs(small[p.cells] - zone.ref[p.cells]) > CHANGE)) >= PART:
+                report(p)
             continue
         if share < PART:
             continue  # still in view: judged as a group (its tag may yet be read)
-        left = p.cells & ~(zone.still_since > p.said + 1e-9)
+        left = unmoved(zone, p)
         if 1.0 - share >= INTACT and still_a_card(left, small, card) and at - p.said < HOLD_S:
             continue  # still a card in view: judged as a group (until ``HOLD_S``: a group
             # whose cells differ from what is left of it may never pass: tuning glare 34)
@@ -228,10 +244,7 @@ def covered(zone: Zone, small: Image, at: float, card: tuple[float, float]) -> l
             continue  # what covers it still moves (a hand passing over and leaving?)
         zone.pending.remove(p)
         zone.ref[left] = small[left]  # its uncovered part: no card of its own
-        if asked(zone, p.at, p.cells, p.corners, card[1] / CELL):
-            continue
-        zone.reported.append(Reported(p.at, at, p.cells, p.corners, covered=True))
-        out.append(p)
+        report(p)
     return out
 
 
@@ -309,7 +322,7 @@ def unpend(zone: Zone, cells: Image, part: bool = True) -> None:
     n = np.count_nonzero(cells)
 
     def shared(p: Reported) -> int:  # its cells, unmoved since it settled, in ``cells``
-        return int(np.count_nonzero(p.cells & cells & (zone.still_since <= p.said + 1e-9)))
+        return int(np.count_nonzero(unmoved(zone, p) & cells))
 
     zone.pending = [p for p in zone.pending if shared(p) < INTACT * np.count_nonzero(p.cells)
                     and not (part and n and shared(p) >= 0.8 * n)]
@@ -319,8 +332,7 @@ def lay_first(zone: Zone, cells: Image) -> bool:
     """Whether a waiting group holds ``INTACT`` of ``cells`` unmoved since it settled: a
     card lay there first, and these cells are (a part of) it."""
     n = np.count_nonzero(cells)
-    return any(np.count_nonzero(p.cells & cells & (zone.still_since <= p.said + 1e-9))
-               >= INTACT * n for p in zone.pending)
+    return any(np.count_nonzero(unmoved(zone, p) & cells) >= INTACT * n for p in zone.pending)
 
 
 def pending_larger(zone: Zone, cells: Image) -> bool:
@@ -389,16 +401,12 @@ def asked(zone: Zone, at: float, cells: Image, corners: Image, reach: float = 0.
     next one split: tuning glare 18, 34; one hand plays one card at a time)."""
     import cv2
 
-    def centre(cells: Image) -> tuple[float, float]:
-        ys, xs = np.nonzero(cells)
-        return float(np.mean(xs)) + 0.5, float(np.mean(ys)) + 0.5
-
     def inside(cells: Image, corners: Image) -> bool:
-        return cv2.pointPolygonTest(corners.reshape(-1, 1, 2), centre(cells), False) >= 0
+        return cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cells_centre(cells), False) >= 0
 
     return bool(np.any(cells)) and any(
         abs(r.at - at) <= SAME_S and (inside(cells, r.corners) or inside(r.cells, corners)
-                                      or math.dist(centre(cells), centre(r.cells)) <= reach)
+                                      or math.dist(cells_centre(cells), cells_centre(r.cells)) <= reach)
         for r in zone.reported)
 
 

@@ -21,7 +21,17 @@ import math
 import numpy as np
 
 from vision.frames import Image, Point
-from vision.landmemory import CELL, NEWER, PRINT, SAME_S, SEEN, Zone, lay_first, on_another
+from vision.landmemory import (
+    CELL,
+    NEWER,
+    PRINT,
+    SAME_S,
+    SEEN,
+    Zone,
+    cells_centre,
+    lay_first,
+    on_another,
+)
 
 __all__ = ["read_near", "rest_of_card"]
 
@@ -47,9 +57,8 @@ def read_near(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]], s
     their card: not on another (``on_another``: the card under it), nor on what covered
     them (the cells under it, at its first read, settled ``SAME_S`` after them). Their
     card was read."""
-    ys, xs = np.nonzero(cells)
-    cx = zone.box[0] + (float(np.mean(xs)) + 0.5) * CELL
-    cy = zone.box[1] + (float(np.mean(ys)) + 0.5) * CELL
+    x, y = cells_centre(cells)
+    cx, cy = zone.box[0] + x * CELL, zone.box[1] + y * CELL
     for text, (when, centre) in reads.items():
         rests = zone.rests.get(text)
         if when < since or on_another(rests, span) or math.dist(centre, (cx, cy)) > reach:
