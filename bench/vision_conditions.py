@@ -378,7 +378,7 @@ def tag_centre(feed: SyntheticTable, play: CardPlay) -> tuple[float, float] | No
     """Where ``play``'s tag lies once the card landed (normalised): the zone a card is in
     is the one that holds its tag's centre, not the card's (a card just beside a seat's
     zone may have its tag inside it)."""
-    from vision.synthetic import _apply, tag_corners_canvas
+    from vision.synthcard import _apply, tag_corners_canvas
 
     for placed in feed.placed(play.at + 0.01):
         if placed.payload == play.payload:

@@ -24,20 +24,9 @@ import numpy as np
 
 from vision.calibration import MODULES, side_px
 from vision.frames import Corners, Image, Point
-from vision.synthetic import (
-    CARD_H,
-    CARD_W,
-    MODULE,
-    CardPlay,
-    Renderer,
-    SyntheticFrame,
-    SyntheticTable,
-    TagTruth,
-    _apply,
-    _card_quad,
-    _Placed,
-    tag_corners_canvas,
-)
+from vision.synthcard import CARD_H, CARD_W, MODULE, _apply, _card_quad, tag_corners_canvas
+from vision.synthetic import CardPlay, SyntheticFrame, SyntheticTable, TagTruth
+from vision.synthrender import Renderer, _Placed
 
 #: the fixed split: each split's frames and videos come from its own seed
 SPLITS = {"tune": 190_001, "held": 190_002}

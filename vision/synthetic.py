@@ -25,18 +25,8 @@ import cv2
 import numpy as np
 
 from vision.frames import Frame, Image, Point
-
-# the benches' generators (``bench.vision_hardset``, ``bench.vision_conditions``) read
-# the card's geometry and the renderer here
-from vision.synthcard import CARD_H as CARD_H
-from vision.synthcard import CARD_W as CARD_W
-from vision.synthcard import MODULE as MODULE
 from vision.synthcard import Matrix
-from vision.synthcard import _apply as _apply
-from vision.synthcard import _card_quad as _card_quad
-from vision.synthcard import tag_corners_canvas as tag_corners_canvas
-from vision.synthrender import Renderer as Renderer
-from vision.synthrender import _Placed as _Placed
+from vision.synthrender import Renderer, _Placed
 
 # the script's parts, offered with the table that plays them out
 from vision.synthscript import Bump as Bump
