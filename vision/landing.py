@@ -115,6 +115,7 @@ from vision.landmemory import (
     rect_cells,
     rest,
     unpend,
+    waiting_else,
 )
 from vision.landrest import read_near, rest_of_card
 from vision.quads import point_in_polygon
@@ -373,7 +374,8 @@ class LandingWatch:
                     unpend(zone, cells)
                     zone.pending.append(Reported(when, settled_at, cells.copy(), corners, centre))
                 return None
-            whole = cells | (box & changed) if card_like else cells  # its other parts
+            # its other parts: not another card waiting in its box for its own tag
+            whole = cells | (box & changed & ~waiting_else(zone, when)) if card_like else cells
             zone.ref[whole] = small[whole]
             unpend(zone, cells)
             if asked(zone, when, cells, corners, card[1] / CELL):

@@ -58,3 +58,37 @@ def test_its_own_tag_read_when_a_hand_on_it_lifts_is_its_read(
                              if i > lifts else [READ])
     assert len(landed) == 1
     assert watch.read_later == {"u": landed[0]}
+
+
+def test_a_later_cards_tag_on_cells_partly_hidden_at_the_report_is_not_its_read() -> None:
+    """Tuning glare 56: the tag of a card slid in after an unread landing was reported was
+    read inside that landing's box. 0.81 of the cells under it had been seen at the report
+    (the others washed out), 0.74 of those look otherwise now, and what changed reaches
+    far out of the box: a card that landed after it. Counting "seen and changed" over the
+    whole tag (0.6 of it, under ``NEWER``) took it for the landing's own tag, and the host's
+    question was answered with the wrong card. Here 0.8 seen, 0.7 of those changed."""
+    from vision.landmemory import CELL, CHANGE, NEWER, Reported, Zone, landed_after, under
+
+    shape = (30, 40)
+    look = np.full(shape, 100.0, np.float32)
+    zone = Zone((0, 0, shape[1] * CELL, shape[0] * CELL), look, 0.0)
+    box = np.array([[5, 5], [21, 5], [21, 21], [5, 21]], np.float32)
+    cells = np.zeros(shape, bool)
+    cells[5:21, 5:21] = True
+    quad = [(124.0, 124.0), (156.0, 124.0), (156.0, 156.0), (124.0, 156.0)]
+    tag = under(zone, quad)
+    ys, xs = np.nonzero(tag)
+    n = len(xs)
+    assert n >= 20
+    seen = np.ones(shape, bool)
+    hidden = int(round(0.2 * n))
+    seen[ys[:hidden], xs[:hidden]] = False  # washed out at the report
+    small = look.copy()
+    small[15:28, 15:38] = 200.0  # the next card: over the tag and far out of the box
+    alike = int(round(0.3 * (n - hidden)))  # seen cells that happen to look as they did
+    small[ys[hidden:hidden + alike], xs[hidden:hidden + alike]] = 100.0
+    share_seen = float(np.mean(seen[tag]))
+    changed = np.abs(small - look) > CHANGE
+    assert share_seen >= NEWER and float(np.mean(seen[tag] & changed[tag])) < NEWER
+    landing = Reported(1.0, 2.0, cells, box, seen=seen, look=look)
+    assert landed_after(zone, landing, quad, small, (40.0, 56.0))
