@@ -1,0 +1,101 @@
+"""The landing watch's memory (``vision.landmemory``), each rule tested where it lives.
+
+Rules that until round 9 had no test of their own, only the tuning videos that showed
+them (docs/vision.md: round 8's rules 5 and 6, round 9's (d) "a tag read later in a
+rest's box is its cover's"). Each test here fails with its rule switched off.
+
+The zone is drawn cell by cell (one cell = ``CELL`` px of the frame), a card about 20 x 28
+cells as at 1280 x 720; times in seconds, no clock.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.landmemory import (
+    CELL,
+    HOLD_S,
+    Reported,
+    Zone,
+    covered,
+    read_later,
+    read_pending,
+)
+
+SHAPE = (60, 80)
+CARD = (160.0, 224.0)  # a card's sides, px: 20 x 28 cells
+
+
+def zone() -> tuple[Zone, np.ndarray]:
+    """An empty zone whose cells all settled at 0 s, and its picture."""
+    small = np.full(SHAPE, 70.0, np.float32)
+    return Zone((0, 0, SHAPE[1] * CELL, SHAPE[0] * CELL), small, 0.0), small
+
+
+def box(x0: int, y0: int, x1: int, y1: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cells ``[y0:y1, x0:x1]`` and their box's corners (cell coordinates)."""
+    cells = np.zeros(SHAPE, bool)
+    cells[y0:y1, x0:x1] = True
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    return cells, corners
+
+
+def tag(cx: float, cy: float) -> list[tuple[float, float]]:
+    """A tag's outline, 4 x 4 cells, centred on cell (cx, cy), frame px."""
+    x, y = cx * CELL, cy * CELL
+    return [(x - 16, y - 16), (x + 16, y - 16), (x + 16, y + 16), (x - 16, y + 16)]
+
+
+def test_a_tag_read_later_in_the_box_of_a_covered_cards_rest_is_its_covers() -> None:
+    """A card covered before it was judged is reported from what was left of it
+    (``Reported.covered``); its own tag lies under its cover. A tag first read in its box
+    after the report is the cover's, never the covered card's answer; the same read in
+    the box of a card reported whole, its other cells as they were, is that card's."""
+    for is_rest, answered in ((True, {}), (False, {"T": 1.0})):
+        z, small = zone()
+        cells, corners = box(20, 20, 40, 48)
+        small[cells] = 235.0
+        z.still_since[cells] = 1.0
+        z.reported.append(Reported(1.0, 1.5, cells, corners, covered=is_rest))
+        later: dict[str, float] = {}
+        read_later(z, 3.0, [("T", tag(30, 34))], small, CARD, {"T": 3.0}, later)
+        assert later == answered
+
+
+def test_a_tag_where_a_card_waits_is_not_its_own_when_it_lies_on_another_card() -> None:
+    """A card waits for its tag (``Zone.pending``). A tag is read on one of its cells that
+    has not moved since it settled (white on white: the next card's tag can lie on a cell
+    that looks the same). When most of the cells under that tag, at its first read,
+    settled well after the waiting card, as part of a card that slid in, it is the next
+    card's tag and settles nothing (round 8's rule 5: tuning glare 25); when they settled
+    with the waiting card, it is its own."""
+    for first_at, whole, own in ((3.0, True, False), (1.0, False, True)):
+        z, small = zone()
+        cells, corners = box(20, 20, 40, 48)
+        z.still_since[cells] = 1.0
+        z.pending.append(Reported(1.0, 1.0, cells, corners))
+        under = np.full(16, first_at)
+        z.rests["T"] = (under, under, whole)
+        read = read_pending(z, [("T", tag(30, 34))])
+        assert (read == [("T", 1.0)]) is own
+        assert (z.pending == []) is own
+
+
+def test_a_waiting_card_covered_in_part_is_a_landing_at_hold_s() -> None:
+    """A card waits for its tag; the next card covers a third of it and lies still. What
+    is left of it still looks card-sized, so it is left to its group's judgement, but
+    only until ``HOLD_S`` after it settled: a group whose cells differ from its unmoved
+    rest may never pass the group's test (round 8's rule 6: tuning glare 34 #33). Then
+    it is a landing, at its own time."""
+    z, small = zone()
+    cells, corners = box(20, 16, 42, 46)  # 22 x 30 cells: a card
+    small[cells] = 235.0
+    z.ref = np.full(SHAPE, 70.0, np.float32)
+    z.still_since[cells] = 1.0
+    z.pending.append(Reported(1.0, 1.25, cells, corners))
+    z.still_since[16:26, 20:42] = 1.6  # the next card on its top third, still since 1.6 s
+    before = covered(z, small, 1.25 + HOLD_S - 0.1, CARD)
+    assert before == [] and len(z.pending) == 1
+    after = covered(z, small, 1.25 + HOLD_S + 0.1, CARD)
+    assert [p.at for p in after] == [1.0]
+    assert z.pending == []
