@@ -346,7 +346,8 @@ class LandingWatch:
             return None
         box = rect_cells(rect, cells.shape)
         # the light changes no card that waits there unmoved (tuning glare 2)
-        if not lay_first(zone, cells) and is_light(zone, cells, box, small):
+        card_like = _lies(cells, rect, small, washed, card, box)
+        if not lay_first(zone, cells) and is_light(zone, cells, box, small, card_like):
             unpend(zone, cells, part=False)
             return None
         on = box & ~cells
@@ -358,7 +359,6 @@ class LandingWatch:
         lies = other & ~stirs & (zone.still_since >= span[0] - SAME_S)
         held = ((np.count_nonzero(lies) >= 3 and age < HOLD_S)
                 or (np.count_nonzero(other & stirs) >= 3 and age < STIR_S))
-        card_like = _lies(cells, rect, small, washed, card, box)
         # what is left in view of a card the next one covered before it was judged; its
         # own tag, read as it landed, may lie out of its part's box: within a card of it
         rest_of = (not card_like and rest_of_card(zone, cells, near, changed, small, card)

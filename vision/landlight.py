@@ -30,12 +30,17 @@ LIGHT = 0.25
 LIT = 0.9
 
 
-def is_light(zone: Zone, cells: Image, box: Image, small: Image) -> bool:
+def is_light(zone: Zone, cells: Image, box: Image, small: Image, card: bool = False) -> bool:
     """Whether a settled group (``cells``; ``box``: its box's cells) is the light, not a
     card: a lamp's reflection that appeared, moved or went (cells washed out to white that
     were not, or were and are not), where what changed only brightened. Taken into the
     reference (never a landing); a card that lands under a reflection already there
-    changes the cells beside its washed-out core, not the core."""
+    changes the cells beside its washed-out core, not the core. With ``card`` (the group
+    is card-sized), not one that both whitened cells and darkened cells of the core
+    (``LIGHT`` of each other at least): a card that landed in the reflection, its paper
+    washed out beside the core and its print darkening the core (tuning glare 205 #107:
+    81 cells newly white, 45 of the core darker). Only a reflection that moves does both,
+    and a lamp is seldom moved during a game: one card-sized is asked about (one tap)."""
     import cv2
 
     was = zone.ref >= WASHED
@@ -52,6 +57,10 @@ def is_light(zone: Zone, cells: Image, box: Image, small: Image) -> bool:
             part = labels == i
             if np.count_nonzero(newly & part) < np.count_nonzero(core & part):
                 newly &= ~part
+    if card:
+        whiter, darker = int(np.count_nonzero(newly)), int(np.count_nonzero(gone))
+        if whiter and darker >= LIGHT * whiter and whiter >= LIGHT * darker:
+            return False
     n = int(np.count_nonzero(cells))
     white = int(np.count_nonzero(newly & ~cells))
     lit = int(np.count_nonzero(cells & ((small > zone.ref) | was)))

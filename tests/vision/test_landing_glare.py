@@ -108,3 +108,35 @@ def test_a_card_size_is_one_vote_a_card_not_one_a_frame() -> None:
 
     landed = watch_run(100, draw, tags)
     assert len(landed) == 1 and landed[0] == pytest.approx(40 / FPS, abs=1.5 / FPS)
+
+
+def lamp(image: np.ndarray, centre: tuple[float, float], radius: float, peak: float) -> None:
+    """A lamp's reflection that adds light to what lies under it (``peak`` levels at its
+    core): the table there is washed out to white, but a card's dark print in it is not."""
+    flat = np.zeros((H, W), np.float32)
+    cv2.ellipse(flat, (int(centre[0]), int(centre[1])), (int(radius), int(radius * 1.3)),
+                20, 0, 360, 1.0, -1)
+    level = np.clip(cv2.GaussianBlur(flat, (0, 0), radius / 6) * 1.6, 0, 1) * peak
+    image[:] = np.clip(image.astype(np.float32) + level, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("where, radius, paper", [
+    ((110.0, 120.0), 22.0, (240, 40)),
+    ((110.0, 120.0), 26.0, (240, 40)),
+    ((100.0, 115.0), 26.0, (240, 40)),
+])
+def test_a_card_landing_in_a_reflection_is_no_light(where: tuple[float, float],
+                                                    radius: float,
+                                                    paper: tuple[int, int]) -> None:
+    """Tuning glare 205 #107: a card, unread, landed in a lamp's reflection that was there
+    all along. Its paper washed out beside the core (cells newly white), and its print
+    darkened a part of the core (cells no longer white): taken for the reflection moving,
+    it went into the reference and was never asked about. A card-sized change that does
+    both is a card (a lamp is seldom moved during a game)."""
+    def draw(i: int, image: np.ndarray) -> None:
+        if i >= 10:
+            card(image, where, 20, paper)
+        lamp(image, (110.0, 120.0), radius, 190.0)
+
+    landed = watch_run(80, draw, lambda i: [READ])
+    assert landed == [pytest.approx(10 / FPS, abs=1.5 / FPS)]
