@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.frames import Image
-from vision.landmemory import WASHED, Zone
+from vision.landmemory import CHANGE, WASHED, Zone
 
 __all__ = ["LIGHT", "LIT", "is_light"]
 
@@ -36,18 +36,25 @@ def is_light(zone: Zone, cells: Image, box: Image, small: Image, card: bool = Fa
     were not, or were and are not), where what changed only brightened. Taken into the
     reference (never a landing); a card that lands under a reflection already there
     changes the cells beside its washed-out core, not the core. With ``card`` (the group
-    is card-sized), not one that both whitened cells and darkened cells of the core
+    is card-sized), not one whose box both whitened and darkened cells of the core
     (``LIGHT`` of each other at least): a card that landed in the reflection, its paper
     washed out beside the core and its print darkening the core (tuning glare 205 #107:
-    81 cells newly white, 45 of the core darker). Only a reflection that moves does both,
+    81 cells newly white, 45 of the core darker; 242 #83: 69 and 51, most of those of
+    its print settling after its group). Only a reflection that moves does both,
     and a lamp is seldom moved during a game: one card-sized is asked about (one tap)."""
     import cv2
 
     was = zone.ref >= WASHED
     now = small >= WASHED
-    newly = box & now & ~was  # washed out since the reference: in the box, changed or not
-    gone = cells & was & ~now  # washed out in the reference, not now
-    if np.count_nonzero(box & was & ~now) < LIGHT * np.count_nonzero(newly):
+    # a cell crosses the washed-out line only when it changed (``CHANGE``), not when the
+    # sensor's noise moves it from 246 to 243 (tuning glare 242 #83: 61 cells of the core
+    # in a white card's box "no longer white" that had barely changed, so the reflection
+    # seemed to move, and the card was taken for it)
+    moved = np.abs(small - zone.ref) > CHANGE
+    newly = box & now & ~was & moved  # washed out since the reference: in the box
+    gone = cells & was & ~now & moved  # washed out in the reference, not now
+    lost = box & was & ~now & moved  # the core no longer white, in its box
+    if np.count_nonzero(lost) < LIGHT * np.count_nonzero(newly):
         # it stayed where it was (one that moves loses about as much as it gains) and
         # grew by less than it was: white at its rim is a white card landed there
         # (tuning glare 22), not a lamp switched on (no core there, or a crumb of one)
@@ -58,7 +65,7 @@ def is_light(zone: Zone, cells: Image, box: Image, small: Image, card: bool = Fa
             if np.count_nonzero(newly & part) < np.count_nonzero(core & part):
                 newly &= ~part
     if card:
-        whiter, darker = int(np.count_nonzero(newly)), int(np.count_nonzero(gone))
+        whiter, darker = int(np.count_nonzero(newly)), int(np.count_nonzero(lost))
         if whiter and darker >= LIGHT * whiter and whiter >= LIGHT * darker:
             return False
     n = int(np.count_nonzero(cells))
