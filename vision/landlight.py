@@ -30,18 +30,19 @@ LIGHT = 0.25
 LIT = 0.9
 
 
-def is_light(zone: Zone, cells: Image, box: Image, small: Image, card: bool = False) -> bool:
+def is_light(zone: Zone, cells: Image, box: Image, small: Image,
+             card_sized: bool = False) -> bool:
     """Whether a settled group (``cells``; ``box``: its box's cells) is the light, not a
     card: a lamp's reflection that appeared, moved or went (cells washed out to white that
     were not, or were and are not), where what changed only brightened. Taken into the
     reference (never a landing); a card that lands under a reflection already there
-    changes the cells beside its washed-out core, not the core. With ``card`` (the group
-    is card-sized), not one whose box both whitened and darkened cells of the core
-    (``LIGHT`` of each other at least): a card that landed in the reflection, its paper
-    washed out beside the core and its print darkening the core (tuning glare 205 #107:
-    81 cells newly white, 45 of the core darker; 242 #83: 69 and 51, most of those of
-    its print settling after its group). Only a reflection that moves does both,
-    and a lamp is seldom moved during a game: one card-sized is asked about (one tap)."""
+    changes the cells beside its washed-out core, not the core. With ``card_sized`` (the
+    group is), not one whose box both whitened and darkened cells of the core (``LIGHT``
+    of each other at least): a card that landed in the reflection, its paper washed out
+    beside the core and its print darkening the core (tuning glare 205 #107: 81 cells
+    newly white, 45 of the core darker; 242 #83: 69 and 51, most of those of its print
+    settling after its group). Only a reflection that moves does both, and a lamp is
+    seldom moved during a game: one card-sized is asked about (one tap)."""
     import cv2
 
     was = zone.ref >= WASHED
@@ -64,7 +65,7 @@ def is_light(zone: Zone, cells: Image, box: Image, small: Image, card: bool = Fa
             part = labels == i
             if np.count_nonzero(newly & part) < np.count_nonzero(core & part):
                 newly &= ~part
-    if card:
+    if card_sized:
         whiter, darker = int(np.count_nonzero(newly)), int(np.count_nonzero(lost))
         if whiter and darker >= LIGHT * whiter and whiter >= LIGHT * darker:
             return False

@@ -17,14 +17,19 @@ from vision.calibration import MODULES, RELIABLE_MODULE_PX
 from vision.landing import CARD_SIDES, DEFAULT_TAG_PX, LandingWatch
 
 
-def glare(image: np.ndarray, centre: tuple[float, float], radius: float) -> None:
-    """A lamp's reflection as ``vision.synthetic`` paints one: a soft spot whose centre is
-    washed out to pure white, over whatever lies there (the brighter of the two)."""
+def reflection(centre: tuple[float, float], radius: float) -> np.ndarray:
+    """A lamp's reflection's strength, 0-1 a pixel: a soft, tilted spot, 1 over its core."""
     flat = np.zeros((H, W), np.float32)
     axes = (int(radius), int(radius * 1.3))
     cv2.ellipse(flat, (int(centre[0]), int(centre[1])), axes, 20, 0, 360, 1.0, -1)
-    soft = cv2.GaussianBlur(flat, (0, 0), radius / 6)
-    spot = (np.clip(soft * 1.6, 0, 1) * 255).astype(np.uint8)
+    out: np.ndarray = np.clip(cv2.GaussianBlur(flat, (0, 0), radius / 6) * 1.6, 0, 1)
+    return out
+
+
+def glare(image: np.ndarray, centre: tuple[float, float], radius: float) -> None:
+    """A lamp's reflection as ``vision.synthetic`` paints one: a soft spot whose centre is
+    washed out to pure white, over whatever lies there (the brighter of the two)."""
+    spot = (reflection(centre, radius) * 255).astype(np.uint8)
     image[:] = np.maximum(image, spot)
 
 
@@ -113,10 +118,7 @@ def test_a_card_size_is_one_vote_a_card_not_one_a_frame() -> None:
 def lamp(image: np.ndarray, centre: tuple[float, float], radius: float, peak: float) -> None:
     """A lamp's reflection that adds light to what lies under it (``peak`` levels at its
     core): the table there is washed out to white, but a card's dark print in it is not."""
-    flat = np.zeros((H, W), np.float32)
-    cv2.ellipse(flat, (int(centre[0]), int(centre[1])), (int(radius), int(radius * 1.3)),
-                20, 0, 360, 1.0, -1)
-    level = np.clip(cv2.GaussianBlur(flat, (0, 0), radius / 6) * 1.6, 0, 1) * peak
+    level = reflection(centre, radius) * peak
     image[:] = np.clip(image.astype(np.float32) + level, 0, 255).astype(np.uint8)
 
 
