@@ -26,7 +26,9 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    by the read of another card (``landmemory.on_another``): a tag whose cells, when it was
    read, settled well after the group (a card that landed on a part of it: tuning glare
    #36, #80) or well before it (the card it slid over, read until it covered its tag:
-   #110).
+   #110). The read says a card lay there (``settled_reads``: the pipeline books a tag
+   read once) when the group is card-sized, or is what is left in view of a card the
+   next one covers (``vision.landrest``: a hand over the rest lifted as it came).
 5. A group that is **the light** (``vision.landlight``: a lamp's reflection appearing,
    moving or switched off) is taken into the reference, never a landing; not a waiting
    card's unmoved cells (``landmemory.lay_first``).
@@ -189,10 +191,12 @@ class LandingWatch:
         #: text -> when its card landed: tags read where a landing reported unread lay
         self.read_later: dict[str, float] = {}
         #: text -> when its card landed: tags read in a card-sized group that settled
-        #: (``_judge``, explained), or on a waiting one's unmoved cells (its own tag); None:
-        #: its read explained a group that is no card lying there first (the latest settled:
-        #: its own card, covered, is judged before an older card around it). The pipeline
-        #: pops them every frame and confirms a tag the tracker holds read once
+        #: (``_judge``, explained), or in what is left in view of a card the next one
+        #: covers (``landrest.rest_of_card``: tuning fingers 78 #85), or on a waiting one's
+        #: unmoved cells (its own tag); None: its read explained a group that is no card
+        #: lying there first (the latest settled: its own card, covered, is judged before
+        #: an older card around it). The pipeline pops them every frame and confirms a tag
+        #: the tracker holds read once
         self.settled_reads: dict[str, float | None] = {}
 
     def reset(self) -> None:
@@ -334,7 +338,10 @@ class LandingWatch:
                 continue  # read before it landed, or the tag of a card under it or on it
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:
-                lay = _lies(cells, rect, small, washed, card)  # a card lay there: its time
+                # a card lay there (its time): card-sized, or the part of one left in view
+                # as the next covers it (a hand over the rest lifted as it came: fingers 78)
+                lay = (_lies(cells, rect, small, washed, card)
+                       or rest_of_card(zone, cells, near, changed, small, card))
                 self.settled_reads.setdefault(text, round(landed, 6) if lay else None)
                 zone.ref[cells] = small[cells]  # a card that was read: explained
                 unpend(zone, cells)

@@ -137,6 +137,39 @@ def test_read_once_while_it_waits_for_its_tag_then_covered_at_once() -> None:
     assert not any(isinstance(e, CardLanded) for e in events)
 
 
+def under_a_hand(i: int, image: Image) -> None:
+    """Tuning fingers 78 #85, drawn: X lands (frame ``LANDS``) under a dark sleeve that
+    covers its left third and reaches far beyond it (with it, never card-sized), until
+    ``LIFT``; a frame later the next card slides over X's middle and tag. What the watch
+    sees of X once the sleeve lifts is a third of a card, beside what moves."""
+    at = (120.0, 125.0)
+    if 6 <= i < LANDS:
+        card(image, slid((40.0, 215.0), at, i - 6, LANDS - 6), 0.0)
+    elif i >= LANDS:
+        card(image, at, 0.0)
+    if LIFT + 1 <= i < LIFT + 5:
+        card(image, slid((20.0, 220.0), (at[0] - 14, at[1] + 6), i - LIFT - 1, 4), 0.0, (225, 60))
+    elif i >= LIFT + 5:
+        card(image, (at[0] - 14, at[1] + 6), 0.0, (225, 60))
+    if 8 <= i < LIFT:
+        cv2.ellipse(image, (int(at[0] - 50), int(at[1])), (46, 38), 0, 0, 360, 30, -1)
+
+
+def test_read_once_on_the_part_of_a_card_left_in_view_is_seen() -> None:
+    """X's tag is read once (``LIFT``) in the part of X left in view between the sleeve
+    lifting and the next card covering it: that part is no card-sized change, but it is
+    what is left of a card the next one covers (``vision.landrest.rest_of_card``), so a
+    card lay there: X is seen at its landing time. (Without that rule the read explained
+    the part and said no card lay there: X was neither seen nor asked about.)"""
+    x_at = (120.0, 125.0)
+    y_at = (x_at[0] - 14, x_at[1] + 6)
+    reads = {LIFT: [("X", x_at)], **{i: [("Y", y_at)] for i in range(LIFT + 13, FRAMES)}}
+    events = run(under_a_hand, reads)
+    assert [(e.payload, e.zone) for e in seen(events)] == [("X", "pile"), ("Y", "pile")]
+    assert seen(events)[0].at == pytest.approx(T0 + LANDS / FPS, abs=1.5 / FPS)
+    assert not any(isinstance(e, CardLanded) for e in events)
+
+
 def held_at(i: int, still: range) -> tuple[float, float]:
     """Where the held card is on frame ``i``: 4 px a frame to the right from frame 5, but
     not on the frames ``still``."""
