@@ -119,7 +119,7 @@ from vision.landmemory import (
     unpend,
     waiting_else,
 )
-from vision.landrest import read_near, rest_of_card
+from vision.landrest import explain, read_near, rest_of_card, uncovered
 from vision.quads import point_in_polygon
 
 __all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
@@ -344,8 +344,16 @@ class LandingWatch:
                        or rest_of_card(zone, cells, near, changed, small, card))
                 self.settled_reads.setdefault(text, round(landed, 6) if lay else None)
                 zone.ref[cells] = small[cells]  # a card that was read: explained
+                # the change it explained, and what lay on it then (a fingertip's cells
+                # that settled apart: in its box, changed) if it is a card
+                explain(zone, text, cells | (rect_cells(rect, cells.shape) & changed) if lay
+                        else cells, (px, py))
                 unpend(zone, cells)
                 return None
+        if uncovered(zone, cells, self._reads, settled_at):
+            zone.ref[cells] = small[cells]  # a read card's part, back in view: explained
+            unpend(zone, cells)
+            return None
         age = at - settled_at
         area_px = together * CELL * CELL
         if area_px > SWEEP * card[0] * card[1]:

@@ -27,13 +27,18 @@ from vision.landmemory import (
     PRINT,
     SAME_S,
     SEEN,
+    TINY,
     Zone,
     cells_centre,
     lay_first,
     on_another,
 )
 
-__all__ = ["read_near", "rest_of_card"]
+__all__ = ["explain", "read_near", "rest_of_card", "uncovered"]
+
+#: a settled group is a read card's part back in view when this share of its cells lay
+#: where that card's reads explained the change (``uncovered``)
+BACK = 0.8
 
 
 def rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: Image,
@@ -42,12 +47,28 @@ def rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: I
     is left in view of a card covered before it was judged: printed, ``SEEN`` of a card
     (``card``: its sides, px), no waiting card's unmoved cells, and a change (``changed``)
     that settled ``SAME_S`` after it touches it (the watch waits while that moves)."""
+    import cv2
+
     if (int(np.count_nonzero(cells)) * CELL * CELL < SEEN * card[0] * card[1]
             or float(np.std(small[cells])) < PRINT or lay_first(zone, cells)):
         return False
+    # printed where it has an inside: its rim's cells mix it with what lies around it (a
+    # flat hand resting on cards spreads by ``PRINT`` there: tuning hands 7, 10)
+    inside = cv2.erode(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    if np.count_nonzero(inside) >= TINY and float(np.std(small[inside])) < PRINT:
+        return False
+
     latest = float(np.max(zone.still_since[cells]))
-    return int(np.count_nonzero(near & ~cells & changed
-                                & (zone.still_since > latest + SAME_S))) >= 3
+    later = (changed & ~cells & (zone.still_since > latest + SAME_S)).astype(np.uint8)
+    if np.count_nonzero(near & later.astype(bool)) < 3:
+        return False
+    # what covers it is a thing, ``SEEN`` of a card like any part of one (a card, a hand):
+    # not a few cells of its own print flickering with the blur in its holes (tuning
+    # hands 8: a hand lifted off a card)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(later, connectivity=8)
+    touching = set(np.unique(labels[near & later.astype(bool)])) - {0}
+    cover = sum(int(stats[i, cv2.CC_STAT_AREA]) for i in touching)
+    return cover * CELL * CELL >= SEEN * card[0] * card[1]
 
 
 def read_near(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]], since: float,
@@ -65,5 +86,32 @@ def read_near(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]], s
             continue
         if rests is None or not rests[0].size or float(
                 np.mean(rests[0] > span[1] + SAME_S)) < NEWER:
+            return True
+    return False
+
+
+def explain(zone: Zone, text: str, cells: Image, centre: Point) -> None:
+    """A read of ``text`` (its tag's centre, px) explained ``cells``: remembered with what
+    its reads explained before, while its tag lies where it lay (``CELL``)."""
+    before = zone.explained.get(text)
+    if before is not None and math.dist(before[1], centre) <= CELL:
+        cells = cells | before[0]
+    zone.explained[text] = (cells.copy(), centre)
+
+
+def uncovered(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]],
+              settled: float) -> bool:
+    """Whether a group that settled at ``settled`` is a part of a card read before, back in
+    view as what lay on it lifts (a fingertip, a resting hand: tuning fingers 9, hands 8):
+    ``BACK`` of its cells lie where that card's reads explained the change (its card and
+    what lay on it then), and its tag has been read since, where it lay (``reads``:
+    text -> its last read, centre px). Not a card that landed on it: that hides its
+    tag, or lies beyond the card and its hand."""
+    n = int(np.count_nonzero(cells))
+    for text, (where, centre) in zone.explained.items():
+        read = reads.get(text)
+        if read is None or read[0] < settled or math.dist(read[1], centre) > CELL:
+            continue
+        if np.count_nonzero(cells & where) >= BACK * n:
             return True
     return False
