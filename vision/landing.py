@@ -119,7 +119,7 @@ from vision.landmemory import (
     unpend,
     waiting_else,
 )
-from vision.landrest import explain, read_near, rest_of_card, uncovered
+from vision.landrest import explain, hides, read_near, rest_of_card, uncovered
 from vision.quads import point_in_polygon
 
 __all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
@@ -347,14 +347,16 @@ class LandingWatch:
                 # the change it explained, and what lay on it then (a fingertip's cells
                 # that settled apart: in its box, changed) if it is a card
                 explain(zone, text, cells | (rect_cells(rect, cells.shape) & changed) if lay
-                        else cells, (px, py))
+                        else cells, (px, py), landed)
                 unpend(zone, cells)
                 return None
-        if uncovered(zone, cells, self._reads, settled_at):
+        if uncovered(zone, cells, self._reads, landed, settled_at):
             zone.ref[cells] = small[cells]  # a read card's part, back in view: explained
             unpend(zone, cells)
             return None
         age = at - settled_at
+        if age < HOLD_S and hides(zone, cells, corners, self._reads, landed):
+            return None  # a read card's part back in view: its tag, uncovered, is read next
         area_px = together * CELL * CELL
         if area_px > SWEEP * card[0] * card[1]:
             zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look

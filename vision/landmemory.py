@@ -162,8 +162,9 @@ class Zone:
         #: card-sized groups waiting for their tag (``said``: when they settled)
         self.pending: list[Reported] = []
         #: text -> the cells its reads explained (its card, and what lay on it then: a
-        #: fingertip, a hand) and where its tag lay, px (``landrest.uncovered``)
-        self.explained: dict[str, tuple[Image, Point]] = {}
+        #: fingertip, a hand), where its tag lay (px) and when its card landed
+        #: (``landrest.uncovered``)
+        self.explained: dict[str, tuple[Image, Point, float]] = {}
 
 
 def is_card(rect: Any, n: int, card: tuple[float, float]) -> bool:

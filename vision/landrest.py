@@ -34,7 +34,7 @@ from vision.landmemory import (
     on_another,
 )
 
-__all__ = ["explain", "read_near", "rest_of_card", "uncovered"]
+__all__ = ["explain", "hides", "read_near", "rest_of_card", "uncovered"]
 
 #: a settled group is a read card's part back in view when this share of its cells lay
 #: where that card's reads explained the change (``uncovered``)
@@ -59,16 +59,8 @@ def rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: I
         return False
 
     latest = float(np.max(zone.still_since[cells]))
-    later = (changed & ~cells & (zone.still_since > latest + SAME_S)).astype(np.uint8)
-    if np.count_nonzero(near & later.astype(bool)) < 3:
-        return False
-    # what covers it is a thing, ``SEEN`` of a card like any part of one (a card, a hand):
-    # not a few cells of its own print flickering with the blur in its holes (tuning
-    # hands 8: a hand lifted off a card)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(later, connectivity=8)
-    touching = set(np.unique(labels[near & later.astype(bool)])) - {0}
-    cover = sum(int(stats[i, cv2.CC_STAT_AREA]) for i in touching)
-    return cover * CELL * CELL >= SEEN * card[0] * card[1]
+    return int(np.count_nonzero(near & ~cells & changed
+                                & (zone.still_since > latest + SAME_S))) >= 3
 
 
 def read_near(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]], since: float,
@@ -90,28 +82,57 @@ def read_near(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]], s
     return False
 
 
-def explain(zone: Zone, text: str, cells: Image, centre: Point) -> None:
-    """A read of ``text`` (its tag's centre, px) explained ``cells``: remembered with what
-    its reads explained before, while its tag lies where it lay (``CELL``)."""
+def explain(zone: Zone, text: str, cells: Image, centre: Point, at: float) -> None:
+    """A read of ``text`` (its tag's centre, px) explained ``cells``, its card landed at
+    ``at``: remembered with what its reads explained before while its tag lies where it
+    lay (``CELL``), at the first of their times."""
     before = zone.explained.get(text)
     if before is not None and math.dist(before[1], centre) <= CELL:
-        cells = cells | before[0]
-    zone.explained[text] = (cells.copy(), centre)
+        cells, at = cells | before[0], min(at, before[2])
+    zone.explained[text] = (cells.copy(), centre, at)
+
+
+def _under(zone: Zone, cells: Image, landed: float) -> list[tuple[str, Point, float]]:
+    """The cards read before that a settled group (``cells``, landed at ``landed``) lies
+    on: ``BACK`` of its cells where their reads explained the change, landed after them;
+    each as its text, where its tag lay (px) and when it landed."""
+    n = int(np.count_nonzero(cells))
+    return [(text, centre, when) for text, (where, centre, when) in zone.explained.items()
+            if landed >= when and np.count_nonzero(cells & where) >= BACK * n]
+
+
+def hides(zone: Zone, cells: Image, corners: Image, reads: dict[str, tuple[float, Point]],
+          landed: float) -> bool:
+    """Whether a settled group may be a read card's part back in view whose tag, hidden
+    under what lifted (a resting hand: tuning hands 7, 8), is not yet read again: it
+    lies on that card (``uncovered``), its box (``corners``, cells) holds where the tag
+    lay, and the tag was last read (``reads``) before the group landed. The watch waits
+    for that read (``HOLD_S`` at most): a card that landed on it and hides its tag is
+    judged when the wait is over."""
+    import cv2
+
+    x0, y0 = zone.box[0], zone.box[1]
+    for text, centre, _ in _under(zone, cells, landed):
+        read = reads.get(text)
+        cell = ((centre[0] - x0) / CELL, (centre[1] - y0) / CELL)
+        if (read is not None and read[0] < landed and math.dist(read[1], centre) <= CELL
+                and cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0):
+            return True
+    return False
 
 
 def uncovered(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]],
-              settled: float) -> bool:
+              landed: float, settled: float) -> bool:
     """Whether a group that settled at ``settled`` is a part of a card read before, back in
     view as what lay on it lifts (a fingertip, a resting hand: tuning fingers 9, hands 8):
     ``BACK`` of its cells lie where that card's reads explained the change (its card and
-    what lay on it then), and its tag has been read since, where it lay (``reads``:
-    text -> its last read, centre px). Not a card that landed on it: that hides its
-    tag, or lies beyond the card and its hand."""
-    n = int(np.count_nonzero(cells))
-    for text, (where, centre) in zone.explained.items():
+    what lay on it then), it landed (``landed``: its cells' median time) after that card, and
+    its tag has been read since it settled, where it lay (``reads``: text -> its last
+    read, centre px). Not a card that landed on it: that hides its tag, or lies beyond
+    the card and its hand; not a card that lay there unread before it (tuning glare 2
+    #50, in the box of the card read after it)."""
+    for text, centre, _ in _under(zone, cells, landed):
         read = reads.get(text)
-        if read is None or read[0] < settled or math.dist(read[1], centre) > CELL:
-            continue
-        if np.count_nonzero(cells & where) >= BACK * n:
+        if read is not None and read[0] >= settled and math.dist(read[1], centre) <= CELL:
             return True
     return False

@@ -1,13 +1,8 @@
 """What is left in view of a card the next one covers (``vision.landrest.rest_of_card``)
-on a zone drawn cell by cell (issue 36, round 10): two things that are no such part.
-
-- tuning hands 8: a hand lifted off a card read earlier; the card's part under it came
-  back into view and settled, and a few of its cells (its tag's modules, in its holes)
-  flickered with the blur a little later. Those few cells were taken for what covered
-  it: the next card. What covers a card is a thing, ``SEEN`` of a card at least;
-- tuning hands 7 and 10: a flat hand resting on cards, then touched by the next card. Its
-  rim's cells, half hand and half card, spread its gray levels by ``PRINT``; inside it is
-  flat. A card's part is printed inside too (or has no inside to tell).
+on a zone drawn cell by cell (issue 36, round 10): tuning hands 7 and 10, a flat hand
+resting on cards, then touched by the next card, was taken for such a part. Its rim's
+cells, half hand and half card, spread its gray levels by ``PRINT``; inside it is flat. A
+card's part is printed inside too (or has too small an inside to tell).
 """
 
 from __future__ import annotations
@@ -52,17 +47,6 @@ def test_a_part_covered_by_the_next_card_is_the_rest_of_a_card() -> None:
     cover[8:20, 25:32] = True  # the next card, beside it (its part in view): 84 cells
     small[cover] = 225.0
     assert judged(cells, small, cover)
-
-
-def test_a_few_cells_flickering_in_its_holes_cover_nothing() -> None:
-    """Eight of its own cells, its holes (print the blur moves), changed later: no cover
-    (tuning hands 8: 7 or 8 cells)."""
-    cells, small = part_of_a_card()
-    holes = np.zeros(SHAPE, bool)
-    holes[[11, 11, 14, 14, 15, 15, 16, 16], [19, 21, 23, 20, 22, 19, 21, 23]] = True
-    cells &= ~holes
-    small[holes] = 160.0
-    assert not judged(cells, small, holes)
 
 
 def hand_on_cards(printed: bool) -> tuple[np.ndarray, np.ndarray]:
