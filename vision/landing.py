@@ -53,7 +53,9 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    the centre of either in the box of the other, or the two within a card's long side, is
    that card: asked about once. A group too small for a card that a later change touches
    is **the rest of a covered card** (``vision.landrest``): a landing too, unless its own
-   tag was read near it.
+   tag was read near it. A group that lies where a card's reads explained the change,
+   landed after it, is **that card's part back in view** as a fingertip or a hand lifts
+   (``landrest.uncovered``, ``hides``): explained once its tag is read again.
 7. **Covered while it waited** (``landmemory.covered``): a group that was card-sized while
    it waited is remembered; a tag read on its cells that have not moved since settles it
    (its own tag). When, before it was judged, most of it (all but ``INTACT``) moved, or a

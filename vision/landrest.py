@@ -3,13 +3,24 @@ round 9: tuning glare 37 #75, 42 #85, 43 #93, covered 7-10 frames after they lan
 they had settled card-sized).
 
 The landing watch (``vision.landing``) judges a settled group too small for a card as
-**the rest of a covered card** when it shows print (``PRINT``), ``SEEN`` of a card at
-least, holds no waiting card's unmoved cells (``landmemory.covered`` judges those), and
-a change that settled after it (``SAME_S`` later) touches it: what covered it
-(``rest_of_card``). Unless its own tag was read near it (``read_near``: within a card of
-its centre, not on the card under it nor on its cover), it is a landing, at its own time,
-asked about once with the other parts of that card (``landmemory.asked``); a tag read
-later in its box is its cover's (``Reported.covered``), never its answer.
+**the rest of a covered card** when it shows print (``PRINT``; half of it inside too,
+where it has an inside of ``TINY`` cells: a flat hand's rim mixes it with the cards
+around it, round 10, tuning hands 7 and 10), ``SEEN`` of a card at least, holds no waiting card's
+unmoved cells (``landmemory.covered`` judges those), and a change that settled after it
+(``SAME_S`` later) touches it: what covered it (``rest_of_card``). Unless its own tag was
+read near it (``read_near``: within a card of its centre, not on the card under it nor on
+its cover), it is a landing, at its own time, asked about once with the other parts of
+that card (``landmemory.asked``); a tag read later in its box is its cover's
+(``Reported.covered``), never its answer. A tag read once in such a part says a card lay
+there (``LandingWatch.settled_reads``, round 10: tuning fingers 78 #85).
+
+**A read card's part back in view** (round 10: tuning fingers 9, hands 7 and 8): what a
+read explained is remembered with its card (``explain``: its cells, and what lay on it
+then in its box). A group that landed after that card, ``BACK`` of it where that card's
+reads explained the change, is that card's part coming back into view as a fingertip or
+a hand lifts (``uncovered``) once the card's tag has been read since, where it lay; the
+watch waits for that read (``hides``, ``HOLD_S`` at most) when the group holds where the
+tag lay and the tag has not been read since the group landed (a hand hid it too).
 
 Pure: arrays in, a yes or no out; no clock.
 """
@@ -52,10 +63,12 @@ def rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: I
     if (int(np.count_nonzero(cells)) * CELL * CELL < SEEN * card[0] * card[1]
             or float(np.std(small[cells])) < PRINT or lay_first(zone, cells)):
         return False
-    # printed where it has an inside: its rim's cells mix it with what lies around it (a
-    # flat hand resting on cards spreads by ``PRINT`` there: tuning hands 7, 10)
+    # printed where it has an inside, by half ``PRINT`` at least: its rim's cells mix it
+    # with what lies around it (a flat hand resting on cards spreads by ``PRINT`` there,
+    # by 0.2-1.8 inside: tuning hands 7, 10; the part of a card the next one covered, by
+    # 15 inside: tuning fingers 18 #84)
     inside = cv2.erode(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    if np.count_nonzero(inside) >= TINY and float(np.std(small[inside])) < PRINT:
+    if np.count_nonzero(inside) >= TINY and float(np.std(small[inside])) < PRINT / 2:
         return False
 
     latest = float(np.max(zone.still_since[cells]))
