@@ -5,14 +5,14 @@ they had settled card-sized).
 The landing watch (``vision.landing``) judges a settled group too small for a card as
 **the rest of a covered card** when it shows print (``PRINT``; half of it inside too,
 where it has an inside of ``TINY`` cells: a flat hand's rim mixes it with the cards
-around it, round 10, tuning hands 7 and 10), ``SEEN`` of a card at least, holds no waiting card's
-unmoved cells (``landmemory.covered`` judges those), and a change that settled after it
-(``SAME_S`` later) touches it: what covered it (``rest_of_card``). Unless its own tag was
-read near it (``read_near``: within a card of its centre, not on the card under it nor on
-its cover), it is a landing, at its own time, asked about once with the other parts of
-that card (``landmemory.asked``); a tag read later in its box is its cover's
-(``Reported.covered``), never its answer. A tag read once in such a part says a card lay
-there (``LandingWatch.settled_reads``, round 10: tuning fingers 78 #85).
+around it, round 10, tuning hands 7 and 10), ``SEEN`` of a card at least, holds no
+waiting card's unmoved cells (``landmemory.covered`` judges those), and a change that
+settled after it (``SAME_S`` later) touches it: what covered it (``rest_of_card``).
+Unless its own tag was read near it (``read_near``: within a card of its centre, not on
+the card under it nor on its cover), it is a landing, at its own time, asked about once
+with the other parts of that card (``landmemory.asked``); a tag read later in its box is
+its cover's (``Reported.covered``), never its answer. A tag read once in such a part
+says a card lay there (``LandingWatch.settled_reads``, round 10: tuning fingers 78 #85).
 
 **A read card's part back in view** (round 10: tuning fingers 9, hands 7 and 8): what a
 read explained is remembered with its card (``explain``: its cells, and what lay on it
@@ -55,9 +55,10 @@ BACK = 0.8
 def rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: Image,
                  card: tuple[float, float]) -> bool:
     """Whether a settled group (``cells``; ``near``: them and their neighbours) is what
-    is left in view of a card covered before it was judged: printed, ``SEEN`` of a card
-    (``card``: its sides, px), no waiting card's unmoved cells, and a change (``changed``)
-    that settled ``SAME_S`` after it touches it (the watch waits while that moves)."""
+    is left in view of a card covered before it was judged: printed (inside too, where it
+    has one), ``SEEN`` of a card (``card``: its sides, px), no waiting card's unmoved
+    cells, and a change (``changed``) that settled ``SAME_S`` after it touches it (the
+    watch waits while that moves)."""
     import cv2
 
     if (int(np.count_nonzero(cells)) * CELL * CELL < SEEN * card[0] * card[1]
@@ -70,7 +71,6 @@ def rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: I
     inside = cv2.erode(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     if np.count_nonzero(inside) >= TINY and float(np.std(small[inside])) < PRINT / 2:
         return False
-
     latest = float(np.max(zone.still_since[cells]))
     return int(np.count_nonzero(near & ~cells & changed
                                 & (zone.still_since > latest + SAME_S))) >= 3
