@@ -55,7 +55,7 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    is **the rest of a covered card** (``vision.landrest``): a landing too, unless its own
    tag was read near it. A group that lies where a card's reads explained the change,
    landed after it, is **that card's part back in view** as a fingertip or a hand lifts
-   (``landrest.uncovered``, ``hides``): explained once its tag is read again.
+   (``landrest.uncovered``): explained when its tag is read again, or looks as it did.
 7. **Covered while it waited** (``landmemory.covered``): a group that was card-sized while
    it waited is remembered; a tag read on its cells that have not moved since settles it
    (its own tag). When, before it was judged, most of it (all but ``INTACT``) moved, or a
@@ -121,7 +121,7 @@ from vision.landmemory import (
     unpend,
     waiting_else,
 )
-from vision.landrest import explain, hides, read_near, rest_of_card, uncovered
+from vision.landrest import explain, read_near, rest_of_card, uncovered
 from vision.quads import point_in_polygon
 
 __all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
@@ -352,13 +352,11 @@ class LandingWatch:
                         else cells, (px, py), landed)
                 unpend(zone, cells)
                 return None
-        if uncovered(zone, cells, self._reads, landed, settled_at):
+        if uncovered(zone, cells, self._reads, landed, settled_at, small):
             zone.ref[cells] = small[cells]  # a read card's part, back in view: explained
             unpend(zone, cells)
             return None
         age = at - settled_at
-        if age < HOLD_S and hides(zone, cells, corners, self._reads, landed):
-            return None  # a read card's part back in view: its tag, uncovered, is read next
         area_px = together * CELL * CELL
         if area_px > SWEEP * card[0] * card[1]:
             zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look

@@ -18,9 +18,8 @@ says a card lay there (``LandingWatch.settled_reads``, round 10: tuning fingers 
 read explained is remembered with its card (``explain``: its cells, and what lay on it
 then in its box). A group that landed after that card, ``BACK`` of it where that card's
 reads explained the change, is that card's part coming back into view as a fingertip or
-a hand lifts (``uncovered``) once the card's tag has been read since, where it lay; the
-watch waits for that read (``hides``, ``HOLD_S`` at most) when the group holds where the
-tag lay and the tag has not been read since the group landed (a hand hid it too).
+a hand lifts (``uncovered``) when the card's tag has been read since, where it lay, or
+looks as it did at its last read (a hand hid it too, and it is not read yet).
 
 Pure: arrays in, a yes or no out; no clock.
 """
@@ -34,6 +33,7 @@ import numpy as np
 from vision.frames import Image, Point
 from vision.landmemory import (
     CELL,
+    CHANGE,
     NEWER,
     PRINT,
     SAME_S,
@@ -45,7 +45,7 @@ from vision.landmemory import (
     on_another,
 )
 
-__all__ = ["explain", "hides", "read_near", "rest_of_card", "uncovered"]
+__all__ = ["explain", "read_near", "rest_of_card", "uncovered"]
 
 #: a settled group is a read card's part back in view when this share of its cells lay
 #: where that card's reads explained the change (``uncovered``)
@@ -114,38 +114,26 @@ def _under(zone: Zone, cells: Image, landed: float) -> list[tuple[str, Point, fl
             if landed >= when and np.count_nonzero(cells & where) >= BACK * n]
 
 
-def hides(zone: Zone, cells: Image, corners: Image, reads: dict[str, tuple[float, Point]],
-          landed: float) -> bool:
-    """Whether a settled group may be a read card's part back in view whose tag, hidden
-    under what lifted (a resting hand: tuning hands 7, 8), is not yet read again: it
-    lies on that card (``uncovered``), its box (``corners``, cells) holds where the tag
-    lay, and the tag was last read (``reads``) before the group landed. The watch waits
-    for that read (``HOLD_S`` at most): a card that landed on it and hides its tag is
-    judged when the wait is over."""
-    import cv2
-
-    x0, y0 = zone.box[0], zone.box[1]
-    for text, centre, _ in _under(zone, cells, landed):
-        read = reads.get(text)
-        cell = ((centre[0] - x0) / CELL, (centre[1] - y0) / CELL)
-        if (read is not None and read[0] < landed and math.dist(read[1], centre) <= CELL
-                and cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0):
-            return True
-    return False
-
-
 def uncovered(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]],
-              landed: float, settled: float) -> bool:
+              landed: float, settled: float, small: Image) -> bool:
     """Whether a group that settled at ``settled`` is a part of a card read before, back in
-    view as what lay on it lifts (a fingertip, a resting hand: tuning fingers 9, hands 8):
-    ``BACK`` of its cells lie where that card's reads explained the change (its card and
-    what lay on it then), it landed (``landed``: its cells' median time) after that card, and
-    its tag has been read since it settled, where it lay (``reads``: text -> its last
-    read, centre px). Not a card that landed on it: that hides its tag, or lies beyond
-    the card and its hand; not a card that lay there unread before it (tuning glare 2
-    #50, in the box of the card read after it)."""
+    view as what lay on it lifts (a fingertip, a resting hand: tuning fingers 9, hands 7
+    and 8): ``BACK`` of its cells lie where that card's reads explained the change (its
+    card and what lay on it then), it landed (``landed``: its cells' median time) after
+    that card, and that card's tag lies where it lay: read since the group settled
+    (``reads``: text -> its last read, centre px), or looking as it did at its last read
+    (``NEWER`` of the cells under it within ``CHANGE`` in ``small``; a hand hid the tag
+    too and it is not read yet). Not a card that landed on it: it hides that card's tag,
+    or lies beyond the card and its hand; not a card that lay there unread before it
+    (tuning glare 2 #50, in the box of the card read after it)."""
     for text, centre, _ in _under(zone, cells, landed):
         read = reads.get(text)
-        if read is not None and read[0] >= settled and math.dist(read[1], centre) <= CELL:
+        if read is None or math.dist(read[1], centre) > CELL:
+            continue
+        if read[0] >= settled:
+            return True
+        look = zone.tag_looks.get(text)
+        if look is not None and look[0].any() and float(np.mean(
+                np.abs(small[look[0]] - look[1]) <= CHANGE)) >= NEWER:
             return True
     return False

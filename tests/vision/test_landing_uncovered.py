@@ -1,5 +1,5 @@
 """A part of a card that was read, back in view when what lay on it lifts, is that card
-(``vision.landrest.uncovered``, ``hides``; issue 36, round 10: tuning fingers 9, where
+(``vision.landrest.uncovered``; issue 36, round 10: tuning fingers 9, where
 the part was asked about as a card 0.4 s after the card was read, and hands 7 and 8,
 where a hand had hidden the card's tag too).
 
@@ -119,8 +119,8 @@ def hand_tags(i: int) -> list[tuple[str, list[tuple[float, float]]]]:
 
 def test_a_hand_lifted_off_a_read_cards_tag_shows_that_card_not_a_new_one() -> None:
     """Tuning hands 7 and 8: the part of X the hand hid comes back into view with X's tag
-    in it, and the tag is read only 0.6 s later. The watch waits for that read
-    (``landrest.hides``) instead of judging the part after ``WAIT_S``: X, not a new card."""
+    in it, and the tag is read only 0.6 s later, past the watch's wait. Its tag looks as
+    it did at its last read (``landrest.uncovered``): X's part, not a new card."""
     found, _ = landings(FRAMES + 20, hand_scene, hand_tags)
     assert found == []
 
