@@ -55,7 +55,7 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    is **the rest of a covered card** (``vision.landrest``): a landing too, unless its own
    tag was read near it. A group that lies where a card's reads explained the change,
    landed after it, is **that card's part back in view** as a fingertip or a hand lifts
-   (``landrest.uncovered``): explained when its tag is read again, or looks as it did.
+   (``landrest.uncovered``): explained once its tag is read again.
 7. **Covered while it waited** (``landmemory.covered``): a group that was card-sized while
    it waited is remembered; a tag read on its cells that have not moved since settles it
    (its own tag). When, before it was judged, most of it (all but ``INTACT``) moved, or a
@@ -352,7 +352,7 @@ class LandingWatch:
                         else cells, (px, py), landed)
                 unpend(zone, cells)
                 return None
-        if uncovered(zone, cells, self._reads, landed, settled_at, small):
+        if uncovered(zone, cells, self._reads, landed, settled_at):
             zone.ref[cells] = small[cells]  # a read card's part, back in view: explained
             unpend(zone, cells)
             return None

@@ -165,8 +165,6 @@ class Zone:
         #: fingertip, a hand), where its tag lay (px) and when its card landed
         #: (``landrest.uncovered``)
         self.explained: dict[str, tuple[Image, Point, float]] = {}
-        #: text -> the cells under its tag and how they looked at its last read
-        self.tag_looks: dict[str, tuple[Image, Image]] = {}
 
 
 def is_card(rect: Any, n: int, card: tuple[float, float]) -> bool:
@@ -374,12 +372,11 @@ def pending_larger(zone: Zone, cells: Image) -> bool:
 def rest(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]],
          reads: dict[str, tuple[float, Point]], card: tuple[float, float]) -> None:
     """Each tag read in this frame: the settling times of the cells under it (``rests``:
-    at its first read, while it is kept, and at this one) and how they look now
-    (``tag_looks``), kept while its read is (``reads``), and whether, at its first read, what had moved with it lately was
+    at its first read, while it is kept, and at this one), kept while its read is
+    (``reads``), and whether, at its first read, what had moved with it lately was
     card-sized (``moved_card``)."""
     for text, quad in tags:
         cells = under(zone, quad)
-        zone.tag_looks[text] = (cells, zone.prev[cells].copy())
         times = zone.still_since[cells].copy()
         if text in zone.rests:
             first, _, whole = zone.rests[text]
@@ -390,8 +387,6 @@ def rest(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]],
         del zone.rests[text]
     for text in [t for t in zone.explained if t not in reads]:
         del zone.explained[text]
-    for text in [t for t in zone.tag_looks if t not in reads]:
-        del zone.tag_looks[text]
 
 
 def moved_card(zone: Zone, cells: Image, at: float, card: tuple[float, float]) -> bool:

@@ -14,12 +14,11 @@ with the other parts of that card (``landmemory.asked``); a tag read later in it
 its cover's (``Reported.covered``), never its answer. A tag read once in such a part
 says a card lay there (``LandingWatch.settled_reads``, round 10: tuning fingers 78 #85).
 
-**A read card's part back in view** (round 10: tuning fingers 9, hands 7 and 8): what a
+**A read card's part back in view** (round 10: tuning fingers 9): what a
 read explained is remembered with its card (``explain``: its cells, and what lay on it
 then in its box). A group that landed after that card, ``BACK`` of it where that card's
 reads explained the change, is that card's part coming back into view as a fingertip or
-a hand lifts (``uncovered``) when the card's tag has been read since, where it lay, or
-looks as it did at its last read (a hand hid it too, and it is not read yet).
+a hand lifts (``uncovered``) when the card's tag has been read since, where it lay.
 
 Pure: arrays in, a yes or no out; no clock.
 """
@@ -33,7 +32,6 @@ import numpy as np
 from vision.frames import Image, Point
 from vision.landmemory import (
     CELL,
-    CHANGE,
     NEWER,
     PRINT,
     SAME_S,
@@ -115,25 +113,17 @@ def _under(zone: Zone, cells: Image, landed: float) -> list[tuple[str, Point, fl
 
 
 def uncovered(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]],
-              landed: float, settled: float, small: Image) -> bool:
+              landed: float, settled: float) -> bool:
     """Whether a group that settled at ``settled`` is a part of a card read before, back in
-    view as what lay on it lifts (a fingertip, a resting hand: tuning fingers 9, hands 7
-    and 8): ``BACK`` of its cells lie where that card's reads explained the change (its
-    card and what lay on it then), it landed (``landed``: its cells' median time) after
-    that card, and that card's tag lies where it lay: read since the group settled
-    (``reads``: text -> its last read, centre px), or looking as it did at its last read
-    (``NEWER`` of the cells under it within ``CHANGE`` in ``small``; a hand hid the tag
-    too and it is not read yet). Not a card that landed on it: it hides that card's tag,
-    or lies beyond the card and its hand; not a card that lay there unread before it
-    (tuning glare 2 #50, in the box of the card read after it)."""
+    view as what lay on it lifts (a fingertip: tuning fingers 9): ``BACK`` of its cells lie
+    where that card's reads explained the change (its card and what lay on it then), it
+    landed (``landed``: its cells' median time) after that card, and that card's tag has
+    been read since the group settled, where it lay (``reads``: text -> its last read,
+    centre px). Not a card that landed on it: it hides that card's tag, or lies beyond the
+    card and its hand; not a card that lay there unread before it (tuning glare 2 #50, in
+    the box of the card read after it)."""
     for text, centre, _ in _under(zone, cells, landed):
         read = reads.get(text)
-        if read is None or math.dist(read[1], centre) > CELL:
-            continue
-        if read[0] >= settled:
-            return True
-        look = zone.tag_looks.get(text)
-        if look is not None and look[0].any() and float(np.mean(
-                np.abs(small[look[0]] - look[1]) <= CHANGE)) >= NEWER:
+        if read is not None and read[0] >= settled and math.dist(read[1], centre) <= CELL:
             return True
     return False
