@@ -10,6 +10,9 @@ between two frames, as the watch sets it while it looks at a frame.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import numpy as np
 
 from companion.config import TrackingConfig, ZonesConfig
@@ -36,13 +39,14 @@ class Script:
 
 
 def run(reads: dict[int, tuple[str, tuple[float, float]]], said: dict[int, dict[str, float | None]],
-        frames: int = 20) -> list[tuple[int, TagSeen]]:
+        frames: int = 20, resolve: Any = None) -> list[tuple[int, TagSeen]]:
     """``frames`` frames; before frame ``i`` the watch says ``said[i]``: each ``TagSeen``
     with the frame it came on."""
     events: list[CameraEvent] = []
     out: list[tuple[int, TagSeen]] = []
     pipeline = VisionPipeline(None, Script(reads), TrackingConfig(),  # type: ignore[arg-type]
-                              ZonesConfig(polygons={"pile": PILE}), events.append, landings=True)
+                              ZonesConfig(polygons={"pile": PILE}), events.append, landings=True,
+                              resolve=resolve)
     image = np.full((240, 320), 90, np.uint8)
     for i in range(frames):
         if i in said:
@@ -77,3 +81,15 @@ def test_no_time_from_the_watch_is_no_card() -> None:
 
 def test_a_tag_read_outside_the_pile_is_not_confirmed() -> None:
     assert run({10: ("X", BESIDE)}, {10: {"X": T0}}) == []
+
+
+def test_one_read_books_only_a_card_of_our_decks() -> None:
+    """Tuning glare 74: a stray decode of the lamp's glare ("409519", printed for no deck)
+    read once where a card lay was confirmed, and the table refused it. One read books
+    only a tag the decks know; an unknown one is left to the tracker's two reads of three."""
+    def resolve(payload: str) -> Any:
+        return SimpleNamespace(status="ok" if payload.startswith("TTRCV") else "unknown")
+
+    assert run({10: ("409519", PILE_AT)}, {10: {"409519": T0}}, resolve=resolve) == []
+    seen = run({10: ("TTRCVX", PILE_AT)}, {10: {"TTRCVX": T0}}, resolve=resolve)
+    assert [(i, e.payload, e.at) for i, e in seen] == [(12, "TTRCVX", T0)]
