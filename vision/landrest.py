@@ -103,15 +103,6 @@ def explain(zone: Zone, text: str, cells: Image, centre: Point, at: float) -> No
     zone.explained[text] = (cells.copy(), centre, at)
 
 
-def _under(zone: Zone, cells: Image, landed: float) -> list[tuple[str, Point, float]]:
-    """The cards read before that a settled group (``cells``, landed at ``landed``) lies
-    on: ``BACK`` of its cells where their reads explained the change, landed after them;
-    each as its text, where its tag lay (px) and when it landed."""
-    n = int(np.count_nonzero(cells))
-    return [(text, centre, when) for text, (where, centre, when) in zone.explained.items()
-            if landed >= when and np.count_nonzero(cells & where) >= BACK * n]
-
-
 def uncovered(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]],
               landed: float, settled: float) -> bool:
     """Whether a group that settled at ``settled`` is a part of a card read before, back in
@@ -122,8 +113,11 @@ def uncovered(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]],
     centre px). Not a card that landed on it: it hides that card's tag, or lies beyond the
     card and its hand; not a card that lay there unread before it (tuning glare 2 #50, in
     the box of the card read after it)."""
-    for text, centre, _ in _under(zone, cells, landed):
+    n = int(np.count_nonzero(cells))
+    for text, (where, centre, when) in zone.explained.items():
         read = reads.get(text)
-        if read is not None and read[0] >= settled and math.dist(read[1], centre) <= CELL:
+        if (landed >= when and read is not None and read[0] >= settled
+                and math.dist(read[1], centre) <= CELL
+                and np.count_nonzero(cells & where) >= BACK * n):
             return True
     return False
