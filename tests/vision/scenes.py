@@ -53,14 +53,19 @@ def tag_at(centre: tuple[float, float]) -> list[tuple[float, float]]:
 
 def landings(frames: int, draw: Callable[[int, np.ndarray], None],
              tags: Callable[[int], Sequence[Sequence[tuple[float, float]]]],
-             watch: LandingWatch | None = None) -> tuple[list[float], LandingWatch]:
+             watch: LandingWatch | None = None, scale: int = 1) -> tuple[list[float], LandingWatch]:
     """Frames ``0..frames-1`` (``draw(i, image)`` draws frame ``i`` on the table, at ``i /
-    FPS`` seconds; ``tags(i)`` the tags read in it) through a landing watch: the times of
-    the landings it reported, and the watch."""
+    FPS`` seconds; ``tags(i)`` the tags read in it) through a landing watch, each frame and
+    tag ``scale`` times as large: the times of the landings it reported, and the watch."""
     watch = watch or LandingWatch()
     out = []
     for i in range(frames):
         image = table(i)
         draw(i, image)
-        out += [x.at for x in watch.update(i / FPS, image, {"pile": PILE}, tags(i))]
+        read = tags(i)
+        if scale != 1:
+            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+            read = [(text, [(scale * x, scale * y) for x, y in quad])  # type: ignore[misc]
+                    for text, quad in read]
+        out += [x.at for x in watch.update(i / FPS, image, {"pile": PILE}, read)]
     return out, watch

@@ -13,11 +13,17 @@ landing nobody made.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 
-from tests.vision.scenes import FPS, PILE, READ, card, table, tag_at
+from tests.vision import scenes
+from tests.vision.scenes import FPS, READ, card, tag_at
 from vision.frames import Image
 from vision.landing import LandingWatch
+
+Draw = Callable[[int, Image], None]
+Tags = Callable[[int], list[tuple[str, list[tuple[float, float]]]]]
 
 X_AT = (120.0, 110.0)
 Y_AT = (168.0, 128.0)
@@ -26,20 +32,12 @@ X_LANDS, TIP_COMES, TIP_LIFTS, Y_LANDS = 10, 16, 40, 52
 FRAMES = 90
 
 
-def landings(frames: int, draw: object, tags: object) -> tuple[list[float], LandingWatch]:
+def landings(frames: int, draw: Draw, tags: Tags) -> tuple[list[float], LandingWatch]:
     """``scenes.landings``, each frame and tag twice as large."""
-    watch = LandingWatch()
-    out: list[float] = []
-    for i in range(frames):
-        image = table(i)
-        draw(i, image)  # type: ignore[operator]
-        large = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
-        read = [(text, [(2 * x, 2 * y) for x, y in quad]) for text, quad in tags(i)]  # type: ignore[operator]
-        out += [x.at for x in watch.update(i / FPS, large, {"pile": PILE}, read)]
-    return out, watch
+    return scenes.landings(frames, draw, tags, scale=2)  # type: ignore[arg-type]
 
 
-def scene(tip: bool, next_card: bool = True) -> tuple[object, object]:
+def scene(tip: bool, next_card: bool = True) -> tuple[Draw, Tags]:
     def draw(i: int, image: Image) -> None:
         if i >= X_LANDS:
             card(image, X_AT, 0.0)
@@ -81,7 +79,7 @@ def test_a_card_landing_on_the_read_card_is_still_asked_about() -> None:
     draw, tags = scene(tip=True, next_card=False)
 
     def with_z(i: int, image: Image) -> None:
-        draw(i, image)  # type: ignore[operator]
+        draw(i, image)
         if i >= Y_LANDS:
             card(image, (X_AT[0] + 4, X_AT[1] + 48), 0.0, (215, 40))
 
