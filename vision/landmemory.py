@@ -390,13 +390,19 @@ def rest(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]],
 
 
 def moved_card(zone: Zone, cells: Image, at: float, card: tuple[float, float]) -> bool:
-    """Whether the cells that moved in the last ``LATER_S`` together with a tag's ``cells``
-    cover ``AREA`` of a card at least: a card that slid in, not a fingertip lifted off its
-    own card's tag (cond-tune ``fingers``: a tag read once as the fingertip lifts, up to
-    0.6 s after its card landed, is that card's)."""
+    """Whether the cells that moved together with a tag's ``cells`` cover ``AREA`` of a card
+    at least: a card that slid in, not a fingertip lifted off its own card's tag (cond-tune
+    ``fingers``: a tag read once as the fingertip lifts, up to 0.6 s after its card landed,
+    is that card's). Together: in the ``LATER_S`` before the tag's cells settled (their
+    median time; ``at`` without cells), as if it was read then: a tag read only later (one
+    a lamp's glare washed a finder of, read once its card lay still: tuning glare 399 #66)
+    is as much a card that slid in."""
     import cv2
 
-    recent = (zone.still_since >= at - LATER_S).astype(np.uint8)
+    moved = zone.still_since[cells]
+    last = float(np.median(moved)) if moved.size else at
+    recent = ((zone.still_since >= last - LATER_S)
+              & (zone.still_since <= last)).astype(np.uint8)
     n, labels = cv2.connectedComponents(recent, connectivity=8)
     ids = np.unique(labels[cells & recent.astype(bool)])
     ids = ids[ids > 0]

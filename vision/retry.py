@@ -6,7 +6,8 @@ until one reads the code (``ORDER``: an upscaled crop; measured too: a rectified
 a sharpened one, a binarised one, a deblurred one, pyzbar). Then the *search*
 (``RetryDecoder._search``, ``vision.deblur``) looks at code-sized, edge-dense patches no
 read covers: a smeared one (a card sliding) is sharpened along its smear, a sharp one
-read binarised on its own. Whole-frame retries cost about 3x the time on every frame;
+read binarised on its own. Around a lamp's glare, a code with one finder washed out is read
+from the other two (``vision.washed``). Whole-frame retries cost about 3x the time on every frame;
 local ones cost nothing on frames where everything was read. ``companion bench vision``
 measures each variant's gain and cost, and the shipped decoder without the search.
 Reads a retry makes inside another code's outline are phantoms and dropped
@@ -37,6 +38,7 @@ from vision.frames import Corners, Detection, Image
 from vision.quads import area, drop_inner, is_real, overlap
 from vision.variants import VARIANTS as VARIANTS
 from vision.variants import around, binarised, crop_box, moved, sharpened
+from vision.washed import glare_spots, read_washed
 
 #: the same as ``MARGIN`` for a patch found by the search (its box already holds the code)
 SEARCH_MARGIN = 0.15
@@ -49,19 +51,22 @@ class RetryDecoder:
     ``damaged=True`` and ``text=""`` (``companion scan`` does; the table does not);
     only codes with a real outline are reported, and every located code is retried (the
     table retries at most ``MAX_RETRIES`` a frame). ``order``: the variant names tried,
-    in turn (default ``ORDER``; ``SCAN_ORDER`` with ``report_damaged``).
+    in turn (default ``ORDER``; ``SCAN_ORDER`` with ``report_damaged``). ``search``: look
+    for codes the whole-frame pass missed; ``washed``: for codes a lamp's glare washed a
+    finder of (``vision.washed``).
     """
 
     name = "auto"
 
     def __init__(self, report_damaged: bool = False, order: Sequence[str] | None = None,
-                 search: bool = True) -> None:
+                 search: bool = True, washed: bool = True) -> None:
         # photos (``report_damaged``: ``companion scan``) may hold huge codes: zxing-cpp's
         # downscaled passes too; camera frames hold table-size tags (on the real photos the
         # downscaled passes read nothing more either), and skipping them saves ~30 % a frame
         self._zx = ZxingDecoder(downscale=report_damaged)
         self.report_damaged = report_damaged
         self.search = search
+        self.washed = washed
         self._pz: PyzbarDecoder | None
         try:
             self._pz = PyzbarDecoder()
@@ -90,6 +95,9 @@ class RetryDecoder:
         self._moved: deque[Image] = deque(maxlen=RECENT + 1)
         self._since_whole = 0
         self._last: list[Detection] = []
+        #: in a video: the glare spots of the last look (``_washed``), the picture around
+        #: each then, and whether it was looked at for a code in that picture
+        self._looks: list[tuple[tuple[int, int, int, int], Image, bool]] = []
         #: in a video: each code read lately, the cells of the small picture under it (a
         #: box), their values then, and the frame it was last read in (``STAND_FOR``)
         self._standing: dict[str, tuple[Detection, tuple[int, int, int, int], Image, int]] = {}
@@ -117,7 +125,8 @@ class RetryDecoder:
         if expected is None:  # a photo, or a frame nobody told about: all of it
             self._small = None
             self._standing.clear()
-            return self._pass(gray, None, start)
+            found = self._pass(gray, None, start)
+            return drop_inner(found + self._washed(gray, found)) if self.washed else found
         self._video_frames += 1
         boxes = self._moved_boxes(gray)
         if boxes is not None and not expected <= {d.text for d in self._last}:
@@ -132,6 +141,8 @@ class RetryDecoder:
                 found += [d for d in self._pass(gray, here, start, box) if d.text not in texts]
             found = drop_inner(found)
         found = self._stand(found)
+        if self.washed and self._video_frames % WASHED_EVERY == 1:
+            found = drop_inner(found + self._washed(gray, found))
         self._last = found
         return found
 
@@ -178,6 +189,7 @@ class RetryDecoder:
         last, self._small, self._shape = self._small, small, (h, w)
         if last is None or last.shape != small.shape:
             self._standing.clear()  # another video, or the first frame
+            self._looks.clear()
         self._since_whole += 1
         if last is None or last.shape != small.shape or self._since_whole >= WHOLE_EVERY:
             self._since_whole = 0
@@ -318,6 +330,46 @@ class RetryDecoder:
                     out.append(moved(d, x0, y0, f"search-{kind}"))
         return out
 
+    def _washed(self, gray: Image, found: list[Detection]) -> list[Detection]:
+        """Codes with a finder washed out by a lamp's glare (``vision.washed``), looked for
+        around each glare spot (at most ``MAX_SPOTS``, the largest first); codes read
+        already are skipped. In a video, a spot is looked at once the picture around it
+        has settled (it looks as it did at the last look, every cell within ``MOVED``:
+        a card landed there and lies still) and once in each settled look: a still table
+        costs nothing, a card landing under the glare one look, outside the frame's
+        budget (a look costs about a third of zxing-cpp's whole-frame pass)."""
+        read = [d for d in found if not d.damaged]
+        texts = {d.text for d in read}
+        out: list[Detection] = []
+        looks: list[tuple[tuple[int, int, int, int], Image, bool]] = []
+        for box in glare_spots(gray)[:MAX_SPOTS]:
+            if self._small is not None:  # a video frame
+                now = self._cells(box)
+                before = [done for b, cells, done in self._looks
+                          if max(abs(p - q) for p, q in zip(b, box, strict=True)) <= CELL
+                          and cells.shape == now.shape
+                          and int(np.max(np.abs(cells - now), initial=0)) <= MOVED]
+                looks.append((box, now, bool(before)))
+                if not before or any(before):
+                    continue  # still changing, or looked at in this look already
+            x0, y0, x1, y1 = box
+            skip = [tuple((x - x0, y - y0) for x, y in d.corners) for d in read]
+            for d in read_washed(self.zx, np.ascontiguousarray(gray[y0:y1, x0:x1]), skip):
+                if d.text not in texts:
+                    texts.add(d.text)
+                    out.append(moved(d, x0, y0, "washed"))
+        self._looks = looks
+        return out
+
+    def _cells(self, box: tuple[int, int, int, int]) -> Image:
+        """The small picture's cells under ``box`` (frame px) this frame."""
+        assert self._small is not None
+        sh, sw = self._small.shape[:2]
+        fy, fx = self._shape[0] / sh, self._shape[1] / sw
+        out: Image = self._small[int(box[1] / fy):int(box[3] / fy) + 1,
+                                 int(box[0] / fx):int(box[2] / fx) + 1].copy()
+        return out
+
     def _spent(self) -> bool:
         """This video frame's budget for retries and the search is used up."""
         return self._until is not None and time.thread_time() > self._until
@@ -432,3 +484,8 @@ MAX_SEARCH = 3
 MAX_PLAIN = 4
 #: the patches looked at in one frame (each costs a structure tensor)
 MAX_LOOK = 12
+#: in a video, the glare spots are looked at on one frame in this many (not the search's);
+#: a code read then stands on the frames after it (``STAND_FOR``): the tracker confirms it
+WASHED_EVERY = 3
+#: at most this many glare spots are looked at in one frame (the largest first)
+MAX_SPOTS = 2
