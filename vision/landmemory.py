@@ -417,11 +417,19 @@ def on_another(rest: tuple[Image, Image, bool] | None, span: tuple[float, float]
     was first read, card-sized with what moved with them (a card that landed on it later;
     a hand that came to rest on its own tag later does not make it another card, nor a
     fingertip lifted off it), or ``SAME_S`` before it when it was last read (a card it was
-    sliding over, read until it covered its tag). Its own tag settled with it (a little
-    later: its modules flicker with the blur as it stops)."""
+    sliding over, read until it covered its tag), or when it was first read, most of them
+    still so at its last read (a card that lay there before it, its tag read only later:
+    one a lamp's glare washed a finder of, tuning glare 50 #89, beside the card that
+    landed at 3.63 s and in its box; a card moved since has its tag's cells settled anew).
+    Its own tag settled with it (a little later: its modules flicker with the blur as it
+    stops)."""
     if rest is None:
         return False
     first, last, whole = rest
+    before = span[0] - SAME_S
+    if (first.size > 0 and last.size > 0 and float(np.mean(first < before)) >= NEWER
+            and float(np.mean(last < before)) > 0.5):
+        return True
     return ((whole and first.size > 0 and float(np.mean(first > span[1] + LATER_S)) >= NEWER)
             or (last.size > 0 and float(np.mean(last < span[0] - SAME_S)) >= NEWER))
 

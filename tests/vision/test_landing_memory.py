@@ -18,8 +18,10 @@ from vision.landmemory import (
     Reported,
     Zone,
     covered,
+    moved_card,
     read_later,
     read_pending,
+    under,
 )
 
 SHAPE = (60, 80)
@@ -99,3 +101,42 @@ def test_a_waiting_card_covered_in_part_is_a_landing_at_hold_s() -> None:
     after = covered(z, small, 1.25 + HOLD_S + 0.1, CARD)
     assert [p.at for p in after] == [1.0]
     assert z.pending == []
+
+
+def test_a_tag_read_late_on_a_card_that_slid_in_is_a_card_that_slid_in() -> None:
+    """What moved with a tag is judged as of when the tag's cells settled, not when it was
+    read: a card slid in and lay still at 2.27 s, its tag read only at 2.63 s (a lamp's
+    glare washed a finder of it; read once the picture settled), one cell under it moved
+    as it was read (the glare's edge): it is a card that slid in (tuning glare 399 #66:
+    else it was taken for the tag of the card under it, never asked about). A fingertip
+    lifted off a card's tag at 2.0 s moved only with a fingertip's cells: no card."""
+    z, _ = zone()
+    cells, _ = box(20, 20, 40, 48)
+    z.still_since[cells] = 2.27
+    quad = tag(30, 34)
+    z.still_since[34, 30] = 2.63
+    assert moved_card(z, under(z, quad), 2.63, CARD)
+
+    z, _ = zone()
+    z.still_since[cells] = 1.0  # the card landed at 1.0 s
+    tip, _ = box(28, 32, 33, 37)
+    z.still_since[tip] = 2.0  # the fingertip over its tag lifted at 2.0 s
+    assert not moved_card(z, under(z, quad), 2.0, CARD)
+
+
+def test_a_tag_that_lay_there_before_a_waiting_card_landed_is_not_its_own() -> None:
+    """A card waits for its tag; a tag is read in its box, first read (late: a lamp's glare
+    washed a finder of it) when every cell under it had settled long before the waiting
+    card, and at its last read most of them still so: the tag of a card that lay there
+    before, beside it (tuning glare 50 #89 took #55's question away). The same tag on a
+    card moved since (its cells settled anew, with the group) is the group's own."""
+    for last_old, own in ((0.58, False), (0.0, True)):
+        z, small = zone()
+        cells, corners = box(20, 20, 40, 48)
+        z.still_since[cells] = 3.63
+        z.pending.append(Reported(3.63, 3.63, cells, corners))
+        first = np.full(16, 2.67)
+        last = np.where(np.arange(16) < round(last_old * 16), 2.67, 3.63)
+        z.rests["T"] = (first, last, True)
+        read = read_pending(z, [("T", tag(30, 34))])
+        assert (read == [("T", 3.63)]) is own
