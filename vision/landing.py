@@ -26,9 +26,10 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    by the read of another card (``landmemory.on_another``): a tag whose cells, when it was
    read, settled well after the group (a card that landed on a part of it: tuning glare
    #36, #80) or well before it (the card it slid over, read until it covered its tag:
-   #110). The read says a card lay there (``settled_reads``: the pipeline books a tag
-   read once) when the group is card-sized, or is what is left in view of a card the
-   next one covers (``vision.landrest``: a hand over the rest lifted as it came).
+   #110; a card that lay there before it, its tag first read only later: #50, round
+   11). The read says a card lay there (``settled_reads``: the pipeline books a tag read
+   once) when the group is card-sized, or is what is left in view of a card the next one
+   covers (``vision.landrest``: a hand over the rest lifted as it came).
 5. A group that is **the light** (``vision.landlight``: a lamp's reflection appearing,
    moving or switched off) is taken into the reference, never a landing; not a waiting
    card's unmoved cells (``landmemory.lay_first``).
