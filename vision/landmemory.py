@@ -431,7 +431,7 @@ def on_another(rest: tuple[Image, Image, bool] | None, span: tuple[float, float]
             and float(np.mean(last < before)) > 0.5):
         return True
     return ((whole and first.size > 0 and float(np.mean(first > span[1] + LATER_S)) >= NEWER)
-            or (last.size > 0 and float(np.mean(last < span[0] - SAME_S)) >= NEWER))
+            or (last.size > 0 and float(np.mean(last < before)) >= NEWER))
 
 
 def asked(zone: Zone, at: float, cells: Image, corners: Image, reach: float = 0.0) -> bool:
