@@ -427,11 +427,11 @@ def on_another(rest: tuple[Image, Image, bool] | None, span: tuple[float, float]
         return False
     first, last, whole = rest
     before = span[0] - SAME_S
-    if (first.size > 0 and last.size > 0 and float(np.mean(first < before)) >= NEWER
-            and float(np.mean(last < before)) > 0.5):
+    older = float(np.mean(last < before)) if last.size else 0.0  # at its last read
+    if first.size > 0 and float(np.mean(first < before)) >= NEWER and older > 0.5:
         return True
     return ((whole and first.size > 0 and float(np.mean(first > span[1] + LATER_S)) >= NEWER)
-            or (last.size > 0 and float(np.mean(last < before)) >= NEWER))
+            or older >= NEWER)
 
 
 def asked(zone: Zone, at: float, cells: Image, corners: Image, reach: float = 0.0) -> bool:

@@ -156,13 +156,10 @@ class RetryDecoder:
         if small is None:
             return found
         frame = self._video_frames
-        sh, sw = small.shape[:2]
-        fy, fx = self._shape[0] / sh, self._shape[1] / sw
         for d in found:
             if d.text and not d.damaged:
                 xs, ys = [p[0] for p in d.corners], [p[1] for p in d.corners]
-                box = (max(0, int(min(xs) / fx)), max(0, int(min(ys) / fy)),
-                       min(sw, int(max(xs) / fx) + 1), min(sh, int(max(ys) / fy) + 1))
+                box = self._small_box(min(xs), min(ys), max(xs), max(ys))
                 cells = small[box[1]:box[3], box[0]:box[2]].copy()
                 self._standing[d.text] = (d, box, cells, frame)
         texts = {d.text for d in found}
@@ -361,13 +358,20 @@ class RetryDecoder:
         self._looks = looks
         return out
 
-    def _cells(self, box: tuple[int, int, int, int]) -> Image:
-        """The small picture's cells under ``box`` (frame px) this frame."""
+    def _small_box(self, x0: float, y0: float, x1: float, y1: float
+                   ) -> tuple[int, int, int, int]:
+        """The cells of the small picture (x0, y0, x1, y1) under a box of the frame (px)."""
         assert self._small is not None
         sh, sw = self._small.shape[:2]
         fy, fx = self._shape[0] / sh, self._shape[1] / sw
-        out: Image = self._small[int(box[1] / fy):int(box[3] / fy) + 1,
-                                 int(box[0] / fx):int(box[2] / fx) + 1].copy()
+        return (max(0, int(x0 / fx)), max(0, int(y0 / fy)),
+                min(sw, int(x1 / fx) + 1), min(sh, int(y1 / fy) + 1))
+
+    def _cells(self, box: tuple[int, int, int, int]) -> Image:
+        """The small picture's cells under ``box`` (frame px) this frame."""
+        assert self._small is not None
+        x0, y0, x1, y1 = self._small_box(*box)
+        out: Image = self._small[y0:y1, x0:x1].copy()
         return out
 
     def _spent(self) -> bool:

@@ -24,15 +24,18 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
+from vision.calibration import MODULES
 from vision.frames import Corners, Detection, Image
+from vision.quads import point_in_polygon
 
 #: a pixel this bright is washed out (a lamp's reflection): nothing of a code shows there
 WHITE = 245
 #: a candidate place for the missing finder is taken only when this share of it is washed
 #: out (the finder is there, unseen; a place with print in view holds no hidden finder)
 WASHED = 0.2
-#: modules between the centres of two finders along a side of a version 1 code (21 - 7)
-SIDE = 14
+#: modules between the centres of two finders along a side of a version 1 code (a finder
+#: is 7 modules)
+SIDE = MODULES - 7
 #: how far, in modules, two finders' centres may lie from ``SIDE`` (a tilted card's
 #: perspective; the module size is measured on the finders themselves)
 SLACK = 3.0
@@ -126,9 +129,7 @@ def read_washed(read: Reader, gray: Image, skip: Sequence[Corners] = ()) -> list
     import cv2
 
     def in_read(f: Finder) -> bool:
-        return any(cv2.pointPolygonTest(np.array(q, np.float32).reshape(-1, 1, 2),
-                                        (float(f[0][0]), float(f[0][1])), False) >= 0
-                   for q in skip)
+        return any(point_in_polygon((float(f[0][0]), float(f[0][1])), q) for q in skip)
 
     # found at half size (a finder's middle square is 3 modules: 5 px at the smallest
     # modules the table reads, 3.5 px), drawn and read at full size
