@@ -14,6 +14,10 @@ from typing import Any, Protocol
 import numpy.typing as npt
 
 Image = npt.NDArray[Any]  # uint8, HxW (gray) or HxWx3 (BGR); cv2's stubs are looser
+#: a patch of the picture this bright on average (gray levels) is clipped: every pixel in
+#: it saturated the sensor, as a lamp's reflection does. A white card's paper, grain and
+#: all, averages 245-254 over a patch: as white to the eye, and not the light
+CLIPPED = 254.5
 Point = tuple[float, float]
 Corners = tuple[Point, ...]
 

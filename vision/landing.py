@@ -48,7 +48,10 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    can be seen to change) and ``SEEN`` of a card are its own (a few cells at the edge of
    a reflection are no card), it shows print (its cells' gray levels spread by ``PRINT``
    at least: a hand is nearly flat), and its centre (washed-out cells in its box counted)
-   lies in the zone. The landing's time
+   lies in the zone. A printed group too large for a card's box but within ``MORE`` of
+   a card's sides and area (``landmemory.card_and_more``) is one card and what settled
+   with it (the card before, covered as it came: tuning glare 327 #43, 486 #20): card-sized
+   too. The landing's time
    is the median settling time of its cells: when the card stopped, not when it was
    noticed. A card-sized group that landed within ``SAME_S`` of a landing reported already,
    the centre of either in the box of the other, or the two within a card's long side, is
@@ -69,9 +72,11 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    becomes the reference after ``SETTLE_S``, any other after ``ABSORB_S``.
 9. **Read later** (``landmemory.read_later``): a tag first read after a landing was
    reported, inside its box, while its other cells lie as they did, is that card
-   (``read_later``: its text and landing time); never the tag of a card that landed on
-   it since (``landmemory.landed_after``: the cells under the tag were seen at the report
-   and look otherwise now, and what changed with them reaches out of the landing's box).
+   (``read_later``: its text and landing time); never for a card and what settled with
+   it (its box spans more than a card: the next card's tag may lie in it, tuning glare
+   320), never the tag of a card that landed on it since (``landmemory.landed_after``:
+   the cells under the tag were seen at the report and look otherwise now, and what
+   changed with them reaches out of the landing's box).
 
 Never a card invented: a hand passing over the pile moves and leaves (nothing settles), a
 resting hand is not card-sized, a knock is far larger than a card, a lamp switched on is
@@ -109,12 +114,14 @@ from vision.landmemory import (
     Reported,
     Zone,
     asked,
+    card_and_more,
     card_sized,
     cells_centre,
     covered,
     lay_first,
     on_another,
     pending_larger,
+    printed,
     read_later,
     read_pending,
     rect_cells,
@@ -365,6 +372,11 @@ class LandingWatch:
         box = rect_cells(rect, cells.shape)
         # the light changes no card that waits there unmoved (tuning glare 2)
         card_like = _lies(cells, rect, small, washed, card, box)
+        # one card and what settled with it: a tag read later in its box may be the
+        # next card's as well as its own (tuning glare 320): never its answer
+        more = (not card_like and card_and_more(cells, rect, box, washed, card)
+                and printed(cells, small))
+        card_like = card_like or more
         if not lay_first(zone, cells) and is_light(zone, cells, box, small, card_like):
             unpend(zone, cells, part=False)
             return None
@@ -401,7 +413,7 @@ class LandingWatch:
             # hidden when it was reported: washed out, or under what lay on it then
             seen = ~(washed | (whole & ~cells & (stirs | (zone.still_since >= span[0] - SAME_S))))
             # the rest of a covered card: a tag read in its box later is its cover's
-            zone.reported.append(Reported(when, at, whole.copy(), corners, covered=rest_of,
+            zone.reported.append(Reported(when, at, whole.copy(), corners, covered=rest_of or more,
                                            seen=seen, look=small.copy()))
             return when, centre
         if moving or age < WAIT_S:

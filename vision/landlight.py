@@ -1,13 +1,19 @@
 """Whether a settled change on the pile is **the light**, not a card (``vision.landing``,
 step 5): a lamp's reflection appearing, moving or switched off.
 
-A group is the light when ``LIGHT`` of it, and of the cells newly washed out to white in
-its box, is washed out since the reference or was washed out in it, and ``LIT`` of it
-brightened or was washed out (a reflection only brightens what lies under it: a card's
-print darkens what it covers). Not one that stayed where it was and grew by less than it
-was (a white card at its rim: tuning glare 22), nor a waiting card's unmoved cells
-(``landmemory.lay_first``, checked by the caller). The light is taken into the reference:
-never a landing.
+A group is the light when ``LIGHT`` of it, and of the cells newly clipped to white in its
+box, is clipped since the reference or was clipped in it, and ``LIT`` of it brightened or
+was clipped (a reflection only brightens what lies under it: a card's print darkens what
+it covers). Not one that stayed where it was and grew by less than it was (a white card at
+its rim: tuning glare 22), nor a waiting card's unmoved cells (``landmemory.lay_first``,
+checked by the caller). The light is taken into the reference: never a landing.
+
+**Clipped, not white** (round 12): a reflection saturates the sensor, so its cells average
+``vision.frames.CLIPPED`` (every pixel 255). A white card's paper, grain and all, averages
+245-254 a cell: as white to the eye (``landmemory.WASHED``), but by that line a white card
+landing on darker cards brightened every cell under it and "washed out" a third of them,
+and was taken for a reflection appearing (tuning glare 281 #94, 297 #103, 488 #110: never
+asked about).
 
 Pure: arrays in, the zone's reference changed; no clock.
 """
@@ -16,16 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.frames import Image
-from vision.landmemory import CHANGE, WASHED, Zone
+from vision.frames import CLIPPED, Image
+from vision.landmemory import CHANGE, Zone
 
 __all__ = ["LIGHT", "LIT", "is_light"]
 
-#: a group is the light, not a card, when this share of it and of the cells newly washed
-#: out in its box is washed out since the reference or was washed out in it (a lamp's
+#: a group is the light, not a card, when this share of it and of the cells newly clipped
+#: in its box is clipped since the reference or was clipped in it (a lamp's
 #: reflection appearing, moving or gone) ...
 LIGHT = 0.25
-#: ... and this share of its cells brightened or were washed out (a reflection only ever
+#: ... and this share of its cells brightened or were clipped (a reflection only ever
 #: brightens what lies under it: a card's print darkens what it covers)
 LIT = 0.9
 
@@ -45,10 +51,10 @@ def is_light(zone: Zone, cells: Image, box: Image, small: Image,
     seldom moved during a game: one card-sized is asked about (one tap)."""
     import cv2
 
-    was = zone.ref >= WASHED
-    now = small >= WASHED
-    # a cell crosses the washed-out line only when it changed (``CHANGE``), not when the
-    # sensor's noise moves it from 246 to 243 (tuning glare 242 #83: 61 cells of the core
+    was = zone.ref >= CLIPPED
+    now = small >= CLIPPED
+    # a cell crosses the clipped line only when it changed (``CHANGE``), not when the
+    # sensor's noise moves it a few levels (tuning glare 242 #83: 61 cells of the core
     # in a white card's box "no longer white" that had barely changed, so the reflection
     # seemed to move, and the card was taken for it)
     moved = np.abs(small - zone.ref) > CHANGE

@@ -50,10 +50,10 @@ import numpy as np
 
 from vision.frames import Image, Point
 
-__all__ = ["CELL", "Reported", "Zone", "asked", "card_sized", "is_card", "covered",
+__all__ = ["CELL", "Reported", "Zone", "asked", "card_and_more", "card_sized", "is_card", "covered",
            "cells_centre", "landed_after", "lay_first", "rect_cells",
            "moved_card", "on_another",
-           "pending_larger", "read_later", "read_pending", "rest", "still_a_card", "under",
+           "pending_larger", "printed", "read_later", "read_pending", "rest", "still_a_card", "under",
            "unmoved", "unpend"]
 
 #: frame pixels per cell of the small picture
@@ -84,6 +84,15 @@ SEEN = 0.06
 #: ... and show a card's print: its cells' gray levels spread this much at least (a
 #: standard deviation; a hand, a sleeve, a shadow is nearly flat at this scale)
 PRINT = 20.0
+#: a printed group larger than a card's box, up to this many times a card's sides and
+#: area, is one card and what settled with it (the card before, covered as it came; the
+#: hand's edge), and at least ``MORE_AREA`` of a card: a card landed there (round 12,
+#: tuning glare 327 #43, 486 #20: a card and the part of another it covered, settled as
+#: one group too large for either and never asked about)
+MORE = 2.0
+MORE_AREA = 0.6
+#: ... filling this share of its box at least (a card's fills ``FILL``)
+MORE_FILL = 0.35
 #: a cell this bright is washed out (a lamp's glare): whether a card changed it cannot be
 #: seen, so inside a group's box it counts as the group's
 WASHED = 245.0
@@ -175,6 +184,35 @@ def is_card(rect: Any, n: int, card: tuple[float, float]) -> bool:
         return False
     cells_px = n * CELL * CELL
     return cells_px >= FILL * a * b and cells_px >= AREA * card[0] * card[1]
+
+
+def card_and_more(cells: Image, rect: Any, box: Image, washed: Image,
+                  card: tuple[float, float]) -> bool:
+    """Whether a group (``cells``, its rotated box ``rect`` and that box's cells ``box``)
+    too large for one card's box is one card and what settled with it: its box within
+    ``MORE`` of a card's sides (the short side a card's at least), its cells (washed-out
+    ones in its box counted) ``MORE_AREA`` to ``MORE`` cards and filling ``MORE_FILL`` of its
+    box. Whether it shows print is the caller's (``printed``)."""
+    a, b = sorted((rect[1][0] * CELL, rect[1][1] * CELL))
+    n = int(np.count_nonzero(cells)) + int(np.count_nonzero(box & ~cells & washed))
+    px = n * CELL * CELL
+    return (SIDES[0] * card[0] <= a and b <= MORE * card[1]
+            and MORE_AREA * card[0] * card[1] <= px <= MORE * card[0] * card[1]
+            and px >= MORE_FILL * a * b)
+
+
+def printed(cells: Image, small: Image) -> bool:
+    """Whether a group shows a card's print: its cells' gray levels spread by ``PRINT``,
+    and by half that inside, where it has an inside of ``TINY`` cells (its rim's cells mix
+    it with what lies around it: a flat hand resting on cards spreads by ``PRINT`` there,
+    by 0.2-1.8 inside, tuning hands 7, 10; the part of a card the next one covered, by 15
+    inside, tuning fingers 18 #84)."""
+    import cv2
+
+    if float(np.std(small[cells])) < PRINT:
+        return False
+    inside = cv2.erode(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return bool(np.count_nonzero(inside) < TINY or float(np.std(small[inside])) >= PRINT / 2)
 
 
 def rect_cells(rect: Any, shape: tuple[int, ...]) -> Image:

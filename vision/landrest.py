@@ -33,14 +33,13 @@ from vision.frames import Image, Point
 from vision.landmemory import (
     CELL,
     NEWER,
-    PRINT,
     SAME_S,
     SEEN,
-    TINY,
     Zone,
     cells_centre,
     lay_first,
     on_another,
+    printed,
 )
 
 __all__ = ["explain", "read_near", "rest_of_card", "uncovered"]
@@ -57,17 +56,8 @@ def rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: I
     has one), ``SEEN`` of a card (``card``: its sides, px), no waiting card's unmoved
     cells, and a change (``changed``) that settled ``SAME_S`` after it touches it (the
     watch waits while that moves)."""
-    import cv2
-
     if (int(np.count_nonzero(cells)) * CELL * CELL < SEEN * card[0] * card[1]
-            or float(np.std(small[cells])) < PRINT or lay_first(zone, cells)):
-        return False
-    # printed where it has an inside, by half ``PRINT`` at least: its rim's cells mix it
-    # with what lies around it (a flat hand resting on cards spreads by ``PRINT`` there,
-    # by 0.2-1.8 inside: tuning hands 7, 10; the part of a card the next one covered, by
-    # 15 inside: tuning fingers 18 #84)
-    inside = cv2.erode(cells.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    if np.count_nonzero(inside) >= TINY and float(np.std(small[inside])) < PRINT / 2:
+            or not printed(cells, small) or lay_first(zone, cells)):
         return False
     latest = float(np.max(zone.still_since[cells]))
     return int(np.count_nonzero(near & ~cells & changed

@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.scenes import FPS, PILE, READ, H, W, card, hand, landings, table, tag_at
-from vision.landing import LandingWatch
+from tests.vision.scenes import FPS, PILE, READ, TAG, H, W, card, hand, landings, table, tag_at
+from vision.landing import CARD_SIDES, LandingWatch
 
 
 def run(frames: int, draw, tags=lambda i: [READ]) -> list[float]:  # type: ignore[no-untyped-def]
@@ -117,6 +117,44 @@ def test_two_cards_landing_one_after_the_other_are_two_landings() -> None:
     landed = run(90, draw)
     assert len(landed) == 2
     assert [round(t * FPS) for t in landed] == [10, 40]
+
+
+def test_a_card_and_the_part_of_one_it_covered_settled_as_one_group_is_asked_about() -> None:
+    """Round 12 (tuning glare 327 #43, 486 #20): a card, and the half of the one before it
+    that it did not cover, settle in the same frame (the next card came before the first
+    had settled, and the hand over it moved its visible half again). One group too large
+    for a card's box (its long side 1.43 a card's), no tag read: a card landed there, asked
+    about once, at the group's time (before: never a landing, never asked about)."""
+    long = TAG * CARD_SIDES[1]
+
+    def draw(i: int, image: np.ndarray) -> None:
+        if i >= 10:
+            card(image, (150, 85), 0)
+        if i >= 10:
+            card(image, (150, 85 + long / 2), 0, (225, 60))
+
+    landed = run(150, draw)
+    assert len(landed) == 1
+    assert round(landed[0] * FPS) == 10
+
+
+def test_a_tag_read_later_in_such_a_groups_box_is_never_its_answer() -> None:
+    """Tuning glare 320: the group of a card and what settled with it spans more than a
+    card, so a tag read later in its box may as well be the next card's, landed on it: that
+    read never answers the question (the host does), and stays the next card's own."""
+    long = TAG * CARD_SIDES[1]
+
+    def draw(i: int, image: np.ndarray) -> None:
+        if i >= 10:
+            card(image, (150, 85), 0)
+            card(image, (150, 85 + long / 2), 0, (225, 60))
+        if i >= 60:
+            card(image, (150, 100), 30)
+
+    landed, watch = landings(120, draw, lambda i: [READ, ("next", tag_at((150, 100)))]
+                             if i >= 61 else [READ])
+    assert [round(t * FPS) for t in landed] == [10]
+    assert watch.read_later == {}
 
 
 def test_the_landing_time_is_frame_time_not_when_it_was_noticed() -> None:

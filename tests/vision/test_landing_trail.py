@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import vision.landing
+import vision.landmemory
 from tests.vision.scenes import FPS, PILE, READ, card, table
 from vision.landing import LandingWatch
 
@@ -45,6 +46,10 @@ def test_a_card_that_slid_over_something_not_yet_taken_in_is_still_a_card() -> N
 def test_without_keeping_the_older_time_the_trail_joins_the_card(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The same frames with no cell ever settling back (``PASSED`` below zero): the trail
-    settles with the card, the two are larger than a card, and nothing is asked."""
+    settles with the card, and the two are larger than a card's box. Since round 12 such a
+    group is still asked about, as a card and what settled with it
+    (``landmemory.card_and_more``); without that too, nothing is asked."""
     monkeypatch.setattr(vision.landing, "PASSED", -1.0)
+    assert len(landings()) == 1
+    monkeypatch.setattr(vision.landmemory, "MORE", 1.0)
     assert landings() == []
