@@ -370,13 +370,13 @@ class LandingWatch:
             zone.ref[cells] = small[cells]  # a sweep, a knock: the table's new look
             return None
         box = rect_cells(rect, cells.shape)
+        # one card, or one card and what settled with it: a tag read later in the box of
+        # the latter may be the next card's as well as its own (tuning glare 320): never
+        # its answer
+        one = _one_card(cells, rect, small, washed, card, box)
+        more = not one and _card_and_more(cells, rect, small, washed, card, box)
+        card_like = one or more
         # the light changes no card that waits there unmoved (tuning glare 2)
-        card_like = _lies(cells, rect, small, washed, card, box)
-        # one card and what settled with it: a tag read later in its box may be the
-        # next card's as well as its own (tuning glare 320): never its answer
-        more = (not card_like and card_and_more(cells, rect, box, washed, card)
-                and printed(cells, small))
-        card_like = card_like or more
         if not lay_first(zone, cells) and is_light(zone, cells, box, small, card_like):
             unpend(zone, cells, part=False)
             return None
@@ -425,12 +425,30 @@ class LandingWatch:
 
 def _lies(cells: Image, rect: Any, small: Image, washed: Image, card: tuple[float, float],
           box: Image | None = None) -> bool:
-    """Whether a settled group is a card lying there, by a landing's test: card-sized
+    """Whether a settled group is a card lying there: one card (``_one_card``), or one
+    card and what settled with it (``_card_and_more``). The one test of it, for a group a
+    read explains and for one judged unread (round 12: a card read once in a group too
+    large for a card's box was not booked, held glare 0-9 #53)."""
+    return (_one_card(cells, rect, small, washed, card, box)
+            or _card_and_more(cells, rect, small, washed, card, box))
+
+
+def _one_card(cells: Image, rect: Any, small: Image, washed: Image,
+              card: tuple[float, float], box: Image | None = None) -> bool:
+    """Whether a settled group is one card lying there, by a landing's test: card-sized
     (``landmemory.card_sized``), enough of it seen to change (``SEEN``) and its print
     (``PRINT``); not a hand, not a crumb."""
     return (card_sized(cells, rect, washed, card, box)
             and int(np.count_nonzero(cells)) * CELL * CELL >= SEEN * card[0] * card[1]
             and float(np.std(small[cells])) >= PRINT)
+
+
+def _card_and_more(cells: Image, rect: Any, small: Image, washed: Image,
+                   card: tuple[float, float], box: Image | None = None) -> bool:
+    """Whether a settled group too large for a card's box is one card and what settled
+    with it (``landmemory.card_and_more``), printed (``landmemory.printed``)."""
+    inside = rect_cells(rect, cells.shape) if box is None else box
+    return card_and_more(cells, rect, inside, washed, card) and printed(cells, small)
 
 
 def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] | None:

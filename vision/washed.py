@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from vision.calibration import MODULES
-from vision.frames import CLIPPED, Corners, Detection, Image
+from vision.frames import Corners, Detection, Image
 from vision.quads import point_in_polygon
 
 #: a pixel this bright is washed out (a lamp's reflection): nothing of a code shows there
@@ -166,20 +166,17 @@ def read_washed(read: Reader, gray: Image, skip: Sequence[Corners] = ()) -> list
 
 
 def glare_spots(gray: Image) -> list[tuple[int, int, int, int]]:
-    """The boxes (x0, y0, x1, y1, frame px) around each clipped blob of ``gray`` (patches of
-    ``SHRINK`` px averaging ``CLIPPED`` at least: a lamp's reflection, not a white card's
-    paper) at least ``SPOT_PX`` across, grown by ``REACH_PX`` (where a code a spot washed
-    in part lies), the largest first."""
+    """The boxes (x0, y0, x1, y1, frame px) around each washed-out blob of ``gray`` at least
+    ``SPOT_PX`` across, grown by ``REACH_PX`` (where a code a spot washed in part lies),
+    the largest first."""
     import cv2
 
-    h, w = gray.shape[:2]
-    if h < SHRINK or w < SHRINK:
-        return []
-    small = cv2.resize(gray, (w // SHRINK, h // SHRINK), interpolation=cv2.INTER_AREA)
-    _, white = cv2.threshold(small, CLIPPED, 255, cv2.THRESH_BINARY)
+    small = np.ascontiguousarray(gray[::SHRINK, ::SHRINK])
+    _, white = cv2.threshold(small, WHITE - 1, 255, cv2.THRESH_BINARY)
     contours, _ = cv2.findContours(white, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     blobs = sorted(((cv2.contourArea(c), cv2.boundingRect(c)) for c in contours),
                    key=lambda b: -b[0])
+    h, w = gray.shape[:2]
     return [(max(0, x * SHRINK - REACH_PX), max(0, y * SHRINK - REACH_PX),
              min(w, (x + bw) * SHRINK + REACH_PX), min(h, (y + bh) * SHRINK + REACH_PX))
             for _, (x, y, bw, bh) in blobs if max(bw, bh) * SHRINK >= SPOT_PX]

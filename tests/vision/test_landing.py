@@ -157,6 +157,25 @@ def test_a_tag_read_later_in_such_a_groups_box_is_never_its_answer() -> None:
     assert watch.read_later == {}
 
 
+def test_a_tag_read_once_in_such_a_group_says_a_card_lay_there() -> None:
+    """One test of "a card lies there" for a group a read explains and for one judged
+    unread: a tag read in a single frame in the group of a card and what settled with it
+    says a card lay there, at the group's time (``settled_reads``: the pipeline books it).
+    Before, the read's test knew only one card's box, and the card was never booked
+    (held glare 0-9 #53, round 12's first run)."""
+    long = TAG * CARD_SIDES[1]
+
+    def draw(i: int, image: np.ndarray) -> None:
+        if i >= 10:
+            card(image, (150, 85), 0)
+            card(image, (150, 85 + long / 2), 0, (225, 60))
+
+    landed, watch = landings(60, draw, lambda i: [READ, ("once", tag_at((150, 100)))]
+                             if i == 24 else [READ])
+    assert landed == []
+    assert watch.settled_reads.get("once") == pytest.approx(10 / FPS)
+
+
 def test_the_landing_time_is_frame_time_not_when_it_was_noticed() -> None:
     """Frames 1 s apart in time but the same pictures: the time scales with them."""
     watch = LandingWatch()

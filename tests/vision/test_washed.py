@@ -85,19 +85,6 @@ def test_glare_spots_are_the_washed_out_blobs_with_the_table_around_them() -> No
     assert glare_spots(specks) == []
 
 
-def test_a_white_cards_paper_is_no_glare_spot() -> None:
-    """Round 12: a white card's paper, its grain clipped here and there, is as white as a
-    reflection by the eye's line (245) but not clipped: no spot to look at (the card
-    faces on a pile made 10-15 "spots" a frame, each one looked at)."""
-    frame = np.full((360, 480), 80, np.uint8)
-    grain = np.random.default_rng(7).normal(0.0, 4.0, (120, 90))
-    frame[100:220, 150:240] = np.clip(250.0 + grain, 0, 255).astype(np.uint8)
-    assert float(np.mean(frame[100:220, 150:240] >= 245)) > 0.8
-    assert glare_spots(frame) == []
-    frame[130:190, 170:220] = 255  # a reflection on it: one spot
-    assert len(glare_spots(frame)) == 1
-
-
 def test_in_a_video_a_spot_is_looked_at_once_its_picture_settled(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Frames of a still table: the first look at the spot only notes its picture; the
