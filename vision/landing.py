@@ -114,7 +114,6 @@ from vision.landmemory import (
     Reported,
     Zone,
     asked,
-    card_and_more,
     card_sized,
     cells_centre,
     covered,
@@ -446,9 +445,9 @@ def _one_card(cells: Image, rect: Any, small: Image, washed: Image,
 def _card_and_more(cells: Image, rect: Any, small: Image, washed: Image,
                    card: tuple[float, float], box: Image | None = None) -> bool:
     """Whether a settled group too large for a card's box is one card and what settled
-    with it (``landmemory.card_and_more``), printed (``landmemory.printed``)."""
-    inside = rect_cells(rect, cells.shape) if box is None else box
-    return card_and_more(cells, rect, inside, washed, card) and printed(cells, small)
+    with it (``landmemory.card_sized`` with ``more``: ``card_and_more``), printed
+    (``landmemory.printed``)."""
+    return card_sized(cells, rect, washed, card, box, more=True) and printed(cells, small)
 
 
 def _box(polygon: Sequence[Point], w: int, h: int) -> tuple[int, int, int, int] | None:

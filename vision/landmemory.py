@@ -186,15 +186,13 @@ def is_card(rect: Any, n: int, card: tuple[float, float]) -> bool:
     return cells_px >= FILL * a * b and cells_px >= AREA * card[0] * card[1]
 
 
-def card_and_more(cells: Image, rect: Any, box: Image, washed: Image,
-                  card: tuple[float, float]) -> bool:
-    """Whether a group (``cells``, its rotated box ``rect`` and that box's cells ``box``)
-    too large for one card's box is one card and what settled with it: its box within
-    ``MORE`` of a card's sides (the short side a card's at least), its cells (washed-out
-    ones in its box counted) ``MORE_AREA`` to ``MORE`` cards and filling ``MORE_FILL`` of its
-    box. Whether it shows print is the caller's (``printed``)."""
+def card_and_more(rect: Any, n: int, card: tuple[float, float]) -> bool:
+    """Whether a group's box and cells (``n``) too large for one card's box are one card
+    and what settled with it (``card``: its sides, px): its box within ``MORE`` of a
+    card's sides (the short side a card's at least), its cells ``MORE_AREA`` to ``MORE``
+    cards and filling ``MORE_FILL`` of its box. Whether it shows print is the caller's
+    (``printed``)."""
     a, b = sorted((rect[1][0] * CELL, rect[1][1] * CELL))
-    n = int(np.count_nonzero(cells)) + int(np.count_nonzero(box & ~cells & washed))
     px = n * CELL * CELL
     return (SIDES[0] * card[0] <= a and b <= MORE * card[1]
             and MORE_AREA * card[0] * card[1] <= px <= MORE * card[0] * card[1]
@@ -226,13 +224,14 @@ def rect_cells(rect: Any, shape: tuple[int, ...]) -> Image:
 
 
 def card_sized(cells: Image, rect: Any, washed: Image, card: tuple[float, float],
-               box: Image | None = None) -> bool:
+               box: Image | None = None, more: bool = False) -> bool:
     """Whether a group (``cells``, its rotated box ``rect``; ``box``: that box's cells,
-    drawn when not given) is card-sized, the cells washed out to white in its box counted
+    drawn when not given) is card-sized (``is_card``), or with ``more`` one card and what
+    settled with it (``card_and_more``), the cells washed out to white in its box counted
     as its own (under a lamp's glare nothing can be seen to change)."""
     inside = rect_cells(rect, cells.shape) if box is None else box
-    white = int(np.count_nonzero(inside & ~cells & washed))
-    return is_card(rect, int(np.count_nonzero(cells)) + white, card)
+    n = int(np.count_nonzero(cells)) + int(np.count_nonzero(inside & ~cells & washed))
+    return (card_and_more if more else is_card)(rect, n, card)
 
 
 def unmoved(zone: Zone, p: Reported) -> Image:
