@@ -119,19 +119,22 @@ def test_two_cards_landing_one_after_the_other_are_two_landings() -> None:
     assert [round(t * FPS) for t in landed] == [10, 40]
 
 
+def card_and_half(image: np.ndarray) -> None:
+    """A card, and the next one over its lower half, drawn in the same frame: one group too
+    large for a card's box (its long side 1.43 a card's)."""
+    card(image, (150, 85), 0)
+    card(image, (150, 85 + TAG * CARD_SIDES[1] / 2), 0, (225, 60))
+
+
 def test_a_card_and_the_part_of_one_it_covered_settled_as_one_group_is_asked_about() -> None:
     """Round 12 (tuning glare 327 #43, 486 #20): a card, and the half of the one before it
     that it did not cover, settle in the same frame (the next card came before the first
     had settled, and the hand over it moved its visible half again). One group too large
     for a card's box (its long side 1.43 a card's), no tag read: a card landed there, asked
     about once, at the group's time (before: never a landing, never asked about)."""
-    long = TAG * CARD_SIDES[1]
-
     def draw(i: int, image: np.ndarray) -> None:
         if i >= 10:
-            card(image, (150, 85), 0)
-        if i >= 10:
-            card(image, (150, 85 + long / 2), 0, (225, 60))
+            card_and_half(image)
 
     landed = run(150, draw)
     assert len(landed) == 1
@@ -142,12 +145,9 @@ def test_a_tag_read_later_in_such_a_groups_box_is_never_its_answer() -> None:
     """Tuning glare 320: the group of a card and what settled with it spans more than a
     card, so a tag read later in its box may as well be the next card's, landed on it: that
     read never answers the question (the host does), and stays the next card's own."""
-    long = TAG * CARD_SIDES[1]
-
     def draw(i: int, image: np.ndarray) -> None:
         if i >= 10:
-            card(image, (150, 85), 0)
-            card(image, (150, 85 + long / 2), 0, (225, 60))
+            card_and_half(image)
         if i >= 60:
             card(image, (150, 100), 30)
 
@@ -163,12 +163,9 @@ def test_a_tag_read_once_in_such_a_group_says_a_card_lay_there() -> None:
     says a card lay there, at the group's time (``settled_reads``: the pipeline books it).
     Before, the read's test knew only one card's box, and the card was never booked
     (held glare 0-9 #53, round 12's first run)."""
-    long = TAG * CARD_SIDES[1]
-
     def draw(i: int, image: np.ndarray) -> None:
         if i >= 10:
-            card(image, (150, 85), 0)
-            card(image, (150, 85 + long / 2), 0, (225, 60))
+            card_and_half(image)
 
     landed, watch = landings(60, draw, lambda i: [READ, ("once", tag_at((150, 100)))]
                              if i == 24 else [READ])
