@@ -258,7 +258,12 @@ def join_links(page: Any, base: str, state_dir: Path) -> list[str]:
 
 
 def too_wide(page: Any) -> list[str]:
-    """Visible elements whose right edge is past the viewport (nothing may be)."""
+    """Visible elements whose right edge is past the viewport (nothing may be).
+
+    Waits for the page's ``load`` first: an element can be visible while the
+    stylesheet that lays it out is still on its way (CI saw the league's
+    standings measured unstyled, 672 px wide, right after a link's click)."""
+    page.wait_for_load_state("load")
     found: list[str] = page.evaluate("""() => {
       const w = document.documentElement.clientWidth, out = [];
       for (const el of document.querySelectorAll('body *')) {
