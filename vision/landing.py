@@ -24,12 +24,16 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
 4. A group with a tag read in it since it settled (``RECENT_S`` before, at most) is
    *explained*: the reference takes it (a card that was read, moved, or uncovered). Not
    by the read of another card (``landmemory.on_another``): a tag whose cells, when it was
-   read, settled well after the group (a card that landed on a part of it: tuning glare
-   #36, #80) or well before it (the card it slid over, read until it covered its tag:
-   #110; a card that lay there before it, its tag first read only later: #50, round
-   11). The read says a card lay there (``settled_reads``: the pipeline books a tag read
-   once) when the group is card-sized, or is what is left in view of a card the next one
-   covers (``vision.landrest``: a hand over the rest lifted as it came).
+   read, settled well after the group landed (a card that landed on a part of it: tuning
+   glare #36, #80; after the group's median time, not its latest cells: 399 #48, round
+   13) or well before it (the card it slid over, read until it covered its tag: #110; a
+   card that lay there before it, its tag first read only later: #50, round 11); nor a
+   tag first read ``SAME_S`` before the group landed, where it still lies (its card lay
+   there, read, before the group came: the group holds cells of its tag, 346 #99, round
+   13; ``landmemory.read_before``; a part of that card back in view is step 6's). The
+   read says a card lay there (``settled_reads``: the pipeline books a tag read once) when
+   the group is card-sized, or is what is left in view of a card the next one covers
+   (``vision.landrest``: a hand over the rest lifted as it came).
 5. A group that is **the light** (``vision.landlight``: a lamp's reflection appearing,
    moving or switched off) is taken into the reference, never a landing; not a waiting
    card's unmoved cells (``landmemory.lay_first``).
@@ -121,6 +125,7 @@ from vision.landmemory import (
     on_another,
     pending_larger,
     printed,
+    read_before,
     read_later,
     read_pending,
     rect_cells,
@@ -343,7 +348,8 @@ class LandingWatch:
         for text, (when, (px, py)) in self._reads.items():
             # whose read it is, by when the group landed (its cells' median, as for a
             # waiting card: an older card's cells merged into it settled earlier)
-            if when < since or on_another(zone.rests.get(text), (landed, settled_at)):
+            if (when < since or on_another(zone.rests.get(text), (landed, settled_at))
+                    or read_before(zone, text, (px, py), landed)):
                 continue  # read before it landed, or the tag of a card under it or on it
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:

@@ -53,7 +53,7 @@ from vision.frames import Image, Point
 __all__ = ["CELL", "Reported", "Zone", "asked", "card_and_more", "card_sized", "is_card", "covered",
            "cells_centre", "landed_after", "lay_first", "rect_cells",
            "moved_card", "on_another",
-           "pending_larger", "printed", "read_later", "read_pending", "rest", "still_a_card", "under",
+           "pending_larger", "printed", "read_before", "read_later", "read_pending", "rest", "still_a_card", "under",
            "unmoved", "unpend"]
 
 #: frame pixels per cell of the small picture
@@ -174,6 +174,8 @@ class Zone:
         #: fingertip, a hand), where its tag lay (px) and when its card landed
         #: (``landrest.uncovered``)
         self.explained: dict[str, tuple[Image, Point, float]] = {}
+        #: text -> when its tag was first read, and where (px), while it is kept
+        self.first: dict[str, tuple[float, Point]] = {}
 
 
 def is_card(rect: Any, n: int, card: tuple[float, float]) -> bool:
@@ -413,6 +415,9 @@ def rest(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]],
     (``reads``), and whether, at its first read, what had moved with it lately was
     card-sized (``moved_card``)."""
     for text, quad in tags:
+        if text not in zone.first:
+            zone.first[text] = (at, (sum(p[0] for p in quad) / len(quad),
+                                     sum(p[1] for p in quad) / len(quad)))
         cells = under(zone, quad)
         times = zone.still_since[cells].copy()
         if text in zone.rests:
@@ -424,6 +429,8 @@ def rest(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]],
         del zone.rests[text]
     for text in [t for t in zone.explained if t not in reads]:
         del zone.explained[text]
+    for text in [t for t in zone.first if t not in reads]:
+        del zone.first[text]
 
 
 def moved_card(zone: Zone, cells: Image, at: float, card: tuple[float, float]) -> bool:
@@ -450,8 +457,10 @@ def moved_card(zone: Zone, cells: Image, at: float, card: tuple[float, float]) -
 
 def on_another(rest: tuple[Image, Image, bool] | None, span: tuple[float, float]) -> bool:
     """Whether a tag read lay on another card than a group whose cells settled over
-    ``span``: ``NEWER`` of the cells under it settled ``LATER_S`` after the group when it
-    was first read, card-sized with what moved with them (a card that landed on it later;
+    ``span`` (from when it landed, its cells' median time, to its latest): ``NEWER`` of
+    the cells under it settled ``LATER_S`` after the group landed when it was first read
+    (not after its latest cells: a hand that brought the next card stirred them, tuning
+    glare 399 #48), card-sized with what moved with them (a card that landed on it later;
     a hand that came to rest on its own tag later does not make it another card, nor a
     fingertip lifted off it), or ``SAME_S`` before it when it was last read (a card it was
     sliding over, read until it covered its tag), or when it was first read, most of them
@@ -467,8 +476,22 @@ def on_another(rest: tuple[Image, Image, bool] | None, span: tuple[float, float]
     older = float(np.mean(last < before)) if last.size else 0.0  # at its last read
     if first.size > 0 and float(np.mean(first < before)) >= NEWER and older > 0.5:
         return True
-    return ((whole and first.size > 0 and float(np.mean(first > span[1] + LATER_S)) >= NEWER)
+    return ((whole and first.size > 0 and float(np.mean(first > span[0] + LATER_S)) >= NEWER)
             or older >= NEWER)
+
+
+def read_before(zone: Zone, text: str, centre: Point, landed: float) -> bool:
+    """Whether a tag read at ``centre`` (px) was first read ``SAME_S`` before a group
+    landed (``landed``), where it lies now (within ``CELL``): its card lay there, read,
+    before that group came, and its read does not explain the group, whose cells may take
+    in some of that tag's own (round 13: tuning glare 346 #99, landed 0.33 s after the
+    card before it was first read, its group holding cells of that card's tag). A part of
+    that card back in view is ``landrest.uncovered``'s. Asked where a group is judged
+    (``vision.landing``); a waiting card's tag (``read_pending``) and a covered card's own
+    tag near it (``landrest.read_near``) are judged by ``on_another`` alone."""
+    first = zone.first.get(text)
+    return (first is not None and first[0] < landed - SAME_S
+            and math.dist(first[1], centre) <= CELL)
 
 
 def asked(zone: Zone, at: float, cells: Image, corners: Image, reach: float = 0.0) -> bool:

@@ -19,6 +19,7 @@ from vision.landmemory import (
     Zone,
     covered,
     moved_card,
+    on_another,
     read_later,
     read_pending,
     under,
@@ -140,3 +141,15 @@ def test_a_tag_that_lay_there_before_a_waiting_card_landed_is_not_its_own() -> N
         z.rests["T"] = (first, last, True)
         read = read_pending(z, [("T", tag(30, 34))])
         assert (read == [("T", 3.63)]) is own
+
+
+def test_a_tag_whose_cells_settled_well_after_a_group_landed_lies_on_another_card() -> None:
+    """A group landed at 3.97 s (its cells' median) and its latest cells settled at 4.2 s. A
+    tag read in its box whose cells, at its first read, settled at 4.37 s, with a card
+    that slid in, is that card's: it landed ``LATER_S`` after the group, though not
+    ``LATER_S`` after the group's latest cells (round 13: tuning glare 399 #48, "explained"
+    by the tag of the card that covered part of it 0.35 s later). One whose cells settled
+    with the group is its own."""
+    for settled_at, other in ((4.37, True), (4.05, False)):
+        first = np.full(16, settled_at)
+        assert on_another((first, first, True), (3.97, 4.2)) is other

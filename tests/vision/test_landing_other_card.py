@@ -58,6 +58,28 @@ def test_the_tag_of_the_card_it_slid_over_does_not_explain_it() -> None:
     assert landed == [pytest.approx(29 / FPS, abs=1.5 / FPS)]
 
 
+def test_the_tag_of_a_card_read_there_before_it_landed_does_not_explain_it() -> None:
+    """An old card lands at frame 5, its tag read from frame 6 on, where it lies. U lands
+    at frame 30 over the lower part of the old card and most of its tag's cells (the old
+    tag still read: the cells under a tag are not all of what a decoder needs), so the
+    old tag lies in U's box and its cells settled with U. A tag first read ``SAME_S``
+    before a group landed, where it still lies, is its card's, which lay there before:
+    U is asked about (round 13: tuning glare 346 #99, whose group took in cells of the
+    tag of the card before it, read 0.33 s before it landed)."""
+    old = (110.0, 110.0)
+    at = (old[0] + 14, old[1] + 30)
+
+    def draw(i: int, image: np.ndarray) -> None:
+        if i >= 5:
+            card(image, old, 0)
+        if i >= 30:
+            card(image, at, 0, (170, 40))
+
+    landed, _ = landings(90, draw, lambda i: [READ, ("old", tag_at(old))]
+                         if i >= 6 else [READ])
+    assert landed == [pytest.approx(30 / FPS, abs=1.5 / FPS)]
+
+
 def flickering(i: int, image: np.ndarray) -> None:
     """U from frame 10, the edges of its print moving 2 px on every other frame from
     frame 14 (a lamp's reflection and each frame's blur): they never lie still."""
