@@ -201,7 +201,8 @@ class LandingWatch:
         self._zones: dict[str, Zone] = {}
         self._sides: dict[str, float] = {}  # text -> its tag's side when last read, px
         self._reads: dict[str, tuple[float, Point]] = {}  # text -> its last read, centre px
-        self._first: dict[str, float] = {}  # text -> when it was first read (while kept)
+        #: text -> when it was first read, and where (its centre, px), while it is kept
+        self._first: dict[str, tuple[float, Point]] = {}
         #: text -> when its card landed: tags read where a landing reported unread lay
         self.read_later: dict[str, float] = {}
         #: text -> when its card landed: tags read in a card-sized group that settled
@@ -232,10 +233,11 @@ class LandingWatch:
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         h, w = gray.shape[:2]
         for text, quad in tags:
-            if text not in self._reads:
-                self._first[text] = at
             xs, ys = [p[0] for p in quad], [p[1] for p in quad]
-            self._reads[text] = (at, (sum(xs) / len(xs), sum(ys) / len(ys)))
+            centre = (sum(xs) / len(xs), sum(ys) / len(ys))
+            if text not in self._reads:
+                self._first[text] = (at, centre)
+            self._reads[text] = (at, centre)
             self._sides.pop(text, None)  # the latest last
             self._sides[text] = math.dist(quad[0], quad[1]) / 2 + math.dist(quad[1], quad[2]) / 2
             if len(self._sides) > SIZES:
@@ -349,7 +351,7 @@ class LandingWatch:
             # whose read it is, by when the group landed (its cells' median, as for a
             # waiting card: an older card's cells merged into it settled earlier)
             if (when < since or on_another(zone.rests.get(text), (landed, settled_at))
-                    or read_before(zone, text, (px, py), landed)):
+                    or read_before(self._first.get(text), (px, py), landed)):
                 continue  # read before it landed, or the tag of a card under it or on it
             cell = ((px - x0) / CELL, (py - y0) / CELL)
             if cv2.pointPolygonTest(corners.reshape(-1, 1, 2), cell, False) >= 0:

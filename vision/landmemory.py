@@ -174,8 +174,6 @@ class Zone:
         #: fingertip, a hand), where its tag lay (px) and when its card landed
         #: (``landrest.uncovered``)
         self.explained: dict[str, tuple[Image, Point, float]] = {}
-        #: text -> when its tag was first read, and where (px), while it is kept
-        self.first: dict[str, tuple[float, Point]] = {}
 
 
 def is_card(rect: Any, n: int, card: tuple[float, float]) -> bool:
@@ -331,7 +329,8 @@ def read_pending(zone: Zone,
 
 
 def read_later(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]],
-               small: Image, card: tuple[float, float], first: dict[str, float],
+               small: Image, card: tuple[float, float],
+               first: dict[str, tuple[float, Point]],
                later: dict[str, float]) -> None:
     """A tag read inside the box of a landing reported unread, first read after it was
     reported (``first``: text -> its first read), not on a card that landed since
@@ -346,10 +345,11 @@ def read_later(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]
         xs = [(p[0] - x0) / CELL for p in quad]
         ys = [(p[1] - y0) / CELL for p in quad]
         centre = (sum(xs) / len(xs), sum(ys) / len(ys))
+        read_at = first[text][0] if text in first else at
         for r in zone.reported:
             if r.covered:
                 continue
-            if first.get(text, at) < r.said:
+            if read_at < r.said:
                 continue  # read before it was reported (it would have been explained)
             if cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) < 0:
                 continue
@@ -415,9 +415,6 @@ def rest(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]],
     (``reads``), and whether, at its first read, what had moved with it lately was
     card-sized (``moved_card``)."""
     for text, quad in tags:
-        if text not in zone.first:
-            zone.first[text] = (at, (sum(p[0] for p in quad) / len(quad),
-                                     sum(p[1] for p in quad) / len(quad)))
         cells = under(zone, quad)
         times = zone.still_since[cells].copy()
         if text in zone.rests:
@@ -429,8 +426,6 @@ def rest(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]],
         del zone.rests[text]
     for text in [t for t in zone.explained if t not in reads]:
         del zone.explained[text]
-    for text in [t for t in zone.first if t not in reads]:
-        del zone.first[text]
 
 
 def moved_card(zone: Zone, cells: Image, at: float, card: tuple[float, float]) -> bool:
@@ -480,16 +475,16 @@ def on_another(rest: tuple[Image, Image, bool] | None, span: tuple[float, float]
             or older >= NEWER)
 
 
-def read_before(zone: Zone, text: str, centre: Point, landed: float) -> bool:
-    """Whether a tag read at ``centre`` (px) was first read ``SAME_S`` before a group
-    landed (``landed``), where it lies now (within ``CELL``): its card lay there, read,
-    before that group came, and its read does not explain the group, whose cells may take
-    in some of that tag's own (round 13: tuning glare 346 #99, landed 0.33 s after the
-    card before it was first read, its group holding cells of that card's tag). A part of
-    that card back in view is ``landrest.uncovered``'s. Asked where a group is judged
-    (``vision.landing``); a waiting card's tag (``read_pending``) and a covered card's own
-    tag near it (``landrest.read_near``) are judged by ``on_another`` alone."""
-    first = zone.first.get(text)
+def read_before(first: tuple[float, Point] | None, centre: Point, landed: float) -> bool:
+    """Whether a tag read at ``centre`` (px) was first read (``first``: when, and where)
+    ``SAME_S`` before a group landed (``landed``), where it lies now (within ``CELL``):
+    its card lay there, read, before that group came, and its read does not explain the
+    group, whose cells may take in some of that tag's own (round 13: tuning glare 346 #99,
+    landed 0.33 s after the card before it was first read, its group holding cells of that
+    card's tag). A part of that card back in view is ``landrest.uncovered``'s. Asked where
+    a group is judged (``vision.landing``); a waiting card's tag (``read_pending``) and a
+    covered card's own tag near it (``landrest.read_near``) are judged by ``on_another``
+    alone."""
     return (first is not None and first[0] < landed - SAME_S
             and math.dist(first[1], centre) <= CELL)
 

@@ -61,7 +61,7 @@ def test_a_tag_read_later_in_the_box_of_a_covered_cards_rest_is_its_covers() -> 
         z.still_since[cells] = 1.0
         z.reported.append(Reported(1.0, 1.5, cells, corners, covered=is_rest))
         later: dict[str, float] = {}
-        read_later(z, 3.0, [("T", tag(30, 34))], small, CARD, {"T": 3.0}, later)
+        read_later(z, 3.0, [("T", tag(30, 34))], small, CARD, {"T": (3.0, (240.0, 272.0))}, later)
         assert later == answered
 
 
