@@ -134,7 +134,7 @@ from vision.landmemory import (
     waiting_else,
 )
 from vision.landrest import explain, read_near, rest_of_card, uncovered
-from vision.quads import point_in_polygon
+from vision.quads import center, point_in_polygon
 
 __all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
 
@@ -233,8 +233,7 @@ class LandingWatch:
         gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         h, w = gray.shape[:2]
         for text, quad in tags:
-            xs, ys = [p[0] for p in quad], [p[1] for p in quad]
-            centre = (sum(xs) / len(xs), sum(ys) / len(ys))
+            centre = center(tuple(quad))
             if text not in self._reads:
                 self._first[text] = (at, centre)
             self._reads[text] = (at, centre)
