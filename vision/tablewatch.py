@@ -9,6 +9,8 @@ with room for a knock; and where the last match put them). The result is a ``Reg
 - ``steady``: the table is where it was (within ``STILL_PX``);
 - ``followed``: the camera moved but the table was found again (ECC's correlation at least
   ``MATCH``): the zones move with the table (``Registration.transform``);
+- a match that turns or moves the table further than a knock does (``knock``:
+  ``TURN_DEG``, ``SHIFT``) is no match: ECC locked on to a card in flight;
 - ``moved``: the table was not found (a knocked camera looking elsewhere, a new scene):
   the zones are left as drawn and the host is told "the camera moved: draw the zones
   again" (``MOVED``).
@@ -32,7 +34,7 @@ import numpy.typing as npt
 
 from vision.frames import Image, Point
 
-__all__ = ["EVERY", "KNOCK", "MATCH", "MOVED", "Registration", "TableWatch", "displacement", "register", "unchanged",
+__all__ = ["EVERY", "KNOCK", "MATCH", "MOVED", "Registration", "TableWatch", "displacement", "knock", "register", "unchanged",
            "table_mask", "warp_points"]
 
 Matrix = npt.NDArray[np.float64]
@@ -65,6 +67,13 @@ MIN_TABLE = 0.25
 #: (mean gray levels, blurred) shows the same table in the same place: nothing moved,
 #: whatever ECC says (a plain tablecloth gives ECC nothing to lock on to)
 SAME = 6.0
+#: a match that turns the table more than this (degrees) or moves it more than this share
+#: of the frame's width is no knock (a knocked camera turns 1.5-3 degrees and moves 50-110
+#: px of 1280): ECC locked on to something else, a card in flight over a plain table
+#: (round 14: tuning glare 554, a 37-degree turn for half a second, the pile's zone taken
+#: off the pile while a card landed there). It counts as no match
+TURN_DEG = 10.0
+SHIFT = 0.25
 #: what the host page and the TV show when the table is lost
 MOVED = "The camera moved: draw the zones again on the camera page."
 
@@ -136,6 +145,17 @@ def displacement(m: Matrix, size: tuple[int, int]) -> float:
     corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64).reshape(-1, 1, 2)
     moved = cv2.perspectiveTransform(corners, m)
     return float(np.abs(moved - corners).reshape(-1, 2).max())
+
+
+def knock(m: Matrix, size: tuple[int, int]) -> bool:
+    """Whether the motion ``m`` (full-frame pixels) is one a knocked camera makes: turned
+    by ``TURN_DEG`` at most and moved by ``SHIFT`` of the frame's width at most."""
+    return abs(turn_deg(m)) <= TURN_DEG and displacement(m, size) <= SHIFT * size[0]
+
+
+def turn_deg(m: Matrix) -> float:
+    """How far the motion ``m`` turns the picture, degrees."""
+    return math.degrees(math.atan2(m[1, 0], m[0, 0]))
 
 
 def register(reference: Image, image: Image, mask: Image | None = None,
@@ -224,6 +244,8 @@ class TableWatch:
         found: tuple[Matrix, float] | None = (np.eye(3), 1.0)  # the same table, unmoved
         if not unchanged(self._reference, small, mask):  # a card in flight fools ECC less so
             found = self._register(small, placed, mask, scale)
+        if found is not None and not knock(_scaled(found[0], scale) @ self._base, self._size):
+            found = None  # no knock moves a camera so: ECC matched something else
         if found is None or found[1] < MATCH:
             self._misses += 1
             score = 0.0 if found is None else found[1]
@@ -236,7 +258,7 @@ class TableWatch:
         self._delta = delta
         total = _scaled(delta, scale) @ self._base
         shift = displacement(total, self._size)
-        turn = math.degrees(math.atan2(total[1, 0], total[0, 0]))
+        turn = turn_deg(total)
         state: State = "steady" if shift < STILL_PX else "followed"
         self.last = Registration(state, np.eye(3) if state == "steady" else total, shift,
                                  turn, score)

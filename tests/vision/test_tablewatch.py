@@ -189,3 +189,38 @@ def test_a_knock_is_still_followed_once_the_pile_holds_many_cards(
         states.append((found.state, round(float(err), 1)))
     assert states[-1][0] == "followed" and states[-1][1] < 5.0, states
     assert all(s == "moved" or e < 5.0 for s, e in states), states  # never a wrong follow
+
+
+@pytest.mark.parametrize(("turn", "shift", "followed"), [
+    (37.0, (0.0, 0.0), False),  # tuning glare 554: ECC turned the table 37 degrees
+    (0.0, (400.0, 0.0), False),  # a third of the frame away
+    (2.5, (90.0, -40.0), True),  # a knock
+], ids=["turned 37 degrees", "moved 400 px", "a knock"])
+def test_a_match_no_knock_could_make_is_no_match(
+        monkeypatch: pytest.MonkeyPatch, turn: float, shift: tuple[float, float],
+        followed: bool) -> None:
+    """Round 14, tuning glare 554: over a plain table a card flying in gave ECC a match
+    (correlation over ``MATCH``) that turned the table 37 degrees; for half a second the
+    pile's zone lay off the pile, and a card that landed then was never seen. A match a
+    knock could not make (``TURN_DEG``, ``SHIFT``) is a miss: one is outlived (the last
+    state holds), two in a row say the camera moved, and the zones never follow it."""
+    import math
+
+    import vision.tablewatch as tablewatch
+
+    scene = table(12, Bump(2.0, (-80.0, 60.0), -3.0))  # knocked: ECC is asked
+    watch = TableWatch()
+    watch.reference(scene.render(45).image)
+    scale = 1280 / tablewatch.WIDTH
+    c, s_ = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    motion = np.array([[c, -s_, shift[0] / scale], [s_, c, shift[1] / scale], [0, 0, 1.0]])
+    monkeypatch.setattr(tablewatch, "register", lambda *a, **k: (motion, 0.95))
+    first = watch.check(scene.render(120).image, [PILE])
+    second = watch.check(scene.render(135).image, [PILE])
+    if followed:
+        assert first.state == second.state == "followed"
+        assert first.turn_deg == pytest.approx(turn, abs=0.01)
+    else:
+        assert watch.last is not None and second.state == "moved"
+        assert np.allclose(second.transform, np.eye(3))
+        assert first.state != "followed"
