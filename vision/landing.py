@@ -78,9 +78,13 @@ what the watch keeps of each zone, and which card a tag read belongs to, is
    reported, inside its box, while its other cells lie as they did, is that card
    (``read_later``: its text and landing time); never for a card and what settled with
    it (its box spans more than a card: the next card's tag may lie in it, tuning glare
-   320), never the tag of a card that landed on it since (``landmemory.landed_after``:
-   the cells under the tag were seen at the report and look otherwise now, and what
-   changed with them reaches out of the landing's box).
+   320), nor for the rest of a covered card when the tag lies on what covered it
+   (``landmemory.on_cover``; its own tag, on the rest, is its read: tuning glare 592),
+   never the tag of a card that landed on it after it (``landmemory.landed_after``:
+   since the report, the cells under the tag were seen then and look otherwise now, and
+   what changed with them reaches out of the landing's box; before it, most of those
+   cells settled well after the landing and look now as they did then: tuning glare
+   131, 736).
 
 Never a card invented: a hand passing over the pile moves and leaves (nothing settles), a
 resting hand is not card-sized, a knock is far larger than a card, a lamp switched on is
@@ -133,7 +137,7 @@ from vision.landmemory import (
     unpend,
     waiting_else,
 )
-from vision.landrest import explain, read_near, rest_of_card, uncovered
+from vision.landrest import cover, explain, read_near, rest_of_card, uncovered
 from vision.quads import center, point_in_polygon
 
 __all__ = ["CARD_SIDES", "CELL", "DEFAULT_TAG_PX", "Landing", "LandingWatch"]
@@ -418,9 +422,11 @@ class LandingWatch:
                 return None  # the rest of a card asked about already (covered in part)
             # hidden when it was reported: washed out, or under what lay on it then
             seen = ~(washed | (whole & ~cells & (stirs | (zone.still_since >= span[0] - SAME_S))))
-            # the rest of a covered card: a tag read in its box later is its cover's
-            zone.reported.append(Reported(when, at, whole.copy(), corners, covered=rest_of or more,
-                                           seen=seen, look=small.copy()))
+            # one card and more: a tag read in its box later may be the next card's; the
+            # rest of a covered card: one read on what covered it is its cover's
+            zone.reported.append(Reported(when, at, whole.copy(), corners, covered=more,
+                                          cover=cover(zone, cells, changed) if rest_of else None,
+                                          seen=seen, look=small.copy()))
             return when, centre
         if moving or age < WAIT_S:
             return None

@@ -31,10 +31,12 @@ cells, box, and how the zone looked when it was reported). Then:
 - **Read later** (``read_later``): a tag first read after a landing was reported (one read
   before it was reported would have explained it: it is another card), inside
   its box, while all but ``INTACT`` of the landing's cells away from the tag are unmoved
-  since, is that landing's card, unless it lies on a card that landed since
-  (``landed_after``: ``TAG_SEEN`` of the cells under it were seen at the report and
-  ``OTHER`` of those look otherwise now, and what looks otherwise with them reaches out
-  of the landing's box).
+  since, is that landing's card, unless it lies on a card that landed after it
+  (``landed_after``: since the report, ``TAG_SEEN`` of the cells under it were seen at
+  the report and ``OTHER`` of those look otherwise now, and what looks otherwise with them
+  reaches out of the landing's box; before it, ``NEWER`` of those cells settled
+  ``LATER_S`` after the landing and look now as they did then), or on what covered the
+  rest of a covered card (``on_cover``).
 
 Pure: arrays in, arrays and lists changed; no clock.
 """
@@ -53,7 +55,7 @@ from vision.frames import Image, Point
 __all__ = ["CELL", "Reported", "Zone", "asked", "card_and_more", "card_sized", "is_card", "covered",
            "cells_centre", "landed_after", "lay_first", "rect_cells",
            "moved_card", "on_another",
-           "pending_larger", "printed", "read_before", "read_later", "read_pending", "rest", "still_a_card", "under",
+           "on_cover", "pending_larger", "printed", "read_before", "read_later", "read_pending", "rest", "still_a_card", "under",
            "unmoved", "unpend"]
 
 #: frame pixels per cell of the small picture
@@ -141,6 +143,10 @@ class Reported:
     #: covered by what came next before it was reported: a tag read in its box later is
     #: what covered it (its own lies under it), never this card read later
     covered: bool = False
+    #: the rest of a card the next one covered in part (``landrest.rest_of_card``): what
+    #: settled after it then (``landrest.cover``); a tag read later on ``NEWER`` of those
+    #: cells is its cover's
+    cover: Image | None = None
     #: the cells seen lying still when it was reported (its own, and what lay around it;
     #: not those washed out, nor a hand or a fingertip on it): a tag read later on those
     #: of them that moved since lies on a card that landed later
@@ -353,6 +359,8 @@ def read_later(zone: Zone, at: float, tags: Sequence[tuple[str, Sequence[Point]]
                 continue  # read before it was reported (it would have been explained)
             if cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), centre, False) < 0:
                 continue
+            if r.cover is not None and on_cover(zone, r.cover, quad):
+                continue  # the tag of what covered it
             if landed_after(zone, r, quad, small, card):
                 continue  # the tag of a card that landed on it since
             away = r.cells.copy()  # the landing's cells away from the tag
@@ -510,7 +518,10 @@ def asked(zone: Zone, at: float, cells: Image, corners: Image, reach: float = 0.
 def landed_after(zone: Zone, landing: Reported, quad: Sequence[Point], small: Image,
                  card: tuple[float, float]) -> bool:
     """Whether a tag read (``quad``, frame pixels) where a landing reported unread lay is
-    that of a card that landed after it: ``TAG_SEEN`` of the cells under it were seen
+    that of a card that landed after it. Before the report: ``NEWER`` of the cells under
+    it settled ``LATER_S`` after the landing, by the report, and look now as they did
+    then. Since the
+    report: ``TAG_SEEN`` of the cells under it were seen
     when the landing was reported (``Reported.seen``), ``OTHER`` of those look different
     now (``CHANGE``), and
     what looks different, with them, reaches out of the landing's box over ``SEEN`` of a
@@ -525,11 +536,22 @@ def landed_after(zone: Zone, landing: Reported, quad: Sequence[Point], small: Im
     if not np.any(tag):
         return False
     differs = np.abs(small - landing.look) > CHANGE
-    # enough of it seen then (``TAG_SEEN``), and ``OTHER`` of what was seen looks
-    # otherwise now (not "most of it both": a card's tag, slid in after the report, on
-    # cells of which 0.81 were seen and 0.74 differ passed for the landing's own: tuning
-    # glare 56, 0.597 < 0.6; nor "most of it seen": glare 237's, 0.51 seen, 0.76 of those
-    # otherwise; nor 0.6 otherwise: glare 162's, 0.596)
+    # before the report: ``NEWER`` of the cells under it settled ``LATER_S`` after the
+    # landing, by the report (``SAME_S`` after it), and look now as they did then (all but
+    # ``OTHER``): what lies there now lay there then, come after it (tuning glare 131: 0.95
+    # settled later, none otherwise; 736, the next card read as it settled, as the landing
+    # was reported: 1.0, 0.13). Its own tag settled with it (0.11-0.41 later, 43 reads on
+    # tuning glare 0-750, fingers and hands 0-59); a hand on it at the report looks otherwise once it
+    # lifts, and one that came after the report lifted after it
+    settled = zone.still_since[tag]
+    if (float(np.mean((settled > landing.at + LATER_S) & (settled <= landing.said + SAME_S)))
+            >= NEWER and float(np.mean(differs[tag])) < OTHER):
+        return True
+    # since the report: enough of it seen then (``TAG_SEEN``), and ``OTHER`` of what was
+    # seen looks otherwise now (not "most of it both": a card's tag, slid in after the
+    # report, on cells of which 0.81 were seen and 0.74 differ passed for the landing's
+    # own: tuning glare 56, 0.597 < 0.6; nor "most of it seen": glare 237's, 0.51 seen,
+    # 0.76 of those otherwise; nor 0.6 otherwise: glare 162's, 0.596)
     seen = landing.seen[tag]
     if float(np.mean(seen)) < TAG_SEEN or float(np.mean(differs[tag][seen])) < OTHER:
         return False
@@ -539,6 +561,15 @@ def landed_after(zone: Zone, landing: Reported, quad: Sequence[Point], small: Im
     cv2.fillPoly(box, [np.round(landing.corners - 0.5).astype(np.int32)], 1)
     out = np.isin(labels, list(parts)) & ~box.astype(bool)
     return int(np.count_nonzero(out)) * CELL * CELL >= SEEN * card[0] * card[1]
+
+
+def on_cover(zone: Zone, cover: Image, quad: Sequence[Point]) -> bool:
+    """Whether a tag read (``quad``, frame pixels) in the box of the rest of a covered card
+    lies on what covered it: ``NEWER`` of the cells under it are of ``cover`` (what settled
+    after that rest when it was reported, ``landrest.cover``). Its own tag, half under
+    the lamp, lies on the rest and on cells that never changed (tuning glare 592: 0.3)."""
+    tag = under(zone, quad)
+    return bool(np.any(tag)) and float(np.mean(cover[tag])) >= NEWER
 
 
 def under(zone: Zone, quad: Sequence[Point]) -> Image:

@@ -10,8 +10,10 @@ waiting card's unmoved cells (``landmemory.covered`` judges those), and a change
 settled after it (``SAME_S`` later) touches it: what covered it (``rest_of_card``).
 Unless its own tag was read near it (``read_near``: within a card of its centre, not on
 the card under it nor on its cover), it is a landing, at its own time, asked about once
-with the other parts of that card (``landmemory.asked``); a tag read later in its box is
-its cover's (``Reported.covered``), never its answer. A tag read once in such a part
+with the other parts of that card (``landmemory.asked``); a tag read later in its box,
+``NEWER`` of it on what settled after it then (``cover``, ``Reported.cover``), is its
+cover's, never its answer; one read on the rest of it, where nothing moved since, is its
+own (round 14: tuning glare 592 #14, its tag half under the lamp, read 2.5 s later). A tag read once in such a part
 says a card lay there (``LandingWatch.settled_reads``, round 10: tuning fingers 78 #85).
 
 **A read card's part back in view** (round 10: tuning fingers 9): what a
@@ -42,7 +44,7 @@ from vision.landmemory import (
     printed,
 )
 
-__all__ = ["explain", "read_near", "rest_of_card", "uncovered"]
+__all__ = ["cover", "explain", "read_near", "rest_of_card", "uncovered"]
 
 #: a settled group is a read card's part back in view when this share of its cells lay
 #: where that card's reads explained the change (``uncovered``)
@@ -59,9 +61,14 @@ def rest_of_card(zone: Zone, cells: Image, near: Image, changed: Image, small: I
     if (int(np.count_nonzero(cells)) * CELL * CELL < SEEN * card[0] * card[1]
             or not printed(cells, small) or lay_first(zone, cells)):
         return False
+    return int(np.count_nonzero(near & cover(zone, cells, changed))) >= 3
+
+
+def cover(zone: Zone, cells: Image, changed: Image) -> Image:
+    """What changed (``changed``) and settled ``SAME_S`` after a settled group (``cells``):
+    what may lie on it now (a card that covered it, a hand that came after)."""
     latest = float(np.max(zone.still_since[cells]))
-    return int(np.count_nonzero(near & ~cells & changed
-                                & (zone.still_since > latest + SAME_S))) >= 3
+    return changed & ~cells & (zone.still_since > latest + SAME_S)
 
 
 def read_near(zone: Zone, cells: Image, reads: dict[str, tuple[float, Point]], since: float,

@@ -101,3 +101,41 @@ def test_a_later_cards_tag_on_cells_partly_hidden_at_the_report_is_not_its_read(
     assert float(np.mean(changed[tag][seen[tag]])) == pytest.approx(otherwise, abs=0.05)
     landing = Reported(1.0, 2.0, cells, box, seen=seen, look=look)
     assert landed_after(zone, landing, quad, small, (40.0, 56.0)) == later
+
+
+@pytest.mark.parametrize(("settled", "at_report", "later"), [
+    (1.5, 200.0, True),  # a card that landed on it 0.5 s later, there at the report
+    (1.1, 200.0, False),  # its own tag, settled with it
+    (2.6, 160.0, False),  # its own tag under a hand at the report, lifted since
+    (2.6, 200.0, False),  # a hand that came after the report and lifted: as it was
+], ids=["a card landed on it before the report", "its own", "under a hand then",
+        "a hand came and went"])
+def test_a_tag_on_cells_that_settled_after_the_landing_and_before_the_report_is_not_its_read(
+        settled: float, at_report: float, later: bool) -> None:
+    """Round 14, tuning glare 131 and 736: a card landed on an unread one before that
+    landing was reported (736: the next card settling as it was reported), and its tag,
+    first read after the report, answered the question with the wrong card. The cells
+    under that tag settled well after the landing (0.95 and 1.0 of them ``LATER_S``
+    after) and look now as they did at the report: what lies there now lay there then,
+    come after the landing. Its own tag's cells settle with it (0.11-0.41 of them later,
+    43 reads on tuning glare 0-750, fingers and hands 0-59); a hand lying on its own tag at the
+    report looks otherwise once it lifts; one that came after the report settled after it
+    (``test_its_own_tag_read_when_a_hand_on_it_lifts_is_its_read``)."""
+    from vision.landmemory import CELL, Reported, Zone, landed_after, under
+
+    shape = (30, 40)
+    look = np.full(shape, 100.0, np.float32)
+    zone = Zone((0, 0, shape[1] * CELL, shape[0] * CELL), look, 0.0)
+    box = np.array([[5, 5], [21, 5], [21, 21], [5, 21]], np.float32)
+    cells = np.zeros(shape, bool)
+    cells[5:21, 5:21] = True
+    zone.still_since[cells] = 1.0
+    quad = [(104.0, 104.0), (136.0, 104.0), (136.0, 136.0), (104.0, 136.0)]
+    tag = under(zone, quad)
+    assert np.count_nonzero(tag & cells) == np.count_nonzero(tag) >= 16
+    zone.still_since[tag] = settled
+    look[tag] = at_report  # the picture under the tag at the report (at 2.0 s)
+    small = look.copy()
+    small[tag] = 200.0  # now: a tag's print
+    landing = Reported(1.0, 2.0, cells, box, seen=np.ones(shape, bool), look=look)
+    assert landed_after(zone, landing, quad, small, (40.0, 56.0)) == later
