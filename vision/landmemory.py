@@ -520,12 +520,10 @@ def landed_after(zone: Zone, landing: Reported, quad: Sequence[Point], small: Im
     """Whether a tag read (``quad``, frame pixels) where a landing reported unread lay is
     that of a card that landed after it. Before the report: ``NEWER`` of the cells under
     it settled ``LATER_S`` after the landing, by the report, and look now as they did
-    then. Since the
-    report: ``TAG_SEEN`` of the cells under it were seen
-    when the landing was reported (``Reported.seen``), ``OTHER`` of those look different
-    now (``CHANGE``), and
-    what looks different, with them, reaches out of the landing's box over ``SEEN`` of a
-    card. The landing's own tag lay hidden then (washed out, under a fingertip or a hand)
+    then. Since the report: ``TAG_SEEN`` of the cells under it were seen when the landing
+    was reported (``Reported.seen``), ``OTHER`` of those look different now (``CHANGE``),
+    and what looks different, with them, reaches out of the landing's box over ``SEEN`` of
+    a card. The landing's own tag lay hidden then (washed out, under a fingertip or a hand)
     or, under a hand that came and went, looks as it did; a hand on it when it settled
     lifts inside its box."""
     import cv2
@@ -541,8 +539,8 @@ def landed_after(zone: Zone, landing: Reported, quad: Sequence[Point], small: Im
     # ``OTHER``): what lies there now lay there then, come after it (tuning glare 131: 0.95
     # settled later, none otherwise; 736, the next card read as it settled, as the landing
     # was reported: 1.0, 0.13). Its own tag settled with it (0.11-0.41 later, 43 reads on
-    # tuning glare 0-750, fingers and hands 0-59); a hand on it at the report looks otherwise once it
-    # lifts, and one that came after the report lifted after it
+    # tuning glare 0-750, fingers and hands 0-59); a hand on it at the report looks
+    # otherwise once it lifts, and one that came after the report lifted after it
     settled = zone.still_since[tag]
     if (float(np.mean((settled > landing.at + LATER_S) & (settled <= landing.said + SAME_S)))
             >= NEWER and float(np.mean(differs[tag])) < OTHER):
