@@ -9,6 +9,8 @@ at ``i / FPS`` seconds: no clock. U lands at frame 10 and is reported unread (~f
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -76,14 +78,10 @@ def test_a_later_cards_tag_on_cells_partly_hidden_at_the_report_is_not_its_read(
     host's answer. Counting "seen and changed" over the whole tag (glare 56: 0.6 of it),
     asking "most of it seen" (237) or 0.6 of it otherwise (162) took it for the landing's
     own tag. The landing's own tag, uncovered, looks as it did where it was seen."""
-    from vision.landmemory import CELL, CHANGE, Reported, Zone, landed_after, under
+    from vision.landmemory import CHANGE, Reported, landed_after, under
 
-    shape = (30, 40)
-    look = np.full(shape, 100.0, np.float32)
-    zone = Zone((0, 0, shape[1] * CELL, shape[0] * CELL), look, 0.0)
-    box = np.array([[5, 5], [21, 5], [21, 21], [5, 21]], np.float32)
-    cells = np.zeros(shape, bool)
-    cells[5:21, 5:21] = True
+    zone, look, box, cells = a_landing()
+    shape = look.shape
     quad = [(124.0, 124.0), (156.0, 124.0), (156.0, 156.0), (124.0, 156.0)]
     tag = under(zone, quad)
     ys, xs = np.nonzero(tag)
@@ -121,14 +119,10 @@ def test_a_tag_on_cells_that_settled_after_the_landing_and_before_the_report_is_
     43 reads on tuning glare 0-750, fingers and hands 0-59); a hand lying on its own tag at the
     report looks otherwise once it lifts; one that came after the report settled after it
     (``test_its_own_tag_read_when_a_hand_on_it_lifts_is_its_read``)."""
-    from vision.landmemory import CELL, Reported, Zone, landed_after, under
+    from vision.landmemory import Reported, landed_after, under
 
-    shape = (30, 40)
-    look = np.full(shape, 100.0, np.float32)
-    zone = Zone((0, 0, shape[1] * CELL, shape[0] * CELL), look, 0.0)
-    box = np.array([[5, 5], [21, 5], [21, 21], [5, 21]], np.float32)
-    cells = np.zeros(shape, bool)
-    cells[5:21, 5:21] = True
+    zone, look, box, cells = a_landing()
+    shape = look.shape
     zone.still_since[cells] = 1.0
     quad = [(104.0, 104.0), (136.0, 104.0), (136.0, 136.0), (104.0, 136.0)]
     tag = under(zone, quad)
@@ -139,3 +133,15 @@ def test_a_tag_on_cells_that_settled_after_the_landing_and_before_the_report_is_
     small[tag] = 200.0  # now: a tag's print
     landing = Reported(1.0, 2.0, cells, box, seen=np.ones(shape, bool), look=look)
     assert landed_after(zone, landing, quad, small, (40.0, 56.0)) == later
+
+
+def a_landing() -> tuple[Any, np.ndarray, np.ndarray, np.ndarray]:
+    """A zone of 30 x 40 cells, gray 100, and a landing's 16 x 16 cells and box in it."""
+    from vision.landmemory import CELL, Zone
+
+    look = np.full((30, 40), 100.0, np.float32)
+    zone = Zone((0, 0, 40 * CELL, 30 * CELL), look, 0.0)
+    box = np.array([[5, 5], [21, 5], [21, 21], [5, 21]], np.float32)
+    cells = np.zeros(look.shape, bool)
+    cells[5:21, 5:21] = True
+    return zone, look, box, cells
