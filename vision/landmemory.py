@@ -140,8 +140,9 @@ class Reported:
     cells: Image
     corners: Image
     centre: Point = (0.0, 0.0)
-    #: covered by what came next before it was reported: a tag read in its box later is
-    #: what covered it (its own lies under it), never this card read later
+    #: covered by what came next while it waited (``covered``), or one card and what
+    #: settled with it (its box spans more than a card): a tag read in its box later may
+    #: be the next card's, never this card read later
     covered: bool = False
     #: the rest of a card the next one covered in part (``landrest.rest_of_card``): what
     #: settled after it then (``landrest.cover``); a tag read later on ``NEWER`` of those

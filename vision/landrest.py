@@ -14,7 +14,8 @@ with the other parts of that card (``landmemory.asked``); a tag read later in it
 ``NEWER`` of it on what settled after it then (``cover``, ``Reported.cover``), is its
 cover's, never its answer; one read on the rest of it, where nothing moved since, is its
 own (round 14: tuning glare 592 #14, its tag half under the lamp, read 2.5 s later). A
-tag read once in such a part says a card lay there (``LandingWatch.settled_reads``, round 10: tuning fingers 78 #85).
+tag read once in such a part says a card lay there (``LandingWatch.settled_reads``, round
+10: tuning fingers 78 #85).
 
 **A read card's part back in view** (round 10: tuning fingers 9): what a
 read explained is remembered with its card (``explain``: its cells, and what lay on it

@@ -244,9 +244,10 @@ class TableWatch:
         found: tuple[Matrix, float] | None = (np.eye(3), 1.0)  # the same table, unmoved
         if not unchanged(self._reference, small, mask):  # a card in flight fools ECC less so
             found = self._register(small, placed, mask, scale)
-        if found is not None and not knock(_scaled(found[0], scale) @ self._base, self._size):
+        total = None if found is None else _scaled(found[0], scale) @ self._base
+        if total is not None and not knock(total, self._size):
             found = None  # no knock moves a camera so: ECC matched something else
-        if found is None or found[1] < MATCH:
+        if found is None or total is None or found[1] < MATCH:
             self._misses += 1
             score = 0.0 if found is None else found[1]
             if self._misses < MISSES and self.last is not None:
@@ -256,7 +257,6 @@ class TableWatch:
         self._misses = 0
         delta, score = found
         self._delta = delta
-        total = _scaled(delta, scale) @ self._base
         shift = displacement(total, self._size)
         turn = turn_deg(total)
         state: State = "steady" if shift < STILL_PX else "followed"
